@@ -1,0 +1,361 @@
+"""Proof that the play path allocates nothing: each path runs under micropython.heap_lock().
+
+MicroPython only (the unix VM of the venv):
+
+    micropython -X heapsize=256K bench/mp_heap_lock.py ROOT TICKS_DIR
+
+ROOT is the repository, TICKS_DIR a directory holding ``adafruit_ticks.py``
+(bench_core.py and tests/test_alloc_free.py make one, as ``host_sim run --vm``
+does). Every path is set up with the heap unlocked, then run many times with the
+heap locked: any allocation raises MemoryError, which is caught inside the
+function that locked the heap (a module-level ``except`` would itself allocate).
+Each path also runs once more unlocked, and ``micropython.mem_total()`` says
+how many bytes the VM allocated meanwhile (on the unix port a call to a function
+with more than 11 words of frame takes the frame from the heap when it can and
+frees it on return; under heap_lock it falls back to the C stack. CircuitPython
+takes frames from its separate pystack instead).
+
+Prints one line per path: ``PASS|FAIL|WRONG name: detail``, then ``ALL PASS``
+or ``SOME FAIL``.
+"""
+
+import sys
+
+import micropython
+
+_root = sys.argv[1] if len(sys.argv) > 1 else "."
+_ticks_dir = sys.argv[2] if len(sys.argv) > 2 else "."
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _ticks_dir]
+
+from array import array  # noqa: E402
+
+from speedduo.arbiter import Arbiter  # noqa: E402
+from speedduo.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
+from speedduo.match import OVER, PLAYING, Match  # noqa: E402
+from speedduo.matchlog import MatchLog  # noqa: E402
+from speedduo.rules import Rules  # noqa: E402
+
+REPEAT = 200
+PILE0_TOP = 17  # 5H
+PILE1_TOP = 51  # KC
+CARD_P0 = 12  # 4S: fits 5 only
+CARD_P1 = 22  # 6D: fits 5 only
+FILLER = b"\x20\x21\x24\x25\x22\x23\x26\x27"  # nines and tens: fit neither pile top
+
+
+class FakeQueue:
+    """An EventQueue stand-in whose events come from preallocated arrays."""
+
+    def __init__(self):
+        self.keys = bytearray(8)
+        self.pressed = bytearray(8)
+        self.stamps = array("i", [0] * 8)
+        self.n = 0
+        self.i = 0
+        self.overflowed = False
+
+    def load(self, k, key, pressed, stamp):
+        self.keys[k] = key
+        self.pressed[k] = pressed
+        self.stamps[k] = stamp
+
+    def get_into(self, event):
+        i = self.i
+        if i >= self.n:
+            return False
+        event.key_number = self.keys[i]
+        event.pressed = self.pressed[i] == 1
+        event.timestamp = self.stamps[i]
+        self.i = i + 1
+        return True
+
+
+def new_match(rules, seed=1):
+    """A match whose first hand is dealt (match time = hand_start)."""
+    log = MatchLog()
+    m = Match(seed, rules, 3, log)
+    m.pressed(0)
+    m.advance(m.hand_start)
+    log._count = 0
+    log._head = 0
+    return m
+
+
+def race_position(h, draw_n):
+    """Both players hold a card for pile 0 only (slot 0); everything else fits nothing."""
+    h.centre[0] = PILE0_TOP
+    h.centre[52] = PILE1_TOP
+    h.centre_n[0] = 1
+    h.centre_n[1] = 1
+    h.covered_at[0] = 0
+    h.covered_at[52] = 0
+    h.hand[0] = CARD_P0
+    h.hand[5] = CARD_P1
+    for p in range(2):
+        for s in range(1, 5):
+            h.hand[p * 5 + s] = FILLER[p * 4 + s - 1]
+        h.hand_n[p] = 5
+        for i in range(15):
+            h.draw[p * 52 + i] = FILLER[i & 7]
+        h.draw_n[p] = draw_n
+        for i in range(5):
+            h.side[p * 52 + i] = FILLER[i]
+        h.side_n[p] = 5
+        h.locked_until[p] = 0
+        h._update_mask(p)
+    h.stall_due = -1
+    h.over = False
+    h.log._count = 0
+    h.log._head = 0
+
+
+# ---- the paths: each returns True when every result was the expected one ----
+
+
+def path_log_put(m):
+    log = m.log
+    for i in range(REPEAT):
+        log.put(3, 1, 2, 12, 0, 0, 0, i * 1000, 0)
+        if log._count > 200:
+            log._count = 0
+    log._count = 0
+    return True
+
+
+def path_play_refill(m):
+    h = m.hand
+    ok = True
+    for i in range(REPEAT):
+        race_position(h, 15)
+        ok = ok and h.play(i, 0, 0) == PLAYED
+        ok = ok and h.top(0) == CARD_P0 and h.slot_card(0, 0) != 255  # R7 refilled
+    return ok
+
+
+def path_play_last_cards(m):
+    h = m.hand
+    ok = True
+    for i in range(REPEAT):
+        race_position(h, 0)  # no draw pile: the slot empties (R7 has nothing to give)
+        ok = ok and h.play(i, 1, 0) == PLAYED and h.slot_card(1, 0) == 255
+    return ok
+
+
+def path_refused_late(m):
+    h = m.hand
+    ok = True
+    for _i in range(REPEAT):
+        race_position(h, 15)
+        ok = ok and h.play(1000, 0, 0) == PLAYED
+        ok = ok and h.play(1010, 1, 0) == LATE  # R8: 5H was covered 10 ms ago
+    return ok
+
+
+def path_refused_invalid(m):
+    h = m.hand
+    ok = True
+    for i in range(REPEAT):
+        race_position(h, 15)
+        ok = ok and h.play(i, 1, 1) == INVALID  # a nine on 5H / KC
+    return ok
+
+
+def path_penalty(m):
+    h = m.hand
+    ok = True
+    for _i in range(REPEAT):
+        race_position(h, 15)
+        ok = ok and h.play(1000, 1, 1) == INVALID  # R16: locked out for penalty_ms
+        ok = ok and h.play(1500, 1, 0) == LOCKED
+        ok = ok and h.play(1600, 0, 0) == PLAYED
+    return ok
+
+
+def path_stall_flip(m):
+    h = m.hand
+    ok = True
+    for _i in range(REPEAT):
+        race_position(h, 15)
+        h.hand[0] = FILLER[0]
+        h.hand[5] = FILLER[1]
+        h._update_mask(0)
+        h._update_mask(1)
+        h.stall_due = 2000
+        h.advance(2000)  # R9: both side piles flip
+        ok = ok and h.centre_n[0] == 2 and h.centre_n[1] == 2 and h.side_n[0] == 4
+    return ok
+
+
+def path_greedy_hand(m):
+    """Whole hands greedily: plays, refills, stalls, flips, redeals (R10), hand end."""
+    h = m.hand
+    plays = 0
+    t = 0
+    while not h.over:
+        moved = 0
+        for p in range(2):
+            for s in range(5):
+                card = h.slot_card(p, s)
+                if card != 255 and h.pile_for(p, card) >= 0:
+                    h.play(t, p, s)
+                    plays += 1
+                    moved = 1
+                    break
+            if h.over:
+                break
+        if not moved and not h.over:
+            t = h.stall_due
+            h.advance(t)
+        h.log._count = 0
+        h.log._head = 0
+    return plays > 0
+
+
+def path_next_hand(m):
+    """Match.finish_hand and Match.advance through result and countdown to the next deal."""
+    m.finish_hand()
+    if m.phase == OVER:
+        return True
+    m.pressed(m.hand_start)
+    m.advance(m.hand_start)
+    m.log._count = 0
+    m.log._head = 0
+    return m.phase == PLAYING and not m.hand.over
+
+
+def path_arbiter_tie(arb):
+    m = arb.match
+    h = m.hand
+    ok = True
+    now = m.hand_start + 1000
+    wins0 = 0
+    for _i in range(REPEAT):
+        race_position(h, 15)
+        now += 100
+        arb._key[0] = 1  # player 0 slot 0
+        arb._key[1] = 8  # player 1 slot 0
+        arb._down[0] = 1
+        arb._down[1] = 1
+        arb._now[0] = now
+        arb._now[1] = now
+        arb._apply_group(0, 2)
+        top = h.top(0)
+        ok = ok and (top == CARD_P0 or top == CARD_P1)
+        if top == CARD_P0:
+            wins0 += 1
+    return ok and wins0 * 2 == REPEAT  # ties alternate
+
+
+def path_arbiter_service(arb):
+    m = arb.match
+    h = m.hand
+    q = arb.events
+    ok = True
+    now = m.hand_start + 1000  # R17: well inside idle_ms of the deal
+    for i in range(REPEAT):
+        race_position(h, 15)
+        now += 100
+        first = i & 1  # the earlier player alternates
+        q.load(0, 1 + 7 * first, 1, now)
+        q.load(1, 8 - 7 * first, 1, now + 2)
+        q.load(2, 1 + 7 * first, 0, now + 40)
+        q.load(3, 8 - 7 * first, 0, now + 41)
+        q.load(4, 1 + 7 * first, 1, now + 45)  # bounce: < REBOUNCE_MS after release
+        q.n = 5
+        q.i = 0
+        arb.service(now + 60)
+        want = CARD_P1 if first else CARD_P0
+        ok = ok and h.top(0) == want
+        h.log._count = 0
+        h.log._head = 0
+    return ok
+
+
+def _discard(line):
+    pass
+
+
+def control_drain(m):
+    """Not on the play path: formatting the log builds strings, so this must be caught."""
+    m.log.put(3, 1, 2, 12, 0, 0, 0, 1000, 0)
+    m.log.drain(_discard)
+    return True
+
+
+def _locked(work, arg):
+    """Run work(arg) with the heap locked: 1 ok, 0 wrong result, -1 it allocated."""
+    micropython.heap_lock()
+    try:
+        result = 1 if work(arg) else 0
+    except MemoryError:
+        result = -1
+    finally:
+        micropython.heap_unlock()
+    return result
+
+
+def _bytes_unlocked(work, arg):
+    before = micropython.mem_total()
+    work(arg)
+    return micropython.mem_total() - before
+
+
+def main():
+    classic = Rules()
+    penalty = Rules(penalty=True)
+    arb_match = new_match(classic, 3)
+    service_match = new_match(classic, 4)
+    paths = (
+        ("MatchLog.put", path_log_put, lambda: new_match(classic)),
+        ("Hand.play accepted + refill (R5-R7)", path_play_refill, lambda: new_match(classic)),
+        ("Hand.play accepted, no draw left", path_play_last_cards, lambda: new_match(classic)),
+        ("Hand.play refused late (R8)", path_refused_late, lambda: new_match(classic)),
+        ("Hand.play refused invalid", path_refused_invalid, lambda: new_match(classic)),
+        ("Hand.play invalid + locked (R16 on)", path_penalty, lambda: new_match(penalty)),
+        ("Hand.advance stall flip (R9)", path_stall_flip, lambda: new_match(classic)),
+        ("greedy whole hand (plays, stalls, redeals, end)", path_greedy_hand, None),
+        ("Match.finish_hand + advance to next deal", path_next_hand, None),
+        ("Arbiter._apply_group tie", path_arbiter_tie, lambda: Arbiter(None, arb_match, 0)),
+        (
+            "Arbiter.service (fake EventQueue)",
+            path_arbiter_service,
+            lambda: Arbiter(FakeQueue(), service_match, 0),
+        ),
+    )
+    failures = 0
+    for name, work, make in paths:
+        if make is None:  # the match-level paths: several hands of fresh matches
+            results = []
+            total = 0
+            for seed in range(1, 9):
+                m = new_match(classic, seed)
+                if work is path_next_hand:
+                    path_greedy_hand(m)
+                results.append(_locked(work, m))
+                m = new_match(classic, seed)
+                if work is path_next_hand:
+                    path_greedy_hand(m)
+                total += _bytes_unlocked(work, m)
+            result = min(results)
+            detail = "8 hands; %d bytes allocated when run unlocked" % total
+        else:
+            result = _locked(work, make())
+            detail = "%d repeats; %d bytes allocated when run unlocked" % (
+                REPEAT,
+                _bytes_unlocked(work, make()),
+            )
+        verdict = "PASS" if result == 1 else ("FAIL" if result < 0 else "WRONG")
+        if result != 1:
+            failures += 1
+        print("%s %s: %s" % (verdict, name, detail))
+    # the harness must be able to fail: a path known to allocate has to be caught
+    control = _locked(control_drain, new_match(classic))
+    if control == -1:
+        print("CONTROL MatchLog.drain allocates and was caught: the lock works")
+    else:
+        print("CONTROL BROKEN MatchLog.drain ran under heap_lock: the check proves nothing")
+        failures += 1
+    print("ALL PASS" if failures == 0 else "SOME FAIL")
+
+
+main()

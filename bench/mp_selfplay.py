@@ -1,0 +1,127 @@
+"""Greedy self-play of the rules core, with no simulated delays (a benchmark, not a test).
+
+Both players press, in turn, the first hand slot whose card fits a pile; when
+neither can, the stall is let run out (``hand.advance(hand.stall_due)``). Hands
+follow one another through ``Match`` (best of 3, a new seed per match) until
+HANDS hands have been dealt. Runs unchanged under CPython and MicroPython:
+
+    micropython -X heapsize=256K bench/mp_selfplay.py ROOT [HANDS [MODE [SEED]]]
+    python bench/mp_selfplay.py ROOT 20000 core
+
+MODE says what happens to the match log ring after every loop pass:
+``drain`` formats every record into a JSON line and hands it to a no-op
+(what the board's main loop pays), ``core`` empties the ring by resetting its
+two counters (``log._count = 0; log._head = 0``; a benchmark-only shortcut that
+leaves the rules core alone). ``match`` plays one best-of-3 match with ``drain``
+(the smallest-heap check). Prints one line: ``plays P hands H matches M us U``.
+"""
+
+import sys
+
+try:
+    from time import ticks_diff, ticks_us  # MicroPython
+
+    def _clock_us():
+        return ticks_us()
+
+    def _elapsed_us(start):
+        return ticks_diff(ticks_us(), start)
+
+except ImportError:  # CPython
+    from time import perf_counter
+
+    def _clock_us():
+        return perf_counter()
+
+    def _elapsed_us(start):
+        return int((perf_counter() - start) * 1000000)
+
+
+def _discard(line):
+    pass
+
+
+def selfplay(hands_wanted, mode="core", seed=1, matches_wanted=0):
+    """Play until ``hands_wanted`` hands (or ``matches_wanted`` matches) are done.
+
+    Returns (plays, hands, matches, elapsed µs). Imports happen before the clock starts.
+    """
+    from speedduo.match import OVER, Match
+    from speedduo.matchlog import MatchLog
+    from speedduo.rules import Rules
+
+    rules = Rules()
+    log = MatchLog()
+    drain = mode != "core"
+    plays = 0
+    hands = 0
+    matches = 0
+    start = _clock_us()
+    while True:
+        if matches_wanted and matches >= matches_wanted:
+            break
+        if not matches_wanted and hands >= hands_wanted:
+            break
+        m = Match(seed, rules, 3, log)
+        seed = (seed + 1) & 0x3FFFFFFF
+        matches += 1
+        m.pressed(0)
+        m.advance(m.hand_start)  # R3: the countdown ends, the first hand is dealt
+        while m.phase != OVER:
+            h = m.hand
+            hands += 1
+            t = 0
+            while not h.over:
+                moved = 0
+                for p in (0, 1):
+                    for s in range(5):
+                        card = h.slot_card(p, s)
+                        if card != 255 and h.pile_for(p, card) >= 0:
+                            h.play(t, p, s)
+                            plays += 1
+                            moved = 1
+                            break
+                    if h.over:
+                        break
+                if not moved and not h.over:
+                    t = h.stall_due
+                    if t < 0:
+                        raise RuntimeError("nobody can play but no stall is due")
+                    h.advance(t)
+                if drain:
+                    log.drain(_discard)
+                else:
+                    log._count = 0
+                    log._head = 0
+            m.finish_hand()
+            if m.phase != OVER:
+                m.pressed(m.hand_start)  # R17: keep the match awake
+                m.advance(m.hand_start)  # result screen, countdown, next deal
+            if drain:
+                log.drain(_discard)
+            else:
+                log._count = 0
+                log._head = 0
+            if not matches_wanted and hands >= hands_wanted:
+                break
+    return plays, hands, matches, _elapsed_us(start)
+
+
+def main(argv):
+    root = argv[1] if len(argv) > 1 else "."
+    hands_wanted = int(argv[2]) if len(argv) > 2 else 2000
+    mode = argv[3] if len(argv) > 3 else "core"
+    seed = int(argv[4]) if len(argv) > 4 else 1
+    if mode not in ("core", "drain", "match"):
+        raise ValueError("mode must be core, drain or match")
+    if root + "/lib" not in sys.path:
+        sys.path.insert(0, root + "/lib")
+    if mode == "match":
+        result = selfplay(0, "drain", seed, 1)
+    else:
+        result = selfplay(hands_wanted, mode, seed)
+    print("plays %d hands %d matches %d us %d" % result)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""One entry point for a fresh machine: set up the venv, then play or test.
+
+    python3 dev.py play      # set up, then a bot-vs-bot match in the simulator
+    python3 dev.py test      # set up, then the whole test suite (what CI runs)
+    python3 dev.py setup     # only create/refresh .venv from requirements.txt
+    python3 dev.py run ARGS  # set up, then `python -m host_sim ARGS`
+
+Only Python 3.11 and pip are needed: the venv is made in .venv and filled from
+the pinned requirements.txt; it is refreshed when requirements.txt changes.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+VENV = os.path.join(ROOT, ".venv")
+REQUIREMENTS = os.path.join(ROOT, "requirements.txt")
+STAMP = os.path.join(VENV, ".requirements.sha256")
+PY = os.path.join(VENV, "bin", "python")
+
+
+def _requirements_hash() -> str:
+    with open(REQUIREMENTS, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def setup() -> None:
+    wanted = _requirements_hash()
+    if os.path.exists(STAMP) and os.path.exists(PY):
+        with open(STAMP) as f:
+            if f.read().strip() == wanted:
+                return
+    if not os.path.exists(PY):
+        print("dev.py: creating .venv", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("dev.py: installing requirements.txt into .venv", flush=True)
+    pip = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "-r", REQUIREMENTS], check=True)
+    subprocess.run(
+        [os.path.join(VENV, "bin", "circuitpython_setboard"), "raspberry_pi_pico"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    with open(STAMP, "w") as f:
+        f.write(wanted + "\n")
+
+
+def main(argv: list) -> int:
+    command = argv[0] if argv else "play"
+    rest = argv[1:]
+    if command not in ("setup", "play", "test", "run"):
+        print(f"dev.py: unknown command {command!r} (setup, play, test, run)", file=sys.stderr)
+        return 2
+    setup()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    if command == "setup":
+        return 0
+    if command == "play":
+        args = rest or ["--seed", "1", "--p1", "bot:hard", "--p2", "bot:medium"]
+        return subprocess.call([PY, "-m", "host_sim", "play", *args], cwd=ROOT, env=env)
+    if command == "run":
+        return subprocess.call([PY, "-m", "host_sim", *rest], cwd=ROOT, env=env)
+    code = subprocess.call([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
+    if code == 5:
+        print("dev.py: pytest collected no tests; that is a failure", file=sys.stderr)
+        return 1
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

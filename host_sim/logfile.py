@@ -1,0 +1,85 @@
+"""Reading and writing match log files (MATCH-LOG.md v1) on the host, safely.
+
+Writing is all or nothing: lines go to a temporary file beside the target,
+which replaces the target only when the match finished. Reading checks each
+line is a JSON object with a known ``ev`` and the required fields, and names
+the first bad line.
+"""
+
+import json
+import os
+import tempfile
+
+REQUIRED = {
+    "match": ("v", "seed", "rules", "best_of"),
+    "deal": ("hand_no", "hands", "draw", "side", "piles"),
+    "play": ("t", "p", "slot", "card", "pile"),
+    "draw": ("t", "p", "slot", "card"),
+    "reject": ("t", "p", "slot", "card", "pile", "why"),
+    "penalty": ("t", "p", "until"),
+    "stall": ("t",),
+    "redeal": ("t", "side"),
+    "flip": ("t", "p", "card", "pile"),
+    "hand_end": ("t", "winner", "why", "left", "sweep"),
+    "match_end": ("winner", "score"),
+}
+
+
+class LogError(ValueError):
+    """A log that cannot be read; the message names the line."""
+
+
+def write_atomically(path, lines):
+    """Write all lines, or leave ``path`` as it was."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".speedlog-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            for line in lines:
+                f.write(line)
+                f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def read_log(path):
+    """The log's lines as (text, object) pairs; LogError for anything malformed."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise LogError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise LogError(f"{path} is not UTF-8 text") from None
+    if not text:
+        raise LogError(f"{path} is empty")
+    if not text.endswith("\n"):
+        raise LogError(f"{path}: line {text.count(chr(10)) + 1} is truncated (no newline)")
+    entries = []
+    for number, line in enumerate(text.split("\n")[:-1], 1):
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise LogError(f"{path}: line {number} is not valid JSON ({e.msg})") from None
+        if not isinstance(obj, dict) or "ev" not in obj:
+            raise LogError(f"{path}: line {number} is not an event object")
+        ev = obj["ev"]
+        if ev not in REQUIRED:
+            raise LogError(f"{path}: line {number} has unknown event {ev!r}")
+        if number == 1:
+            if ev != "match":
+                raise LogError(f"{path}: line 1 must be the match event")
+            if obj.get("v") != 1:
+                raise LogError(
+                    f"{path}: unknown log version {obj.get('v')!r} (this tool reads v 1)"
+                )
+        missing = [field for field in REQUIRED[ev] if field not in obj]
+        if missing:
+            raise LogError(f"{path}: line {number} ({ev}) lacks {', '.join(missing)}")
+        entries.append((line, obj))
+    if entries[-1][1]["ev"] != "match_end":
+        raise LogError(f"{path}: line {len(entries)} is not match_end: the log is truncated")
+    return entries

@@ -1,0 +1,131 @@
+"""The headless simulator: a whole match on the virtual clock, bots and scripts pressing keys.
+
+The same board code runs here as on the device: the ``keypad``/``supervisor``
+shims stand in for the hardware, the arbiter drains the keypad queue and feeds
+the match, the match log is drained to ``write`` after every loop pass. The
+loop jumps over idle time and steps one tick at a time while keys are moving.
+Runs under CPython and MicroPython (``--vm micropython``).
+"""
+
+import keypad
+import vclock
+from bots import Bot
+from buttons import Buttons
+from speedduo.arbiter import Arbiter
+from speedduo.match import OVER, PLAYING, Match
+from speedduo.matchlog import MatchLog
+from speedduo.rng import Rng
+
+KEY_COUNT = 14
+_MAX_LOOPS = 5000000
+
+
+class Simulation:
+    def __init__(
+        self,
+        seed,
+        rules,
+        best_of,
+        players,
+        script=(),
+        bounce_max_us=0,
+        phase_us=0,
+        ms_offset=0,
+        on_pass=None,
+    ):
+        self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset))
+        self.keys = keypad.Keys(
+            tuple("key%d" % k for k in range(KEY_COUNT)),
+            value_when_pressed=False,
+            pull=True,
+            interval=0.001,
+            max_events=64,
+            debounce_threshold=1,
+        )
+        self.log = MatchLog()
+        self.match = Match(seed, rules, best_of, self.log)
+        self._start_tick = self.clock.tick_at_or_before(0)
+        self.arbiter = Arbiter(self.keys.events, self.match, self.clock.ticks_ms())
+        # bots and bounce draw from streams of their own, so a script does not shift the deal
+        self.buttons = Buttons(self.keys, Rng((seed * 7 + 3) & 0x3FFFFFFF), bounce_max_us)
+        self.bots = []
+        for p in range(2):
+            kind = players[p]
+            if kind == "none":
+                continue
+            if not kind.startswith("bot:"):
+                raise ValueError("player %d: expected bot:LEVEL or none, got %r" % (p, kind))
+            stream = Rng((seed ^ (0x2AAAAAAA >> p)) & 0x3FFFFFFF)
+            self.bots.append(Bot(p, kind[4:], stream, self.buttons, rules.claim_mode))
+        start_us = self.match.countdown_ms * 1000
+        for t_us, player, key, closed in script:
+            self.keys.set_contact(player * 7 + key, start_us + t_us, closed)
+        self.on_pass = on_pass  # called after every loop pass (screens, snapshots)
+        self.passes = 0
+
+    def _next_time(self):
+        clock = self.clock
+        now = clock.now_us
+        best = -1
+        if self.keys._changes or not self.keys._settled() or len(self.keys.events):
+            best = clock.tick_time(clock.tick_at_or_before(now) + 1)
+            if self.keys._changes and self.keys._changes[0][0] > best:
+                best = clock.tick_time(clock.tick_at_or_before(self.keys._changes[0][0]))
+                if best < self.keys._changes[0][0]:
+                    best = clock.tick_time(clock.tick_at_or_before(self.keys._changes[0][0]) + 1)
+        for bot in self.bots:
+            if bot.pending_us >= 0 and (best < 0 or bot.pending_us < best):
+                best = bot.pending_us
+            if bot.resume_us > now and (best < 0 or bot.resume_us < best):
+                best = bot.resume_us
+        due = self.match.next_due()
+        if due >= 0:
+            # the arbiter handles what is due at ms `due` once ticks_ms passes it
+            due_us = self._match_ms_to_us(due + 1)
+            if best < 0 or due_us < best:
+                best = due_us
+        if best <= now:
+            best = clock.tick_time(clock.tick_at_or_before(now) + 1)
+        return best
+
+    def _match_ms_to_us(self, ms):
+        """The first tick time at which ticks_ms has reached match time `ms`."""
+        target = self._start_tick * 1000 // 1024 + ms
+        return self.clock.tick_time((target * 1024 + 999) // 1000)
+
+    def run(self, write):
+        """Play the match to its end, writing every log line; returns the Match."""
+        match = self.match
+        log = self.log
+        clock = self.clock
+        hand_seen = -1
+        log.drain(write)
+        while match.phase != OVER:
+            self.passes += 1
+            if self.passes > _MAX_LOOPS:
+                raise RuntimeError("simulation did not finish")
+            t = self._next_time()
+            for bot in sorted(self.bots, key=_pending_time):
+                if 0 <= bot.pending_us <= t:
+                    at = bot.pending_us if bot.pending_us > clock.now_us else clock.now_us
+                    clock.advance_to(at)
+                    bot.fire(at)
+            clock.advance_to(t)
+            self.arbiter.service(clock.ticks_ms())
+            log.drain(write)
+            if match.phase == PLAYING:
+                hand = match.hand
+                if hand.hand_no != hand_seen:
+                    hand_seen = hand.hand_no
+                    for bot in self.bots:
+                        bot.forget()
+                for bot in self.bots:
+                    bot.observe(clock.now_us, hand)
+            if self.on_pass is not None:
+                self.on_pass(self)
+        log.drain(write)
+        return match
+
+
+def _pending_time(bot):
+    return bot.pending_us

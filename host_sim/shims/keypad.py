@@ -1,0 +1,177 @@
+"""Shim of CircuitPython's ``keypad`` (Keys, Event, EventQueue) on the virtual clock.
+
+It follows the board's behaviour (shared-module/keypad in CircuitPython 9-10):
+- a scan every ``interval`` (kept in whole 1/1024 s ticks; 0 and 0.001 scan every tick);
+- ``debounce_threshold`` T is an up/down counter in [-T, T]: a change is reported
+  when T more agreeing scans than disagreeing ones have been seen;
+- every event of one scan carries that scan's ``supervisor.ticks_ms()`` timestamp
+  and they are queued in key-number order;
+- a full queue drops the *newest* event and sets ``overflowed``.
+The simulator drives the contacts with ``set_contact(key, t_us, closed)``; a
+press with bounce is a burst of such calls (see host_sim.buttons).
+"""
+
+from vclock import current
+
+
+class Event:
+    def __init__(self, key_number=0, pressed=True, timestamp=None):
+        self.key_number = key_number
+        self.pressed = pressed
+        self.timestamp = timestamp
+
+    @property
+    def released(self):
+        return not self.pressed
+
+    def __eq__(self, other):
+        return self.key_number == other.key_number and self.pressed == other.pressed
+
+    def __repr__(self):
+        state = "pressed" if self.pressed else "released"
+        return "<Event: key_number %d %s>" % (self.key_number, state)
+
+
+class EventQueue:
+    def __init__(self, max_events):
+        self._keys = []
+        self._pressed = []
+        self._stamps = []
+        self._max = max_events
+        self.overflowed = False
+
+    def _record(self, key, pressed, timestamp):
+        if len(self._keys) >= self._max:
+            self.overflowed = True  # the newest event is dropped
+            return
+        self._keys.append(key)
+        self._pressed.append(pressed)
+        self._stamps.append(timestamp)
+
+    def get(self):
+        if not self._keys:
+            return None
+        event = Event()
+        self.get_into(event)
+        return event
+
+    def get_into(self, event):
+        if not self._keys:
+            return False
+        event.key_number = self._keys.pop(0)
+        event.pressed = self._pressed.pop(0)
+        event.timestamp = self._stamps.pop(0)
+        return True
+
+    def clear(self):
+        self._keys = []
+        self._pressed = []
+        self._stamps = []
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __bool__(self):
+        return len(self._keys) > 0
+
+
+class Keys:
+    def __init__(
+        self,
+        pins,
+        *,
+        value_when_pressed,
+        pull=True,
+        interval=0.020,
+        max_events=64,
+        debounce_threshold=1,
+    ):
+        if not 1 <= debounce_threshold <= 127:
+            raise ValueError("debounce_threshold must be 1-127")
+        if interval < 0 or interval > 100:
+            raise ValueError("interval must be 0-100 s")
+        self.key_count = len(pins)
+        self.events = EventQueue(max_events)
+        self._threshold = debounce_threshold
+        self._interval_ticks = int(interval * 1024)
+        self._counter = [-debounce_threshold] * self.key_count
+        self._closed = [False] * self.key_count  # the contacts right now
+        self._changes = []  # pending contact changes: [t_us, key, closed], time-sorted
+        self._clock = current()
+        self._next_tick = self._clock.tick_at_or_before(self._clock.now_us) + 1
+        self._clock.scanners.append(self)
+        self._deinited = False
+
+    # ---- the simulator's side: contacts ----
+
+    def set_contact(self, key, t_us, closed):
+        """The contact of ``key`` opens or closes at virtual time t_us (µs)."""
+        if not 0 <= key < self.key_count:
+            raise ValueError("no key %d" % key)
+        changes = self._changes
+        i = len(changes)
+        while i > 0 and changes[i - 1][0] > t_us:
+            i -= 1
+        changes.insert(i, [t_us, key, closed])
+
+    def run_until(self, t_us):
+        """Run every scan up to t_us (called by the virtual clock)."""
+        if self._deinited:
+            return
+        clock = self._clock
+        last = clock.tick_at_or_before(t_us)
+        step = self._interval_ticks if self._interval_ticks > 0 else 1
+        while self._next_tick <= last:
+            k = self._next_tick
+            if not self._changes and self._settled():
+                # nothing can happen until the next contact change: skip ahead
+                skipped = (last - k) // step
+                self._next_tick = k + (skipped + 1) * step
+                continue
+            scan_us = clock.tick_time(k)
+            changes = self._changes
+            while changes and changes[0][0] <= scan_us:
+                _, key, closed = changes.pop(0)
+                self._closed[key] = closed
+            self._scan(clock.ticks_ms_of_tick(k))
+            self._next_tick = k + step
+
+    def _settled(self):
+        threshold = self._threshold
+        for key in range(self.key_count):
+            want = threshold if self._closed[key] else -threshold
+            if self._counter[key] != want:
+                return False
+        return True
+
+    def _scan(self, timestamp):
+        threshold = self._threshold
+        counter = self._counter
+        for key in range(self.key_count):
+            if self._closed[key]:
+                if counter[key] < threshold:
+                    counter[key] += 1
+                    if counter[key] == 0:
+                        counter[key] = threshold
+                        self.events._record(key, True, timestamp)
+            elif counter[key] > -threshold:
+                counter[key] -= 1
+                if counter[key] == 0:
+                    counter[key] = -threshold
+                    self.events._record(key, False, timestamp)
+
+    # ---- the CircuitPython API ----
+
+    def reset(self):
+        self._counter = [-self._threshold] * self.key_count
+
+    def deinit(self):
+        self._deinited = True
+        if self in self._clock.scanners:
+            self._clock.scanners.remove(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.deinit()

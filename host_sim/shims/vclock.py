@@ -1,0 +1,60 @@
+"""The simulator's virtual clock, shared by the module shims (supervisor, keypad).
+
+Time is kept in microseconds. The board's 1/1024 s supervisor tick is modelled:
+tick k happens at ``phase_us + k * 15625 / 16`` µs and ``supervisor.ticks_ms()``
+is ``k * 1000 // 1024`` (plus an offset, so tests can start near the 2**29 wrap).
+Scanners (keypad shims) register with the clock and are run, in time order, up
+to every moment the clock is moved to. Runs under CPython and MicroPython.
+"""
+
+TICKS_PERIOD = 1 << 29  # supervisor.ticks_ms wraps here
+_TICK_NUM = 15625  # one tick is 15625/16 µs = 1/1024 s
+_TICK_DEN = 16
+
+
+class VirtualClock:
+    def __init__(self, phase_us=0, ms_offset=0):
+        self.now_us = 0
+        self.phase_us = phase_us  # where the tick grid sits (0 <= phase < one tick)
+        self.ms_offset = ms_offset
+        self.scanners = []
+
+    def tick_at_or_before(self, t_us):
+        """Index of the last supervisor tick at or before t_us (-1 before the first)."""
+        if t_us < self.phase_us:
+            return -1
+        return ((t_us - self.phase_us) * _TICK_DEN) // _TICK_NUM
+
+    def tick_time(self, k):
+        """The µs time of tick k (rounded up to a whole µs)."""
+        return self.phase_us + (k * _TICK_NUM + _TICK_DEN - 1) // _TICK_DEN
+
+    def ticks_ms_of_tick(self, k):
+        return (k * 1000 // 1024 + self.ms_offset) % TICKS_PERIOD
+
+    def ticks_ms(self):
+        return self.ticks_ms_of_tick(self.tick_at_or_before(self.now_us))
+
+    def advance_to(self, t_us):
+        """Move time forward to t_us, running every scan due on the way."""
+        if t_us < self.now_us:
+            raise ValueError("the virtual clock never runs backwards")
+        for scanner in self.scanners:
+            scanner.run_until(t_us)
+        self.now_us = t_us
+
+
+_installed = [None]
+
+
+def install(clock):
+    """Make ``clock`` the one the shims read (each simulation installs its own)."""
+    _installed[0] = clock
+    return clock
+
+
+def current():
+    clock = _installed[0]
+    if clock is None:
+        raise RuntimeError("no virtual clock installed: host_sim sets one up")
+    return clock

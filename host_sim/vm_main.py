@@ -1,0 +1,57 @@
+"""Entry point inside the MicroPython VM: play one match, print the log to stdout.
+
+Started by ``python -m host_sim run --vm micropython``, which passes
+ROOT SEED BEST_OF P1 P2 BOUNCE_US PHASE_US MS_OFFSET SCRIPT_FILE|- and then
+NAME=VALUE rule options, and which owns writing the file. Only the board
+modules, the shims and the simulator's MicroPython-safe modules are imported.
+"""
+
+import gc
+import sys
+
+_root = sys.argv[1]
+_ticks_dir = sys.argv[2]
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", _ticks_dir]
+
+
+def _value(text):
+    if text == "true":
+        return True
+    if text == "false":
+        return False
+    if text.isdigit():
+        return int(text)
+    return text
+
+
+def main(argv):
+    seed = int(argv[3])
+    best_of = int(argv[4])
+    players = [argv[5], argv[6]]
+    bounce_us = int(argv[7])
+    phase_us = int(argv[8])
+    ms_offset = int(argv[9])
+    script_path = argv[10]
+    gc.collect()
+    from speedduo.rules import Rules
+
+    rules = Rules()
+    for option in argv[11:]:
+        name, text = option.split("=")
+        rules.set(name, _value(text))
+    script = ()
+    if script_path != "-":
+        from script import parse_script
+
+        with open(script_path) as f:
+            script = parse_script(f.read())
+    gc.collect()
+    from runner import Simulation
+
+    gc.collect()
+    sim = Simulation(seed, rules, best_of, players, script, bounce_us, phase_us, ms_offset)
+    gc.collect()
+    sim.run(print)
+
+
+main(sys.argv)

@@ -1,0 +1,238 @@
+"""The arbiter: key events become plays in the order they happened (RULES.md R4, R8, R13).
+
+Every loop pass ``service(now_ticks)`` drains the ``keypad`` event queue into
+preallocated arrays, orders the presses by their scan timestamp (wrap-safe
+``adafruit_ticks`` arithmetic on the 2**29 ms clock) and applies them to the
+match in that order, letting the match's clock catch up before each one.
+
+Presses with the same timestamp are a tie. Their destination piles are settled
+on the state they all saw; two players aiming at the same pile conflict, and
+the conflict goes to the player whose turn it is to win a tie: ties alternate
+(the first is drawn from the seed and written in the log's ``match`` line), so
+over time neither player nor any key is favoured, and a replay reproduces it.
+Both players' last cards in one tie end the hand as a photo finish (R13).
+
+Bounce: ``debounce_threshold=1`` keeps each press's timestamp at the first
+scan that saw the contact close; the chatter after it is dropped here: a press
+of a key less than ``REBOUNCE_MS`` after that key's release is bounce.
+
+Key numbers: player p's row ``L 1 2 3 4 5 R`` is keys ``7p .. 7p+6``.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # pragma: no cover
+
+    def const(value):
+        return value
+
+
+from array import array
+
+from adafruit_ticks import ticks_diff
+
+from speedduo.core import NOT_PLAYING
+from speedduo.match import PLAYING
+from speedduo.matchlog import TIE_LOST, TIE_WON
+
+KEYS_PER_PLAYER = const(7)
+KEY_L = const(0)
+KEY_R = const(6)
+KEY_NAMES = "L12345R"
+REBOUNCE_MS = const(10)  # > 2x the worst contact chatter (5 ms)
+_BATCH = const(64)  # as many events as the keypad queue holds
+
+
+def pile_on_left(p: int) -> int:
+    """The centre pile drawn on the left of player p's screen: L aims there, R at the other.
+
+    Both screens draw pile 0 on the left (view.PlayerView's ``left_pile``), so
+    L always means "the left pile on my screen"."""
+    return 0
+
+
+class Arbiter:
+    """Turns keypad events into plays, target switches and claims, in time order."""
+
+    def __init__(self, events, match, start_ticks: int) -> None:
+        self.events = events  # a keypad.EventQueue
+        self.match = match
+        self.start_ticks = start_ticks  # ticks_ms at the match's time 0
+        self._event = _new_event()
+        self._key = bytearray(_BATCH)
+        self._down = bytearray(_BATCH)
+        self._now = array("i", [0] * _BATCH)
+        self._dest = array("b", [0] * _BATCH)
+        self._held = bytearray(2 * KEYS_PER_PLAYER)
+        self._released_at = array("i", [-REBOUNCE_MS] * (2 * KEYS_PER_PLAYER))
+        self.bounces = 0  # presses dropped as contact bounce
+        self.overflows = 0  # times the keypad queue overflowed
+        self.ties = 0  # conflicting ties settled
+
+    def match_time(self, ticks: int) -> int:
+        """A ticks_ms value as milliseconds since the match began."""
+        return ticks_diff(ticks, self.start_ticks)
+
+    def service(self, now_ticks: int) -> int:
+        """Drain and apply every waiting key event; then let the match catch up. Returns events."""
+        events = self.events
+        if events.overflowed:  # the queue dropped the newest events: note it, play on
+            events.overflowed = False
+            self.overflows += 1
+            hand = self.match.hand
+            if not hand.over:
+                hand.overflows += 1
+        count = 0
+        event = self._event
+        while count < _BATCH and events.get_into(event):
+            self._key[count] = event.key_number
+            self._down[count] = 1 if event.pressed else 0
+            self._now[count] = self.match_time(event.timestamp)
+            count += 1
+        self._sort(count)
+        i = 0
+        while i < count:
+            j = i + 1
+            while j < count and self._now[j] == self._now[i]:
+                j += 1
+            self._apply_group(i, j)
+            i = j
+        # things due at `now` wait one pass: a press stamped `now` may still arrive
+        self.match.advance(self.match_time(now_ticks) - 1)
+        return count
+
+    def _sort(self, count: int) -> None:
+        """Stable insertion sort by time (the queue is nearly always in order already)."""
+        now = self._now
+        key = self._key
+        down = self._down
+        for i in range(1, count):
+            t = now[i]
+            k = key[i]
+            d = down[i]
+            j = i - 1
+            while j >= 0 and now[j] > t:
+                now[j + 1] = now[j]
+                key[j + 1] = key[j]
+                down[j + 1] = down[j]
+                j -= 1
+            now[j + 1] = t
+            key[j + 1] = k
+            down[j + 1] = d
+
+    def _apply_group(self, first: int, end: int) -> None:
+        """Apply the events sharing one timestamp: a tie when they conflict."""
+        match = self.match
+        now = self._now[first]
+        match.advance(now)
+        match.pressed(now)
+        key = self._key
+        down = self._down
+        # 1. releases and bounce; mark the presses that count
+        for i in range(first, end):
+            k = key[i]
+            if not down[i]:
+                self._held[k] = 0
+                self._released_at[k] = now
+                down[i] = 0
+            elif now - self._released_at[k] < REBOUNCE_MS:
+                self.bounces += 1  # contact chatter: not a new press
+                down[i] = 0
+            else:
+                self._held[k] = 1
+        if match.phase != PLAYING:
+            return
+        hand = match.hand
+        t = match.hand_time(now)
+        if t < 0:
+            return
+        # 2. L/R: claim (V5) when both are down, else aim the target pile
+        claims = 0
+        for p in range(2):
+            base = p * KEYS_PER_PLAYER
+            new_l = 0
+            new_r = 0
+            for i in range(first, end):
+                if down[i] and key[i] == base + KEY_L:
+                    new_l = 1
+                elif down[i] and key[i] == base + KEY_R:
+                    new_r = 1
+            if (new_l or new_r) and self._held[base + KEY_L] and self._held[base + KEY_R]:
+                claims |= 1 << p
+            elif new_l and not new_r:
+                hand.set_target(p, pile_on_left(p))
+            elif new_r and not new_l:
+                hand.set_target(p, 1 - pile_on_left(p))
+        if claims and match.rules.claim_mode:
+            p = 0 if claims == 1 else 1
+            if claims == 3:  # both claim at one instant: a tie like any other
+                p = self._take_tie_turn()
+            if hand.claim(t, p) or (claims == 3 and hand.claim(t, 1 - p)):
+                return
+        # 3. plays: destinations on the state every press of this instant saw
+        dest = self._dest
+        plays0 = 0
+        plays1 = 0
+        out0 = 0
+        out1 = 0
+        for i in range(first, end):
+            dest[i] = -1
+            if not down[i]:
+                continue
+            k = key[i]
+            p = 0 if k < KEYS_PER_PLAYER else 1
+            slot = k - p * KEYS_PER_PLAYER - 1
+            if slot < 0 or slot > 4:
+                continue
+            card = hand.slot_card(p, slot)
+            if card == 255:
+                continue
+            dest[i] = hand.pile_for(p, card)
+            if p == 0:
+                plays0 |= 1 << (dest[i] + 1)
+                if hand.would_go_out(0, slot):
+                    out0 = 1
+            else:
+                plays1 |= 1 << (dest[i] + 1)
+                if hand.would_go_out(1, slot):
+                    out1 = 1
+        if not (plays0 or plays1):
+            return
+        if out0 and out1 and match.rules.claim_mode == 0:  # R13: same timestamp, replay
+            hand.photo_finish(t)
+            return
+        # a conflict: both players aim a card at the same pile (bits 1, 2 = piles 0, 1)
+        first_player = 0
+        tie0 = 0
+        tie1 = 0
+        if plays0 & plays1 & 6:
+            first_player = self._take_tie_turn()
+            tie0 = TIE_WON if first_player == 0 else TIE_LOST
+            tie1 = TIE_LOST if first_player == 0 else TIE_WON
+        for turn in range(2):
+            p = first_player if turn == 0 else 1 - first_player
+            tie = tie0 if p == 0 else tie1
+            for i in range(first, end):
+                k = key[i]
+                if not down[i] or (k < KEYS_PER_PLAYER) != (p == 0):
+                    continue
+                slot = k - p * KEYS_PER_PLAYER - 1
+                if slot < 0 or slot > 4:
+                    continue
+                if hand.play(t, p, slot, dest[i], tie if dest[i] >= 0 else 0) == NOT_PLAYING:
+                    return
+
+    def _take_tie_turn(self) -> int:
+        """The player who wins this tie; the next tie goes to the other one."""
+        match = self.match
+        winner = match.tie_next
+        match.tie_next = 1 - winner
+        self.ties += 1
+        return winner
+
+
+def _new_event():
+    """A reusable keypad.Event for get_into (board or simulator shim)."""
+    import keypad
+
+    return keypad.Event()

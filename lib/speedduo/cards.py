@@ -1,0 +1,53 @@
+"""Cards as small ints (RULES.md R1; V3 and V4 reserve their codes).
+
+A card is ``rank * 4 + suit`` with rank 0 = Ace .. 12 = King and suit
+0 = spades, 1 = hearts, 2 = diamonds, 3 = clubs, so a 52-card deck is 0..51.
+A second deck (V4) would add 52 to every code (its rank is ``(card % 52) >> 2``);
+the jokers of V3 are ``JOKER1`` and ``JOKER2`` with rank ``JOKER_RANK``.
+``NO_CARD`` marks an empty hand slot.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # pragma: no cover
+
+    def const(value):
+        return value
+
+
+NO_CARD = const(255)
+DECK_SIZE = const(52)
+RANKS = const(13)
+JOKER1 = const(104)
+JOKER2 = const(105)
+JOKER_RANK = const(13)
+
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "SHDC"
+
+
+def rank_of(card: int) -> int:
+    """The rank 0..12 of a card (A..K); ``JOKER_RANK`` for a joker."""
+    if card >= JOKER1:
+        return JOKER_RANK
+    return (card % DECK_SIZE) >> 2
+
+
+def card_name(card: int) -> str:
+    """The match-log name of a card: rank then suit, ``TH``; jokers ``X1``/``X2``."""
+    if card == JOKER1:
+        return "X1"
+    if card == JOKER2:
+        return "X2"
+    return RANK_CHARS[(card % DECK_SIZE) >> 2] + SUIT_CHARS[card & 3]
+
+
+def card_from_name(name: str) -> int:
+    """The inverse of ``card_name`` for one deck; ValueError for anything else."""
+    if name == "X1":
+        return JOKER1
+    if name == "X2":
+        return JOKER2
+    if len(name) != 2 or name[0] not in RANK_CHARS or name[1] not in SUIT_CHARS:
+        raise ValueError("not a card: " + repr(name))
+    return RANK_CHARS.index(name[0]) * 4 + SUIT_CHARS.index(name[1])

@@ -1,0 +1,468 @@
+"""The rules core: one hand of Speed as one state object (RULES.md R1-R13, R16).
+
+Pure Python, no I/O, no clock: every entry point takes ``t``, milliseconds
+since the hand's start signal (R3). Cards are small ints (``cards.py``); every
+pile is a stack in a preallocated ``bytearray`` with its top at the end. The
+play path (``play``) allocates nothing: it moves bytes and records fixed-width
+events in the match log's ring.
+
+Variants handled here: V1 (no wrap), V2 (same rank), V5 (claim), V6 (end on
+exhaustion), V7 (pile redeal). The match around hands (R14, R15, R17) lives
+in ``match.py``.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # pragma: no cover
+
+    def const(value):
+        return value
+
+
+from array import array
+
+from speedduo.cards import DECK_SIZE, NO_CARD, rank_of
+from speedduo.matchlog import (
+    END_CLAIM,
+    END_DEAD_STALL,
+    END_OUT,
+    END_PHOTO_FINISH,
+    EV_DEAL,
+    EV_DRAW,
+    EV_FLIP,
+    EV_HAND_END,
+    EV_PENALTY,
+    EV_PLAY,
+    EV_REDEAL,
+    EV_REJECT,
+    EV_STALL,
+    NULL_PLAYER,
+    WHY_INVALID,
+    WHY_LATE,
+    WHY_LOCKED,
+)
+from speedduo.rules import CLAIM_OFF, CLAIM_RACE
+
+HAND_SLOTS = const(5)  # R2
+DRAW_CARDS = const(15)  # R2
+SIDE_CARDS = const(5)  # R2
+REDEAL_EACH = const(5)  # R10: at most 5 per side pile
+
+# results of play()
+PLAYED = const(0)
+LATE = const(1)  # R8: lost a race, no penalty
+INVALID = const(2)  # does not fit (R16 penalises it when on)
+LOCKED = const(3)  # R16 lock-out
+EMPTY_SLOT = const(5)  # nothing under that button; ignored, not logged
+NOT_PLAYING = const(6)  # the hand is over; ignored, not logged
+
+_CAP = const(52)  # every pile can hold the whole deck
+_NO_TIME = const(-1)
+
+
+class Hand:
+    """The state of one hand: hands, draw, side and centre piles, reserve, timers."""
+
+    def __init__(self, rules, log) -> None:
+        self.rules = rules
+        self.log = log
+        # R2 layout. Slot s of player p is hand[p * 5 + s]; NO_CARD when empty.
+        self.hand = bytearray(2 * HAND_SLOTS)
+        self.hand_n = bytearray(2)
+        self.draw = bytearray(2 * _CAP)  # player p's stack at [p * _CAP ...]
+        self.draw_n = bytearray(2)
+        self.side = bytearray(2 * _CAP)
+        self.side_n = bytearray(2)
+        self.centre = bytearray(2 * _CAP)  # centre pile i at [i * _CAP ...]
+        self.centre_n = bytearray(2)
+        self.covered_at = array("i", [0] * (2 * _CAP))  # when centre card k was covered
+        self.reserve = bytearray(_CAP)  # R10
+        self.reserve_n = 0
+        self.target = bytearray(2)  # each player's target pile (input issue)
+        self.hand_mask = array("H", [0, 0])  # ranks held in each hand, one bit each
+        self.locked_until = array("i", [0, 0])  # R16
+        self.stall_due = _NO_TIME  # R9: when the visible countdown ends
+        self.plays_since_redeal = 0  # R11
+        self.redeals = 0
+        self.over = True
+        self.winner = NULL_PLAYER
+        self.end_why = 0
+        self.end_t = 0
+        self.hand_no = 0
+        self.overflows = 0  # key events the keypad queue dropped during this hand
+        self._deck = bytearray(DECK_SIZE)
+        self._rng = None
+        # Rank tables: RANK_BIT[card] has the card's rank bit; FITS_ON[top] has
+        # the bits of every rank that may be played on top (R5, R1 wrap, V1, V2).
+        self._rank_bit = array("H", [0] * 256)
+        self._fits_on = array("H", [0] * 256)
+        for card in range(DECK_SIZE):
+            rank = rank_of(card)
+            self._rank_bit[card] = 1 << rank
+            up = rank + 1
+            down = rank - 1
+            mask = 0
+            if rules.no_wrap:  # V1: Ace low, King high
+                if up < 13:
+                    mask |= 1 << up
+                if down >= 0:
+                    mask |= 1 << down
+            else:  # R1: ranks form a circle
+                mask = (1 << (up % 13)) | (1 << (down % 13))
+            if rules.same_rank:  # V2
+                mask |= 1 << rank
+            self._fits_on[card] = mask
+
+    # ---- R2/R3: deal and start ----
+
+    def deal(self, rng, hand_no: int) -> None:
+        """R2: shuffle and deal 26 cards each; R3: both starters face up at t=0."""
+        deck = self._deck
+        for card in range(DECK_SIZE):
+            deck[card] = card
+        rng.shuffle(deck, 0, DECK_SIZE)
+        self._rng = rng  # R10/V7 redeals shuffle from the same stream
+        self.hand_no = hand_no
+        for p in range(2):
+            k = p * 26  # player p's 26 cards: 15 draw, 5 hand, 1 starter, 5 side
+            base = p * _CAP
+            for i in range(DRAW_CARDS):
+                self.draw[base + i] = deck[k + i]
+            self.draw_n[p] = DRAW_CARDS
+            for s in range(HAND_SLOTS):
+                self.hand[p * HAND_SLOTS + s] = deck[k + DRAW_CARDS + s]
+            self.hand_n[p] = HAND_SLOTS
+            self.centre[base] = deck[k + 20]
+            self.centre_n[p] = 1
+            for i in range(SIDE_CARDS):
+                self.side[base + i] = deck[k + 21 + i]
+            self.side_n[p] = SIDE_CARDS
+            self.target[p] = p  # each player starts aiming at their own pile
+            self.locked_until[p] = 0
+            self._update_mask(p)
+        self.covered_at[0] = 0
+        self.covered_at[_CAP] = 0
+        self.reserve_n = 0
+        self.stall_due = _NO_TIME
+        self.plays_since_redeal = 0
+        self.redeals = 0
+        self.over = False
+        self.winner = NULL_PLAYER
+        self.end_why = 0
+        self.end_t = 0
+        self.overflows = 0
+        log = self.log
+        log.put(EV_DEAL, 0, 0, 0, 0, 0, 0, 0, hand_no)
+        for p in range(2):
+            log.put_cards(self.hand, p * HAND_SLOTS, HAND_SLOTS, False)
+        for p in range(2):
+            log.put_cards(self.draw, p * _CAP, self.draw_n[p], True)
+        for p in range(2):
+            log.put_cards(self.side, p * _CAP, self.side_n[p], True)
+        for p in range(2):
+            log.put_cards(self.centre, p * _CAP, 1, True)
+        self._check_stall(0)
+
+    # ---- what a player sees ----
+
+    def top(self, pile: int) -> int:
+        """The face-up top card of centre pile 0 or 1."""
+        return self.centre[pile * _CAP + self.centre_n[pile] - 1]
+
+    def slot_card(self, p: int, slot: int) -> int:
+        return self.hand[p * HAND_SLOTS + slot]
+
+    def cards_left(self, p: int) -> int:
+        """Hand + draw pile: what R11 and R15 count."""
+        return self.hand_n[p] + self.draw_n[p]
+
+    def fits(self, card: int, pile: int) -> bool:
+        """R5 (with R1's wrap, V1, V2): may ``card`` go on centre pile ``pile`` now?"""
+        return (self._rank_bit[card] & self._fits_on[self.top(pile)]) != 0
+
+    def pile_for(self, p: int, card: int) -> int:
+        """The pile a card goes to: the one it fits, the target pile when it fits both; -1."""
+        bit = self._rank_bit[card]
+        on0 = bit & self._fits_on[self.centre[self.centre_n[0] - 1]]
+        on1 = bit & self._fits_on[self.centre[_CAP + self.centre_n[1] - 1]]
+        if on0 and on1:
+            return self.target[p]
+        if on0:
+            return 0
+        if on1:
+            return 1
+        return -1
+
+    def can_play(self, p: int) -> bool:
+        """Has player p any legal play (R5), lock-outs aside?"""
+        fits = self._fits_on[self.top(0)] | self._fits_on[self.top(1)]
+        return (self.hand_mask[p] & fits) != 0
+
+    def is_out(self, p: int) -> bool:
+        """R12: hand and draw pile both empty."""
+        return self.hand_n[p] == 0 and self.draw_n[p] == 0
+
+    def would_go_out(self, p: int, slot: int) -> bool:
+        """Would this press be player p's legal last card (R13 photo finish)?"""
+        card = self.hand[p * HAND_SLOTS + slot]
+        if card == NO_CARD or self.hand_n[p] + self.draw_n[p] != 1:
+            return False
+        return self.pile_for(p, card) >= 0
+
+    # ---- R4-R8, R16: a play ----
+
+    def play(self, t: int, p: int, slot: int, pile: int = -1, tie: int = 0) -> int:
+        """Player p presses the button under hand slot ``slot`` at time t.
+
+        The card goes to the pile it fits, or to the player's target pile when
+        it fits both (``pile_for``). The arbiter passes ``pile`` when it settled
+        the destination on the state all presses of one timestamp saw, and
+        ``tie`` (TIE_WON/TIE_LOST) when the press was part of a settled tie.
+        Returns PLAYED, LATE (R8), INVALID, LOCKED (R16), EMPTY_SLOT or NOT_PLAYING.
+        """
+        if self.over:
+            return NOT_PLAYING
+        i = p * HAND_SLOTS + slot
+        card = self.hand[i]
+        if card == NO_CARD:
+            return EMPTY_SLOT
+        if pile < 0 or not self.fits(card, pile):
+            pile = self.pile_for(p, card)
+        log = self.log
+        if self.rules.penalty and t < self.locked_until[p]:  # R16 lock-out
+            aim = pile if pile >= 0 else self.target[p]
+            log.put(EV_REJECT, p, slot, card, aim, WHY_LOCKED, tie, t, 0)
+            return LOCKED
+        if pile < 0:
+            return self._refuse(t, p, slot, card, tie)
+        # R5/R6: one card onto the pile it fits.
+        n = self.centre_n[pile]
+        k = pile * _CAP + n
+        self.covered_at[k - 1] = t
+        self.centre[k] = card
+        self.centre_n[pile] = n + 1
+        self.hand[i] = NO_CARD
+        log.put(EV_PLAY, p, slot, card, pile, 0, tie, t, 0)
+        self.plays_since_redeal += 1
+        d = self.draw_n[p]
+        if d:  # R7: refill the emptied slot at once
+            d -= 1
+            self.draw_n[p] = d
+            card = self.draw[p * _CAP + d]
+            self.hand[i] = card
+            log.put(EV_DRAW, p, slot, card, 0, 0, 0, t, 0)
+        else:
+            self.hand_n[p] -= 1
+        self._update_mask(p)
+        if self.hand_n[p] == 0 and d == 0 and self.rules.claim_mode == CLAIM_OFF:
+            self._end(t, p, END_OUT)  # R12
+            return PLAYED
+        self._check_stall(t)
+        return PLAYED
+
+    def _refuse(self, t: int, p: int, slot: int, card: int, tie: int) -> int:
+        """R8: a miss right after a top changed under it is late; otherwise invalid."""
+        bit = self._rank_bit[card]
+        window = self.rules.race_window_ms
+        for pile in range(2):
+            base = pile * _CAP
+            k = self.centre_n[pile] - 2  # the card the current top covered
+            while k >= 0 and t - self.covered_at[base + k] < window:
+                if bit & self._fits_on[self.centre[base + k]]:
+                    self.log.put(EV_REJECT, p, slot, card, pile, WHY_LATE, tie, t, 0)
+                    return LATE
+                k -= 1
+        self.log.put(EV_REJECT, p, slot, card, self.target[p], WHY_INVALID, tie, t, 0)
+        if self.rules.penalty:  # R16
+            until = t + self.rules.penalty_ms
+            self.locked_until[p] = until
+            self.log.put(EV_PENALTY, p, 0, 0, 0, 0, 0, t, until)
+        return INVALID
+
+    def set_target(self, p: int, pile: int) -> None:
+        """The L/R buttons: where a card that fits both piles goes."""
+        self.target[p] = pile
+
+    def _update_mask(self, p: int) -> None:
+        b = p * HAND_SLOTS
+        h = self.hand
+        bits = self._rank_bit
+        self.hand_mask[p] = (
+            bits[h[b]] | bits[h[b + 1]] | bits[h[b + 2]] | bits[h[b + 3]] | bits[h[b + 4]]
+        )
+
+    # ---- V5: claim ----
+
+    def claim(self, t: int, p: int) -> bool:
+        """V5 "Speed!": the player who is out claims (race form: anyone, once one is out)."""
+        mode = self.rules.claim_mode
+        if self.over or mode == CLAIM_OFF:
+            return False
+        if self.is_out(p) or (mode == CLAIM_RACE and (self.is_out(0) or self.is_out(1))):
+            self._end(t, p, END_CLAIM)
+            return True
+        return False
+
+    # ---- R9-R11: stalls ----
+
+    def _check_stall(self, t: int) -> None:
+        """R9: when nobody can play, the stall countdown starts (the core says when it is due)."""
+        if self.over or self.stall_due != _NO_TIME:
+            return
+        fits = self._fits_on[self.top(0)] | self._fits_on[self.top(1)]
+        if (self.hand_mask[0] | self.hand_mask[1]) & fits:
+            return
+        self.stall_due = t + self.rules.stall_countdown_ms
+        self.log.put(EV_STALL, 0, 0, 0, 0, 0, 0, t, self.stall_due)
+
+    def next_due(self) -> int:
+        """The time the core next needs ``advance``; -1 when nothing is pending."""
+        return self.stall_due
+
+    def advance(self, t: int) -> None:
+        """Let time pass to t: every stall whose countdown ended by t flips, in order (R9-R11)."""
+        while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
+            self._stall_now(self.stall_due)
+
+    def _stall_now(self, due: int) -> None:
+        self.stall_due = _NO_TIME
+        if self.side_n[0] and self.side_n[1]:
+            self._flip(due, 0)  # R9: both side piles at the same instant
+            self._flip(due, 1)
+        elif self.rules.end_on_exhaustion:  # V6
+            self._end_dead_stall(due)
+            return
+        elif self.redeals and self.plays_since_redeal == 0:  # R11: cards only go round
+            self._end_dead_stall(due)
+            return
+        elif not self._redeal(due):  # R11: nothing to redeal
+            self._end_dead_stall(due)
+            return
+        self._check_stall(due)
+
+    def _flip(self, t: int, p: int) -> None:
+        """Player p's side pile turns its top card onto centre pile p."""
+        n = self.side_n[p] - 1
+        card = self.side[p * _CAP + n]
+        self.side_n[p] = n
+        k = p * _CAP + self.centre_n[p]
+        self.covered_at[k - 1] = t
+        self.centre[k] = card
+        self.centre_n[p] += 1
+        self.log.put(EV_FLIP, p, 0, card, p, 0, 0, t, 0)
+
+    def _redeal(self, t: int) -> bool:
+        """R10 (or V7): new side piles from the centre; False when there is nothing."""
+        if self.rules.pile_redeal:
+            gathered = self._pile_redeal()
+        else:
+            gathered = self._gather_redeal()
+        if not gathered:
+            return False
+        self.redeals += 1
+        self.plays_since_redeal = 0
+        self.log.put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
+        for p in range(2):
+            self.log.put_cards(self.side, p * _CAP, self.side_n[p], True)
+        for p in range(2):
+            if self.side_n[p]:  # a side pile that received nothing does not flip
+                self._flip(t, p)
+        return True
+
+    def _gather_redeal(self) -> int:
+        """R10: centre cards under the tops + side piles + reserve, shuffled, dealt alternately."""
+        deck = self._deck
+        n = 0
+        for pile in range(2):
+            base = pile * _CAP
+            top_index = self.centre_n[pile] - 1
+            for k in range(top_index):
+                deck[n] = self.centre[base + k]
+                n += 1
+            self.centre[base] = self.centre[base + top_index]
+            self.centre_n[pile] = 1
+            for k in range(self.side_n[pile]):
+                deck[n] = self.side[base + k]
+                n += 1
+            self.side_n[pile] = 0
+        for k in range(self.reserve_n):
+            deck[n] = self.reserve[k]
+            n += 1
+        self.reserve_n = 0
+        if n == 0:
+            return 0
+        self._rng.shuffle(deck, 0, n)
+        dealt = n if n < 2 * REDEAL_EACH else 2 * REDEAL_EACH
+        for k in range(dealt):  # alternately: player 0 first
+            p = k & 1
+            self.side[p * _CAP + self.side_n[p]] = deck[k]
+            self.side_n[p] += 1
+        for k in range(dealt, n):  # beyond ten: the reserve
+            self.reserve[self.reserve_n] = deck[k]
+            self.reserve_n += 1
+        return n
+
+    def _pile_redeal(self) -> int:
+        """V7: each centre pile minus its top, shuffled, goes under that player's side pile."""
+        moved = 0
+        for pile in range(2):
+            base = pile * _CAP
+            top_index = self.centre_n[pile] - 1
+            if top_index == 0:
+                continue
+            top = self.centre[base + top_index]
+            under = self.side_n[pile]
+            # the old side cards stay on top: shift them up, put the pile beneath
+            for k in range(under - 1, -1, -1):
+                self.side[base + top_index + k] = self.side[base + k]
+            for k in range(top_index):
+                self.side[base + k] = self.centre[base + k]
+            self._rng.shuffle(self.side, base, top_index)
+            self.side_n[pile] = under + top_index
+            self.centre[base] = top
+            self.centre_n[pile] = 1
+            moved += top_index
+        return moved
+
+    # ---- R11-R13: the end of a hand ----
+
+    def _end_dead_stall(self, t: int) -> None:
+        """R11: fewer cards in hand + draw wins; equal counts: replayed (winner null)."""
+        left0 = self.cards_left(0)
+        left1 = self.cards_left(1)
+        winner = NULL_PLAYER
+        if left0 < left1:
+            winner = 0
+        elif left1 < left0:
+            winner = 1
+        self._end(t, winner, END_DEAD_STALL)
+
+    def photo_finish(self, t: int) -> None:
+        """R13: both played their last card with the same timestamp: replay the hand."""
+        self._end(t, NULL_PLAYER, END_PHOTO_FINISH)
+
+    def abandon(self, t: int, why: int) -> None:
+        """End the hand without a result (R17 idle)."""
+        self._end(t, NULL_PLAYER, why)
+
+    def _end(self, t: int, winner: int, why: int) -> None:
+        self.over = True
+        self.winner = winner
+        self.end_why = why
+        self.end_t = t
+        self.stall_due = _NO_TIME
+        left0 = self.cards_left(0)
+        left1 = self.cards_left(1)
+        sweep = 0
+        if winner != NULL_PLAYER:
+            loser_left = left1 if winner == 0 else left0
+            sweep = 1 if loser_left >= self.rules.sweep_cards else 0
+        overflows = self.overflows if self.overflows < 255 else 255
+        self.log.put(EV_HAND_END, winner, left0, left1, sweep, why, overflows, t, 0)
+
+    @property
+    def swept(self) -> bool:
+        """R15: did the winner leave the loser with sweep_cards or more?"""
+        if self.winner == NULL_PLAYER:
+            return False
+        return self.cards_left(1 - self.winner) >= self.rules.sweep_cards

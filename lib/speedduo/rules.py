@@ -1,0 +1,84 @@
+"""The rule options of a match: defaults of RULES.md and the variants we support.
+
+Every option has a name; ``as_pairs()`` lists them all in a fixed order, which
+is what the match log's ``rules`` object holds (MATCH-LOG.md: every rule option
+and variant in force, by name).
+"""
+
+try:
+    from micropython import const
+except ImportError:  # pragma: no cover
+
+    def const(value):
+        return value
+
+
+CLAIM_OFF = const(0)
+CLAIM_SIMPLE = const(1)  # V5: the player who is out must press "Speed!"
+CLAIM_RACE = const(2)  # V5 race form: once one is out, the first "Speed!" wins
+CLAIM_NAMES = ("off", "simple", "race")
+
+# name, default; the order is the order of the log's "rules" object.
+_OPTIONS = (
+    ("no_wrap", False),  # V1: A and K do not connect
+    ("same_rank", False),  # V2: a card of the top's rank may be played too
+    ("jokers", False),  # V3: not supported yet (refused by validate)
+    ("double_deck", False),  # V4: not supported yet (refused by validate)
+    ("claim", "off"),  # V5: off | simple | race
+    ("end_on_exhaustion", False),  # V6: a stall with an empty side pile ends the hand
+    ("pile_redeal", False),  # V7: each centre pile becomes a side pile
+    ("points", False),  # R15: points, with the clean-sweep bonus
+    ("penalty", False),  # R16: an invalid play locks its player out
+    ("penalty_ms", 2000),  # R16: length of the lock-out
+    ("stall_countdown_ms", 1000),  # R9: visible countdown before a stall flips
+    ("race_window_ms", 400),  # R8: a miss this soon after a top changed is "late"
+    ("idle_ms", 60000),  # R17: no press for this long abandons the hand
+    ("sweep_cards", 10),  # R15: the loser holding this many or more is swept
+)
+BEST_OF = (3, 5, 7)  # R14
+
+
+class Rules:
+    """Plain option holder. Attributes are named as in the log's ``rules`` object."""
+
+    def __init__(self, **options) -> None:
+        for name, default in _OPTIONS:
+            setattr(self, name, default)
+        for name in options:
+            self.set(name, options[name])
+
+    def set(self, name: str, value) -> None:
+        """Set one option by name, checking its type and range (ValueError)."""
+        default = None
+        for option, option_default in _OPTIONS:
+            if option == name:
+                default = option_default
+        if default is None:
+            raise ValueError("unknown rule option: " + name)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(name + " must be true or false")
+        elif isinstance(default, int):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(name + " must be a whole number >= 0")
+            if value > 3600000:
+                raise ValueError(name + " must be at most 3600000")
+        elif value not in CLAIM_NAMES:
+            raise ValueError("claim must be one of off, simple, race")
+        if name == "idle_ms" and value < 1000:
+            raise ValueError("idle_ms must be at least 1000 (R17 ends every silent match)")
+        if name in ("jokers", "double_deck") and value:
+            raise ValueError(name + " (V3/V4) is not supported yet")
+        setattr(self, name, value)
+
+    @property
+    def claim_mode(self) -> int:
+        return CLAIM_NAMES.index(self.claim)
+
+    def as_pairs(self):
+        """(name, value) for every option, in the fixed log order."""
+        return [(name, getattr(self, name)) for name, _ in _OPTIONS]
+
+
+def option_names():
+    return [name for name, _ in _OPTIONS]

@@ -1,0 +1,155 @@
+"""Both panels together: render both views, then flush fairly.
+
+``refresh(hand, match, now)`` is the app's one call per loop pass:
+
+1. both views update their framebuffers (CPU only, no bus traffic yet);
+2. the regions both players share (pile tops, countdown, stall, flip, results)
+   go out to both panels, interleaved transfer by transfer: window command to
+   panel A, to panel B, page 1 to A, page 1 to B, ... so a new pile top lands
+   on the second panel one page transfer after the first; which panel goes
+   first alternates from one shared update to the next;
+3. then each panel's private regions (hand, counts, target, refusals).
+
+An offline panel (it raised ``OSError``: unplugged, loose wire) is skipped;
+``refresh`` asks it to re-initialise at most every ``retry_ms`` and, when it
+answers, it gets its whole framebuffer again. Faults and recoveries are
+reported through ``log(text)`` when one is given (outside the play path: a
+fault is rare and may allocate).
+
+Counters for tests and benchmarks: ``panels[i].bytes_sent`` /
+``transfers``, ``first_served`` (the panel served first in the last shared
+update, -1 before any), ``first_counts`` (how often each panel went first).
+"""
+
+try:
+    from micropython import const
+except ImportError:  # pragma: no cover
+
+    def const(value):
+        return value
+
+
+from array import array
+
+from speedduo.ssd1306 import ADDRESS, PRIVATE, SHARED, Panel
+from speedduo.view import PlayerView
+
+_NO_PANEL = const(-1)
+
+
+class Screens:
+    """The two panels (player 0 on index 0) and the two player views."""
+
+    def __init__(self, panels, views=None, log=None, interleave=True):
+        self.panels = panels
+        self.views = views or (PlayerView(panels[0], 0), PlayerView(panels[1], 1))
+        self.log = log
+        self.interleave = interleave
+        self._next_first = 0
+        self.first_served = _NO_PANEL
+        self.first_counts = array("l", [0, 0])
+        self.shared_updates = 0
+        for panel in panels:
+            panel.on_fault = self._fault
+
+    @classmethod
+    def build(cls, i2c0, i2c1, address=ADDRESS, rotations=(0, 180), retry_ms=1000, log=None):
+        """Panels on two busio.I2C buses (player 0 on i2c0), each view upright for its player."""
+        panels = (
+            Panel(i2c0, address, rotations[0], retry_ms=retry_ms),
+            Panel(i2c1, address, rotations[1], retry_ms=retry_ms),
+        )
+        return cls(panels, log=log)
+
+    def start(self):
+        """Initialise both panels (a missing one is retried by refresh) and blank them."""
+        for i in range(2):
+            panel = self.panels[i]
+            panel.init()
+            if not panel.online and self.log is not None:
+                self.log("screen %d: no answer at start (errno %d)" % (i, panel.last_errno))
+        for panel in self.panels:
+            panel.clear(PRIVATE)
+            panel.flush()
+
+    def _fault(self, panel, errno):
+        if self.log is not None:
+            i = 0 if panel is self.panels[0] else 1
+            self.log("screen %d: offline (OSError %d); the game goes on" % (i, errno))
+
+    # ---- the loop ----
+
+    def refresh(self, hand, match, now):
+        """Bring both panels up to date with the game (see the module docstring)."""
+        self.recover(now)
+        self.render(hand, match, now)
+        self.send_shared()
+        self.send_private()
+
+    def recover(self, now):
+        panels = self.panels
+        for i in range(2):
+            panel = panels[i]
+            if not panel.online:
+                if panel.recover(now):
+                    # resend everything, in this pass's shared + private flush
+                    if self.log is not None:
+                        self.log("screen %d: back online, re-initialised" % i)
+
+    def render(self, hand, match, now):
+        views = self.views
+        views[0].update(hand, match, now)
+        views[1].update(hand, match, now)
+
+    def send_shared(self):
+        """Shared regions to both panels, interleaved, the first panel alternating."""
+        first = self._next_first
+        a = self.panels[first]
+        b = self.panels[1 - first]
+        na = a.plan(SHARED)
+        nb = b.plan(SHARED)
+        if not na and not nb:
+            return
+        self.first_served = first if na else 1 - first
+        self.first_counts[self.first_served] += 1
+        self.shared_updates += 1
+        self._next_first = 1 - first
+        if self.interleave:
+            more_a = True
+            more_b = True
+            while more_a or more_b:
+                if more_a:
+                    more_a = a.send_next()
+                if more_b:
+                    more_b = b.send_next()
+        else:
+            while a.send_next():
+                pass
+            while b.send_next():
+                pass
+
+    def send_private(self):
+        for panel in self.panels:
+            panel.plan(PRIVATE)
+            while panel.send_next():
+                pass
+
+    # ---- the app's moments, by player ----
+
+    def show_refused(self, player, why, now):
+        self.views[player].show_refused(why, now)
+
+    def show_overflow(self, now):
+        self.views[0].show_overflow(now)
+        self.views[1].show_overflow(now)
+
+    def show_menu(self, player, lines, selected, title=None):
+        """A menu on one player's panel (player -1: both); sent at once (not during play)."""
+        for i in range(2):
+            if player < 0 or player == i:
+                self.views[i].show_menu(lines, selected, title)
+                self.panels[i].flush()
+
+    def hide_menu(self):
+        for view in self.views:
+            view.hide_menu()

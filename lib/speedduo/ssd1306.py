@@ -1,0 +1,453 @@
+"""One SSD1306 128x64 panel on its own busio.I2C: framebuffer, sprites, dirty windows, faults.
+
+The framebuffer is the controller's GDDRAM layout (8 pages of 128 column
+bytes, bit 0 = top row of the page), kept as 8 rows of 129 bytes: byte 0 of a
+row is room for the I2C control byte, so any column window of a page goes out
+as one ``writeto(address, buf, start=, end=)`` with 0x40 put in the byte just
+before the window (and put back after): no slicing, no copies, no allocation.
+
+Every change is recorded per page as a dirty column range, in one of two
+classes: ``SHARED`` (what both players must see at the same moment: the pile
+tops) and ``PRIVATE``. ``plan(cls)`` turns a class's dirty ranges into address
+windows (merging neighbouring pages when that costs fewer bytes than another
+window command) and ``send_next()`` sends them one I2C transfer at a time, so
+the two-panel coordinator (``screens.py``) can interleave both panels.
+
+Set-up follows the SSD1306 datasheet's software initialisation flow (display
+off, clock, multiplex, offset, start line, charge pump, horizontal addressing,
+segment remap, COM scan direction, COM pins, contrast, pre-charge, VCOMH,
+resume from RAM, normal display, scroll off, display on). A panel fitted the
+other way round (``rotation=180``) is turned by the controller itself
+(``0xA0`` + ``0xC0`` instead of ``0xA1`` + ``0xC8``), so drawing code never
+flips anything.
+
+Faults: an ``OSError`` from the bus (NACK: unplugged panel, loose wire) marks
+the panel offline; drawing continues into the framebuffer, nothing is sent,
+and ``recover(now_ms)`` (called by the app every loop; it tries at most every
+``retry_ms``) re-initialises the panel when it answers again and resends the
+whole frame.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # pragma: no cover
+
+    def const(value):
+        return value
+
+
+WIDTH = const(128)
+HEIGHT = const(64)
+PAGES = const(8)
+ROW = const(129)  # a page row: the control byte's room + 128 columns
+ADDRESS = const(0x3C)
+I2C_FREQUENCY = const(400000)  # the default; RP2040 and the SSD1306 also run at 1 MHz
+I2C_FAST_FREQUENCY = const(1000000)
+
+SHARED = const(0)  # regions both players share: served first, on both panels
+PRIVATE = const(1)
+
+_CLEAN = const(255)
+_WINDOW_COST = const(10)  # bytes a window adds: 7 command bytes + 2 address bytes + 1 control
+_MAX_WINDOWS = const(8)
+
+# Software initialisation flow (SSD1306 datasheet, application note fig. 2),
+# in two parts around the orientation/contrast commands the panel patches in.
+_INIT_A = (
+    b"\x00"  # control byte: a stream of commands
+    b"\xae"  # display off
+    b"\xd5\x80"  # clock divide ratio 1, oscillator frequency 8 (reset value)
+    b"\xa8\x3f"  # multiplex ratio 64
+    b"\xd3\x00"  # display offset 0
+    b"\x40"  # display start line 0
+    b"\x8d\x14"  # charge pump on (internal VCC)
+    b"\x20\x00"  # horizontal addressing mode
+)
+# then: 0xA1 / 0xA0 segment remap (column 127 -> SEG0 upright; 0xA0 turned),
+#       0xC8 / 0xC0 COM scan direction (COM63 -> COM0 upright; 0xC0 turned), 0x81 contrast
+_INIT_B = (
+    b"\x00"
+    b"\xda\x12"  # alternative COM pin configuration (128x64 glass)
+    b"\xd9\xf1"  # pre-charge: phase 1 = 1, phase 2 = 15 DCLKs
+    b"\xdb\x40"  # VCOMH deselect level
+    b"\xa4"  # display follows RAM
+    b"\xa6"  # normal (not inverted)
+    b"\x2e"  # scroll off
+    b"\xaf"  # display on
+)
+
+# The panel's small state, one bytearray (fewer heap objects on the board).
+# Each class and page keeps up to two dirty column spans (A and B), so a pile
+# and the centre message changing on the same page are not sent as one wide run.
+_LO = const(0)  # 16: span A first dirty column per class and page (255: clean)
+_HI = const(16)  # 16: span A last dirty column
+_LO2 = const(32)  # 16: span B
+_HI2 = const(48)  # 16
+_WIN = const(64)  # 64: up to 16 planned windows: page0, page1, col0, col1
+_CMD = const(128)  # 7: 0x00 0x21 col0 col1 0x22 page0 page1
+_NWIN = const(135)
+_WI = const(136)
+_WPAGE = const(137)  # next page of the current window; 255: its command is due
+_TURNED = const(138)
+_ONLINE = const(139)
+_FAULTS = const(140)
+_ERRNO = const(141)
+_RECOVERIES = const(142)
+_CONTRAST = const(143)
+_QUIET = const(144)  # 1 while retrying: a failed retry is not reported again
+_STATE = const(145)
+_DUE = const(255)
+_BUSY = OSError(16)  # EBUSY, preallocated: the bus stayed locked
+
+
+class Panel:
+    """Framebuffer, drawing primitives and the bus side of one SSD1306 panel."""
+
+    def __init__(
+        self, i2c, address=ADDRESS, rotation=0, contrast=0xCF, retry_ms=1000, on_fault=None
+    ):
+        if rotation not in (0, 180):
+            raise ValueError("rotation must be 0 or 180")
+        self.i2c = i2c
+        self.address = address
+        self.retry_ms = retry_ms
+        self.on_fault = on_fault  # called as on_fault(panel, errno) when the panel drops out
+        self.buf = bytearray(PAGES * ROW)
+        st = bytearray(_STATE)
+        for k in range(2 * PAGES):
+            st[_LO + k] = _CLEAN
+            st[_LO2 + k] = _CLEAN
+        st[_TURNED] = 1 if rotation == 180 else 0
+        st[_CONTRAST] = contrast & 0xFF
+        self._st = st
+        self._template()
+        self._retry_at = 0
+        self.bytes_sent = 0  # I2C payload bytes (after the address byte) that went out
+        self.transfers = 0
+
+    def _template(self):
+        st = self._st
+        st[_CMD] = 0x00
+        st[_CMD + 1] = 0x21
+        st[_CMD + 4] = 0x22
+
+    @property
+    def rotation(self):
+        return 180 if self._st[_TURNED] else 0
+
+    @property
+    def online(self):
+        return self._st[_ONLINE] == 1
+
+    @property
+    def faults(self):
+        """Times the panel dropped out (modulo 256)."""
+        return self._st[_FAULTS]
+
+    @property
+    def last_errno(self):
+        return self._st[_ERRNO]
+
+    @property
+    def recoveries(self):
+        return self._st[_RECOVERIES]
+
+    # ---- set-up and faults ----
+
+    def init(self):
+        """Send the set-up sequence; on success mark the whole frame for sending. Returns online."""
+        st = self._st
+        st[_ONLINE] = 1
+        self._write(_INIT_A, 0, len(_INIT_A))
+        turned = st[_TURNED]
+        st[_CMD + 1] = 0xA0 if turned else 0xA1
+        st[_CMD + 2] = 0xC0 if turned else 0xC8
+        st[_CMD + 3] = 0x81
+        st[_CMD + 4] = st[_CONTRAST]
+        self._write(st, _CMD, _CMD + 5)
+        self._template()
+        self._write(_INIT_B, 0, len(_INIT_B))
+        if st[_ONLINE]:
+            self.mark(PRIVATE, 0, PAGES - 1, 0, WIDTH - 1)
+        return st[_ONLINE] == 1
+
+    def contrast(self, value):
+        st = self._st
+        st[_CONTRAST] = value & 0xFF
+        st[_CMD + 1] = 0x81
+        st[_CMD + 2] = value & 0xFF
+        self._write(st, _CMD, _CMD + 3)
+        self._template()
+
+    def power(self, on):
+        st = self._st
+        st[_CMD + 1] = 0xAF if on else 0xAE
+        self._write(st, _CMD, _CMD + 2)
+        self._template()
+
+    def recover(self, now_ms):
+        """Try to bring an offline panel back (at most every ``retry_ms``). Returns online."""
+        st = self._st
+        if st[_ONLINE]:
+            return True
+        if now_ms - self._retry_at < 0:
+            return False
+        self._retry_at = now_ms + self.retry_ms
+        st[_QUIET] = 1
+        if self.init():
+            st[_RECOVERIES] = (st[_RECOVERIES] + 1) & 0xFF
+        st[_QUIET] = 0
+        return st[_ONLINE] == 1
+
+    def _fault(self, error):
+        st = self._st
+        if not st[_QUIET]:
+            st[_FAULTS] = (st[_FAULTS] + 1) & 0xFF
+        st[_ONLINE] = 0
+        st[_ERRNO] = (error.args[0] if error.args else 0) & 0xFF  # 19 NACK, 5 I/O, 16 busy
+        st[_NWIN] = 0
+        if self.on_fault is not None and not st[_QUIET]:
+            self.on_fault(self, st[_ERRNO])
+
+    def _write(self, buf, start, end):
+        if not self._st[_ONLINE]:
+            return
+        i2c = self.i2c
+        tries = 1000
+        while not i2c.try_lock():
+            tries -= 1
+            if not tries:  # someone holds our bus: resend everything once it is free
+                self._fault(_BUSY)
+                return
+        try:
+            i2c.writeto(self.address, buf, start=start, end=end)
+            self.bytes_sent += end - start
+            self.transfers += 1
+        except OSError as error:
+            self._fault(error)
+        finally:
+            i2c.unlock()
+
+    # ---- dirty windows ----
+
+    def mark(self, cls, page0, page1, col0, col1):
+        """Record pages page0..page1, columns col0..col1 (inclusive) as changed."""
+        st = self._st
+        k = cls * PAGES + page0
+        end = cls * PAGES + page1
+        while k <= end:
+            lo = st[_LO + k]
+            if lo == _CLEAN:
+                st[_LO + k] = col0
+                st[_HI + k] = col1
+            elif col0 <= st[_HI + k] + _WINDOW_COST and col1 + _WINDOW_COST >= lo:
+                if col0 < lo:
+                    st[_LO + k] = col0
+                if col1 > st[_HI + k]:
+                    st[_HI + k] = col1
+                self._fold(k)
+            elif st[_LO2 + k] == _CLEAN:
+                st[_LO2 + k] = col0
+                st[_HI2 + k] = col1
+            else:
+                if col0 < st[_LO2 + k]:
+                    st[_LO2 + k] = col0
+                if col1 > st[_HI2 + k]:
+                    st[_HI2 + k] = col1
+                self._fold(k)
+            k += 1
+
+    def _fold(self, k):
+        """Spans A and B of one page grew close: make them one (A)."""
+        st = self._st
+        lo2 = st[_LO2 + k]
+        if lo2 == _CLEAN:
+            return
+        hi2 = st[_HI2 + k]
+        if lo2 <= st[_HI + k] + _WINDOW_COST and hi2 + _WINDOW_COST >= st[_LO + k]:
+            if lo2 < st[_LO + k]:
+                st[_LO + k] = lo2
+            if hi2 > st[_HI + k]:
+                st[_HI + k] = hi2
+            st[_LO2 + k] = _CLEAN
+            st[_HI2 + k] = 0
+
+    def dirty(self, cls=-1):
+        """Is anything of class ``cls`` (-1: any) waiting to be sent?"""
+        st = self._st
+        start = PAGES if cls == PRIVATE else 0
+        end = PAGES if cls == SHARED else 2 * PAGES
+        for k in range(start, end):
+            if st[_LO + k] != _CLEAN or st[_LO2 + k] != _CLEAN:
+                return True
+        return False
+
+    def plan(self, cls):
+        """Turn class ``cls``'s dirty spans into windows for send_next(); returns their count.
+
+        A span joins a window that ends on the page above when the merged
+        rectangle costs fewer bytes than a window of its own.
+        """
+        st = self._st
+        n = 0
+        for page in range(PAGES):
+            here = n
+            for span in range(2):
+                k = (_LO if span == 0 else _LO2) + cls * PAGES + page
+                c0 = st[k]
+                if c0 == _CLEAN:
+                    continue
+                c1 = st[k + _HI - _LO]
+                st[k] = _CLEAN
+                st[k + _HI - _LO] = 0
+                joined = False
+                for i in range(here):
+                    w = _WIN + i * 4
+                    if st[w + 1] != page - 1:
+                        continue
+                    u0 = st[w + 2] if st[w + 2] < c0 else c0
+                    u1 = st[w + 3] if st[w + 3] > c1 else c1
+                    if u1 - u0 > (st[w + 3] - st[w + 2]) + (c1 - c0) + 1 + _WINDOW_COST:
+                        continue  # not even overlapping enough
+                    pages = page - st[w]
+                    merged = (pages + 1) * (u1 - u0 + 1)
+                    apart = pages * (st[w + 3] - st[w + 2] + 1) + (c1 - c0 + 1) + _WINDOW_COST
+                    if merged <= apart:
+                        st[w + 1] = page
+                        st[w + 2] = u0
+                        st[w + 3] = u1
+                        joined = True
+                        break
+                if joined:
+                    continue
+                w = _WIN + n * 4
+                st[w] = page
+                st[w + 1] = page
+                st[w + 2] = c0
+                st[w + 3] = c1
+                n += 1
+        if not st[_ONLINE]:
+            n = 0
+        st[_NWIN] = n
+        st[_WI] = 0
+        st[_WPAGE] = _DUE
+        return n
+
+    def send_next(self):
+        """Send the next transfer of the planned windows; False when there is none left."""
+        st = self._st
+        if st[_WI] >= st[_NWIN] or not st[_ONLINE]:
+            return False
+        w = _WIN + st[_WI] * 4
+        if st[_WPAGE] == _DUE:  # the window's address command
+            st[_CMD + 2] = st[w + 2]
+            st[_CMD + 3] = st[w + 3]
+            st[_CMD + 5] = st[w]
+            st[_CMD + 6] = st[w + 1]
+            st[_WPAGE] = st[w]
+            self._write(st, _CMD, _CMD + 7)
+            return st[_ONLINE] == 1
+        page = st[_WPAGE]
+        start = page * ROW + st[w + 2]  # the byte before the window's first column
+        buf = self.buf
+        keep = buf[start]
+        buf[start] = 0x40  # control byte: a stream of data
+        self._write(buf, start, start + st[w + 3] - st[w + 2] + 2)
+        buf[start] = keep
+        if page >= st[w + 1]:
+            st[_WI] += 1
+            st[_WPAGE] = _DUE
+        else:
+            st[_WPAGE] = page + 1
+        return st[_ONLINE] == 1
+
+    def flush(self, cls=-1):
+        """Send everything dirty of class ``cls`` (-1: shared, then private) right away."""
+        if cls < 0:
+            self.flush(SHARED)
+            cls = PRIVATE
+        self.plan(cls)
+        while self.send_next():
+            pass
+
+    # ---- drawing (byte copies of page-aligned sprites; no per-pixel work) ----
+    # Every primitive compares as it copies and marks only the columns whose
+    # bytes really changed, so redrawing a similar sprite sends less.
+
+    def blit(self, src, start, stride, width, pages, x, page, cls, invert=False):
+        """Copy a sprite (``pages`` rows of ``stride`` bytes, ``width`` used) to column x, page."""
+        buf = self.buf
+        flip = 0xFF if invert else 0
+        for k in range(pages):
+            d = (page + k) * ROW + 1 + x
+            s = start + k * stride
+            first = -1
+            last = 0
+            for col in range(x, x + width):
+                v = src[s] ^ flip
+                if buf[d] != v:
+                    buf[d] = v
+                    if first < 0:
+                        first = col
+                    last = col
+                d += 1
+                s += 1
+            if first >= 0:
+                self.mark(cls, page + k, page + k, first, last)
+
+    def fill(self, x, page, width, pages, value, cls):
+        """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear)."""
+        buf = self.buf
+        for k in range(pages):
+            d = (page + k) * ROW + 1 + x
+            first = -1
+            last = 0
+            for col in range(x, x + width):
+                if buf[d] != value:
+                    buf[d] = value
+                    if first < 0:
+                        first = col
+                    last = col
+                d += 1
+            if first >= 0:
+                self.mark(cls, page + k, page + k, first, last)
+
+    def clear(self, cls=PRIVATE):
+        self.fill(0, 0, WIDTH, PAGES, 0, cls)
+
+    def char(self, font, index, code, x, page, cls, invert=False):
+        """One 5x8 character (``code`` a byte value) plus a blank column; returns the next x."""
+        glyph = index[code] if code < len(index) else 255
+        if glyph == 255:
+            glyph = index[63]  # '?'
+        self.blit(font, glyph * 5, 5, 5, 1, x, page, cls, invert)
+        self.fill(x + 5, page, 1, 1, 0xFF if invert else 0, cls)
+        return x + 6
+
+    def text(self, font, index, s, x, page, cls, invert=False):
+        """A bytes (allocation-free) or str line at x, page; returns the x after it."""
+        n = len(s)
+        i = 0
+        if isinstance(s, str):
+            while i < n and x <= WIDTH - 6:
+                x = self.char(font, index, ord(s[i]), x, page, cls, invert)
+                i += 1
+            return x
+        while i < n and x <= WIDTH - 6:
+            x = self.char(font, index, s[i], x, page, cls, invert)
+            i += 1
+        return x
+
+    def number(self, font, index, value, x, page, width, cls, invert=False):
+        """``value`` right-aligned in ``width`` characters at x, page (blanks on the left)."""
+        pos = x + (width - 1) * 6
+        first = True
+        while pos >= x:
+            if value or first:
+                self.char(font, index, 48 + value % 10, pos, page, cls, invert)
+                value //= 10
+                first = False
+            else:
+                self.char(font, index, 32, pos, page, cls, invert)
+            pos -= 6
+        return x + width * 6

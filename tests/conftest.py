@@ -1,0 +1,78 @@
+"""Shared test helpers: build hands in a chosen layout, drive matches, run the simulator."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from host_sim import ROOT, use_board_paths
+
+use_board_paths()
+
+from speedduo.cards import NO_CARD, card_from_name  # noqa: E402
+from speedduo.match import PLAYING, Match  # noqa: E402
+from speedduo.matchlog import MatchLog  # noqa: E402
+from speedduo.rules import Rules  # noqa: E402
+
+SOAK = os.environ.get("SPEED_SOAK") == "1"
+_CAP = 52
+
+
+def new_hand(seed=1, **rules):
+    """A match with a dealt first hand; returns (match, hand, lines)."""
+    log = MatchLog()
+    match = Match(seed, Rules(**rules), 3, log)
+    match.pressed(match.hand_start)
+    match.advance(match.hand_start)
+    assert match.phase == PLAYING
+    lines = []
+    log.drain(lines.append)
+    return match, match.hand, lines
+
+
+def lay_out(hand, hands, piles, draw=((), ()), side=((), ()), reserve=()):
+    """Put named cards where a test wants them. Piles and stacks are given bottom first."""
+    for p in range(2):
+        names = list(hands[p]) + [None] * (5 - len(hands[p]))
+        count = 0
+        for s, name in enumerate(names):
+            hand.hand[p * 5 + s] = NO_CARD if name is None else card_from_name(name)
+            count += name is not None
+        hand.hand_n[p] = count
+        for attr, stacks in (("draw", draw), ("side", side), ("centre", piles)):
+            buf = getattr(hand, attr)
+            for k, name in enumerate(stacks[p]):
+                buf[p * _CAP + k] = card_from_name(name)
+            getattr(hand, attr + "_n")[p] = len(stacks[p])
+        hand._update_mask(p)
+    for k, name in enumerate(reserve):
+        hand.reserve[k] = card_from_name(name)
+    hand.reserve_n = len(reserve)
+    hand.stall_due = -1
+
+
+def drained(hand):
+    lines = []
+    hand.log.drain(lines.append)
+    return lines
+
+
+def run_cli(*args, check=True, timeout=600):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    result = subprocess.run(
+        [sys.executable, "-m", "host_sim", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if check and result.returncode != 0:
+        raise AssertionError(f"exit {result.returncode}: {result.stderr}")
+    return result
+
+
+@pytest.fixture
+def cli():
+    return run_cli

@@ -1,0 +1,45 @@
+"""The play path allocates nothing (STYLE.md "Prove it"): bench/mp_heap_lock.py under the VM.
+
+The script runs every path of a press (plays with and without refill, late and
+invalid refusals, the R16 lock-out, stall flips, redeals, hand ends, the next
+deal, the arbiter's tie and service paths) under ``micropython.heap_lock()``.
+It also runs a control that does allocate (log formatting), so a lock that
+caught nothing would fail this test too.
+"""
+
+import os
+import subprocess
+import sys
+
+import adafruit_ticks
+
+from host_sim import ROOT
+
+SCRIPT = os.path.join(ROOT, "bench", "mp_heap_lock.py")
+
+
+def _micropython():
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    venv = os.path.join(ROOT, ".venv", "bin", "micropython")
+    for path in (here, venv):
+        if os.path.exists(path):
+            return path
+    raise AssertionError("micropython is not installed: run `python3 dev.py setup`")
+
+
+def _run_heap_lock_script(tmp_path):
+    os.symlink(adafruit_ticks.__file__, tmp_path / "adafruit_ticks.py")
+    command = [_micropython(), "-X", "heapsize=256K", SCRIPT, ROOT, str(tmp_path)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_every_play_path_runs_with_the_heap_locked(tmp_path):
+    lines = _run_heap_lock_script(tmp_path)
+    paths = [line for line in lines if line.split(" ", 1)[0] in ("PASS", "FAIL", "WRONG")]
+    assert len(paths) >= 11, lines
+    failed = [line for line in paths if not line.startswith("PASS ")]
+    assert not failed, "\n".join(failed)
+    assert any(line.startswith("CONTROL MatchLog.drain allocates and was caught") for line in lines)
+    assert lines[-1] == "ALL PASS"

@@ -1,0 +1,105 @@
+"""The headless simulator's command line: run, replay, and clear errors for bad input."""
+
+import json
+import os
+
+import pytest
+from conftest import ROOT, run_cli
+
+GOLDEN = os.path.join(ROOT, "tests", "golden", "logs")
+
+
+def test_run_writes_a_log_and_prints_a_one_line_summary(tmp_path):
+    log = tmp_path / "m.jsonl"
+    result = run_cli("run", "--seed", "1", "--log", str(log))
+    assert result.stdout.count("\n") == 1 and "seed 1" in result.stdout
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["ev"] == "match" and json.loads(lines[-1])["ev"] == "match_end"
+
+
+def test_run_then_replay_succeeds(tmp_path):
+    log = tmp_path / "m.jsonl"
+    run_cli("run", "--seed", "1", "--log", str(log))
+    result = run_cli("replay", str(log))
+    assert "replayed identically" in result.stdout
+
+
+@pytest.mark.parametrize("name", sorted(os.listdir(GOLDEN)))
+def test_every_golden_log_replays_identically(name):
+    run_cli("replay", os.path.join(GOLDEN, name))
+
+
+def test_replay_names_the_first_diverging_line(tmp_path):
+    lines = open(os.path.join(GOLDEN, "seed1_hard_vs_easy.jsonl")).read().splitlines()
+    k = next(i for i, line in enumerate(lines) if '"ev":"play"' in line)
+    event = json.loads(lines[k])
+    event["card"] = "KS" if event["card"] != "KS" else "QS"  # not the card that slot held
+    lines[k] = json.dumps(event, separators=(",", ":"))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    result = run_cli("replay", str(bad), check=False)
+    assert result.returncode == 1
+    assert f"line {k + 1} diverges" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["run", "--bogus"], "unrecognized arguments"),
+        (["run", "--seed", "abc"], "bad seed"),
+        (["run", "--seed", "-3"], "bad seed"),
+        (["run", "--seed", str(1 << 30)], "bad seed"),
+        (["run", "--p1", "robot"], "bad player"),
+        (["run", "--best-of", "4"], "invalid choice"),
+        (["run", "--claim", "maybe"], "invalid choice"),
+        (["run", "--idle-ms", "5"], "idle_ms must be at least 1000"),
+        (["run", "--heap", "lots"], "bad heap size"),
+    ],
+)
+def test_bad_options_get_one_line_and_exit_2(args, message):
+    result = run_cli(*args, check=False)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stderr.strip().count("\n") <= 1 or "usage" in result.stderr
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "log.jsonl"
+    path.write_text(text)
+    return str(path)
+
+
+def test_replay_unknown_version_is_refused(tmp_path):
+    lines = open(os.path.join(GOLDEN, "seed1_hard_vs_easy.jsonl")).read().splitlines()
+    lines[0] = lines[0].replace('"v":1', '"v":2')
+    result = run_cli("replay", _write(tmp_path, "\n".join(lines) + "\n"), check=False)
+    assert result.returncode == 2 and "unknown log version 2" in result.stderr
+
+
+def test_replay_truncated_log_names_the_line(tmp_path):
+    text = open(os.path.join(GOLDEN, "seed1_hard_vs_easy.jsonl")).read()
+    result = run_cli("replay", _write(tmp_path, text[: len(text) // 2]), check=False)
+    assert result.returncode == 2 and "line" in result.stderr and "truncated" in result.stderr
+
+
+def test_replay_corrupt_line_is_named(tmp_path):
+    lines = open(os.path.join(GOLDEN, "seed1_hard_vs_easy.jsonl")).read().splitlines()
+    lines[4] = lines[4][:-5]
+    result = run_cli("replay", _write(tmp_path, "\n".join(lines) + "\n"), check=False)
+    assert result.returncode == 2 and "line 5 is not valid JSON" in result.stderr
+
+
+def test_replay_missing_file_is_a_clear_error(tmp_path):
+    result = run_cli("replay", str(tmp_path / "nope.jsonl"), check=False)
+    assert result.returncode == 2 and "cannot read" in result.stderr
+
+
+def test_a_failed_run_leaves_no_half_written_log(tmp_path):
+    log = tmp_path / "m.jsonl"
+    log.write_text("previous content\n")
+    script = tmp_path / "s.txt"
+    script.write_text("100 0 9\n")
+    result = run_cli("run", "--script", str(script), "--log", str(log), check=False)
+    assert result.returncode == 2 and "script line 1" in result.stderr
+    assert log.read_text() == "previous content\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".speedlog")] == []
