@@ -4,6 +4,8 @@ Every loop pass ``service(now_ticks)`` drains the ``keypad`` event queue into
 preallocated arrays, orders the presses by their scan timestamp (wrap-safe
 ``adafruit_ticks`` arithmetic on the 2**29 ms clock) and applies them to the
 match in that order, letting the match's clock catch up before each one.
+Events stamped with the current millisecond wait for the next pass: two scans
+can share a millisecond (1024 ticks a second), and a tie must see them all.
 
 Presses with the same timestamp are a tie. Their destination piles are settled
 on the state they all saw; two players aiming at the same pile conflict, and
@@ -68,6 +70,7 @@ class Arbiter:
         self.bounces = 0  # presses dropped as contact bounce
         self.overflows = 0  # times the keypad queue overflowed
         self.ties = 0  # conflicting ties settled
+        self._held_back = 0  # events of the current millisecond, kept for the next pass
 
     def match_time(self, ticks: int) -> int:
         """A ticks_ms value as milliseconds since the match began."""
@@ -82,7 +85,7 @@ class Arbiter:
             hand = self.match.hand
             if not hand.over:
                 hand.overflows += 1
-        count = 0
+        count = self._held_back
         event = self._event
         while count < _BATCH and events.get_into(event):
             self._key[count] = event.key_number
@@ -90,15 +93,26 @@ class Arbiter:
             self._now[count] = self.match_time(event.timestamp)
             count += 1
         self._sort(count)
+        # A scan later in this same millisecond may still add to the newest
+        # timestamp's group, so only instants before `now` are complete.
+        now = self.match_time(now_ticks)
         i = 0
-        while i < count:
+        while i < count and self._now[i] < now:
             j = i + 1
             while j < count and self._now[j] == self._now[i]:
                 j += 1
             self._apply_group(i, j)
             i = j
+        kept = 0
+        while i < count:  # keep the rest for the next pass
+            self._key[kept] = self._key[i]
+            self._down[kept] = self._down[i]
+            self._now[kept] = self._now[i]
+            kept += 1
+            i += 1
+        self._held_back = kept
         # things due at `now` wait one pass: a press stamped `now` may still arrive
-        self.match.advance(self.match_time(now_ticks) - 1)
+        self.match.advance(now - 1)
         return count
 
     def _sort(self, count: int) -> None:
