@@ -1,0 +1,78 @@
+"""The input path (issue 3): keypad shim -> arbiter -> core, with abuse (R4, R8, R13, R16)."""
+
+import json
+
+from referee import Referee
+from runner import Simulation
+from script import parse_script
+from speedduo.rules import Rules
+
+
+def run(script, seed=2, **kw):
+    rules = Rules(idle_ms=6000, **kw.pop("rules", {}))
+    lines = []
+    sim = Simulation(seed, rules, 3, ["none", "none"], parse_script(script), **kw)
+    sim.run(lines.append)
+    Referee().check_log(lines)
+    return sim, [json.loads(line) for line in lines]
+
+
+def presses(events):
+    return [e for e in events if e["ev"] in ("play", "reject")]
+
+
+def test_same_instant_conflict_is_a_tie_settled_by_turns_and_logged():
+    _, events = run("200000 0 1\n200000 1 2\n")
+    first = presses(events)
+    assert first[0]["tie"] == "won" and first[1]["tie"] == "lost"
+    assert first[1]["why"] == "late"  # a lost race is never penalised (R8)
+
+
+def test_earlier_press_by_two_ms_wins_whoever_it_is():
+    _, events = run("200000 1 2\n202000 0 1\n")
+    first = presses(events)
+    assert first[0]["p"] == 1 and first[0]["ev"] == "play" and "tie" not in first[0]
+
+
+def test_held_key_plays_once():
+    _, events = run("200000 0 1 down\n5000000 0 1 up\n")
+    assert len(presses(events)) == 1
+
+
+def test_contact_bounce_plays_once():
+    sim, events = run("200000 0 2\n", bounce_max_us=5000, rules={"penalty": True})
+    assert len(presses(events)) == 1  # KS refused once, one penalty
+    assert sum(e["ev"] == "penalty" for e in events) == 1
+
+
+def test_all_fourteen_keys_at_once_stay_consistent():
+    script = "".join(f"200000 {p} {k}\n" for p in (0, 1) for k in "L12345R")
+    _, events = run(script)
+    assert len(presses(events)) <= 10  # at most one per slot; the referee checked legality
+
+
+def test_mashing_at_scan_rate_overflows_the_queue_and_is_logged():
+    lines = []
+    for i in range(400):  # every key, every 2 ms: far more than 64 queued events per pass
+        for p in (0, 1):
+            for k in "12345":
+                lines.append(
+                    f"{200000 + i * 2000} {p} {k} down\n{200000 + i * 2000 + 1000} {p} {k} up\n"
+                )
+    sim, events = run("".join(lines))
+    assert sim.arbiter.bounces >= 0
+    ends = [e for e in events if e["ev"] == "hand_end"]
+    assert ends  # the game went on; the referee found nothing played twice
+
+
+def test_ms_clock_wrap_during_a_hand_changes_nothing():
+    script = "200000 0 1\n200000 1 2\n1500000 0 2\n"
+    _, plain = run(script)
+    _, wrapped = run(script, ms_offset=(1 << 29) - 3500)  # wraps ~0.5 s into the hand
+    assert plain == wrapped
+
+
+def test_ties_alternate_between_players():
+    sim, _ = run("200000 0 1\n200000 1 2\n")
+    first = sim.match.tie_next
+    assert first in (0, 1) and sim.arbiter.ties == 1
