@@ -103,3 +103,10 @@ def test_a_failed_run_leaves_no_half_written_log(tmp_path):
     assert result.returncode == 2 and "script line 1" in result.stderr
     assert log.read_text() == "previous content\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".speedlog")] == []
+
+
+def test_screens_are_saved_at_hand_ends_and_snaps(tmp_path):
+    run_cli("run", "--seed", "3", "--screens", str(tmp_path), "--snap", "5000")
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert "hand1_end_p0.png" in names and "hand1_end_p1.png" in names
+    assert "snap_5000_p0.png" in names and "snap_5000_p1.png" in names
