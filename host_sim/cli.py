@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 from host_sim import HOST_SIM, ROOT, use_board_paths
-from host_sim.logfile import LogError, write_atomically
+from host_sim.logfile import LogError, read_text, write_atomically
 
 use_board_paths()
 
@@ -47,8 +47,7 @@ def _player(text):
 
 
 def _heap(text):
-    units = {"K": 1024, "M": 1024 * 1024}
-    number, unit = (text[:-1], text[-1].upper()) if text[-1:].upper() in units else (text, "")
+    number = text[:-1] if text[-1:].upper() in ("K", "M") else text
     if not number.isdigit() or int(number) == 0:
         raise argparse.ArgumentTypeError(f"bad heap size {text!r}: e.g. 32K")
     return text
@@ -144,12 +143,7 @@ def main(argv):
 def _load_script(path):
     from script import parse_script
 
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise ValueError(f"cannot read script {path}: {e.strerror}") from None
-    return text, parse_script(text)
+    return parse_script(read_text(path, "script"))
 
 
 def _run(args):
@@ -162,7 +156,7 @@ def _run(args):
         raise ValueError("--ms-offset must be 0 <= N < 2**29")
     script = ()
     if args.script:
-        _, script = _load_script(args.script)
+        script = _load_script(args.script)
     players = [args.p1, args.p2]
     if args.vm == "micropython":
         if args.screens or args.snap:

@@ -45,15 +45,20 @@ def write_atomically(path, lines):
         raise
 
 
-def read_log(path):
-    """The log's lines as (text, object) pairs; LogError for anything malformed."""
+def read_text(path, what="log"):
+    """A whole UTF-8 file; LogError (one line) when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
+            return f.read()
     except OSError as e:
-        raise LogError(f"cannot read {path}: {e.strerror}") from None
+        raise LogError(f"cannot read {what} {path}: {e.strerror}") from None
     except UnicodeDecodeError:
-        raise LogError(f"{path} is not UTF-8 text") from None
+        raise LogError(f"{what} {path} is not UTF-8 text") from None
+
+
+def read_log(path):
+    """The log's lines as (text, object) pairs; LogError for anything malformed."""
+    text = read_text(path)
     if not text:
         raise LogError(f"{path} is empty")
     if not text.endswith("\n"):

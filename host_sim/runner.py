@@ -67,8 +67,12 @@ class Simulation:
         clock = self.clock
         now = clock.now_us
         best = -1
-        if (self.keys._changes or not self.keys._settled() or len(self.keys.events)
-                or self.arbiter._held_back):
+        if (
+            self.keys._changes
+            or not self.keys.settled()
+            or len(self.keys.events)
+            or self.arbiter.held_back
+        ):
             best = clock.tick_time(clock.tick_at_or_before(now) + 1)
             if self.keys._changes and self.keys._changes[0][0] > best:
                 best = clock.tick_time(clock.tick_at_or_before(self.keys._changes[0][0]))

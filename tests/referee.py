@@ -127,12 +127,11 @@ class Referee:
         if fits_now:
             self.fail(f"{card} fits a pile but was refused as {why}")
         window = self.rules["race_window_ms"]
+        # a card covered less than race_window_ms ago that this card fitted
         late = any(
-            t - covered < window
-            and fits(c, c2, self.rules) is not None
-            and fits(card, c, self.rules)
+            t - covered < window and fits(card, c, self.rules)
             for pile in self.piles
-            for (c, covered), c2 in zip(pile[:-1], [x for x, _ in pile[1:]])
+            for c, covered in pile[:-1]
         )
         if why == "late" and not late:
             self.fail("refused as late but no top it fitted changed within the race window")

@@ -123,7 +123,7 @@ class Keys:
         step = self._interval_ticks if self._interval_ticks > 0 else 1
         while self._next_tick <= last:
             k = self._next_tick
-            if not self._changes and self._settled():
+            if not self._changes and self.settled():
                 # nothing can happen until the next contact change: skip ahead
                 skipped = (last - k) // step
                 self._next_tick = k + (skipped + 1) * step
@@ -136,7 +136,12 @@ class Keys:
             self._scan(clock.ticks_ms_of_tick(k))
             self._next_tick = k + step
 
-    def _settled(self):
+    def next_change_us(self):
+        """When the next scheduled contact change happens (-1: none)."""
+        return self._changes[0][0] if self._changes else -1
+
+    def settled(self):
+        """Every debounce counter agrees with its contact: a scan would report nothing."""
         threshold = self._threshold
         for key in range(self.key_count):
             want = threshold if self._closed[key] else -threshold

@@ -25,6 +25,13 @@ class VirtualClock:
             return -1
         return ((t_us - self.phase_us) * _TICK_DEN) // _TICK_NUM
 
+    def first_tick_at_or_after(self, t_us):
+        """The µs time of the first tick at or after t_us."""
+        k = self.tick_at_or_before(t_us)
+        if self.tick_time(k) < t_us:
+            k += 1
+        return self.tick_time(k)
+
     def tick_time(self, k):
         """The µs time of tick k (rounded up to a whole µs)."""
         return self.phase_us + (k * _TICK_NUM + _TICK_DEN - 1) // _TICK_DEN

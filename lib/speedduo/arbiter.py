@@ -21,21 +21,16 @@ of a key less than ``REBOUNCE_MS`` after that key's release is bounce.
 Key numbers: player p's row ``L 1 2 3 4 5 R`` is keys ``7p .. 7p+6``.
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
-
 from array import array
 
 from adafruit_ticks import ticks_diff
+from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.cards import NO_CARD
 from speedduo.core import NOT_PLAYING
 from speedduo.match import PLAYING
 from speedduo.matchlog import TIE_LOST, TIE_WON
+from speedduo.rules import CLAIM_OFF
 
 KEYS_PER_PLAYER = const(7)
 KEY_L = const(0)
@@ -71,6 +66,11 @@ class Arbiter:
         self.overflows = 0  # times the keypad queue overflowed
         self.ties = 0  # conflicting ties settled
         self._held_back = 0  # events of the current millisecond, kept for the next pass
+
+    @property
+    def held_back(self) -> int:
+        """Events of the current millisecond kept for the next pass."""
+        return self._held_back
 
     def match_time(self, ticks: int) -> int:
         """A ticks_ms value as milliseconds since the match began."""
@@ -199,7 +199,7 @@ class Arbiter:
             if slot < 0 or slot > 4:
                 continue
             card = hand.slot_card(p, slot)
-            if card == 255:
+            if card == NO_CARD:
                 continue
             dest[i] = hand.pile_for(p, card)
             if p == 0:
@@ -212,7 +212,7 @@ class Arbiter:
                     out1 = 1
         if not (plays0 or plays1):
             return
-        if out0 and out1 and match.rules.claim_mode == 0:  # R13: same timestamp, replay
+        if out0 and out1 and match.rules.claim_mode == CLAIM_OFF:  # R13: same timestamp, replay
             hand.photo_finish(t)
             return
         # a conflict: both players aim a card at the same pile (bits 1, 2 = piles 0, 1)

@@ -7,13 +7,7 @@ the jokers of V3 are ``JOKER1`` and ``JOKER2`` with rank ``JOKER_RANK``.
 ``NO_CARD`` marks an empty hand slot.
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
+from micropython import const  # on the host, Blinka provides this module
 
 NO_CARD = const(255)
 DECK_SIZE = const(52)

@@ -11,15 +11,9 @@ exhaustion), V7 (pile redeal). The match around hands (R14, R15, R17) lives
 in ``match.py``.
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
-
 from array import array
+
+from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, NO_CARD, rank_of
 from speedduo.matchlog import (
@@ -81,15 +75,8 @@ class Hand:
         self.target = bytearray(2)  # each player's target pile (input issue)
         self.hand_mask = array("H", [0, 0])  # ranks held in each hand, one bit each
         self.locked_until = array("i", [0, 0])  # R16
-        self.stall_due = _NO_TIME  # R9: when the visible countdown ends
-        self.plays_since_redeal = 0  # R11
-        self.redeals = 0
-        self.over = True
-        self.winner = NULL_PLAYER
-        self.end_why = 0
-        self.end_t = 0
         self.hand_no = 0
-        self.overflows = 0  # key events the keypad queue dropped during this hand
+        self._clear(True)
         self._deck = bytearray(DECK_SIZE)
         self._rng = None
         # Rank tables: RANK_BIT[card] has the card's rank bit; FITS_ON[top] has
@@ -112,6 +99,17 @@ class Hand:
             if rules.same_rank:  # V2
                 mask |= 1 << rank
             self._fits_on[card] = mask
+
+    def _clear(self, over: bool) -> None:
+        """The per-hand timers and results, as at a deal (or "no hand yet")."""
+        self.stall_due = _NO_TIME  # R9: when the visible countdown ends
+        self.plays_since_redeal = 0  # R11
+        self.redeals = 0
+        self.over = over
+        self.winner = NULL_PLAYER
+        self.end_why = 0
+        self.end_t = 0
+        self.overflows = 0  # key events the keypad queue dropped during this hand
 
     # ---- R2/R3: deal and start ----
 
@@ -143,14 +141,7 @@ class Hand:
         self.covered_at[0] = 0
         self.covered_at[_CAP] = 0
         self.reserve_n = 0
-        self.stall_due = _NO_TIME
-        self.plays_since_redeal = 0
-        self.redeals = 0
-        self.over = False
-        self.winner = NULL_PLAYER
-        self.end_why = 0
-        self.end_t = 0
-        self.overflows = 0
+        self._clear(False)
         log = self.log
         log.put(EV_DEAL, 0, 0, 0, 0, 0, 0, 0, hand_no)
         for p in range(2):
@@ -192,11 +183,6 @@ class Hand:
         if on1:
             return 1
         return -1
-
-    def can_play(self, p: int) -> bool:
-        """Has player p any legal play (R5), lock-outs aside?"""
-        fits = self._fits_on[self.top(0)] | self._fits_on[self.top(1)]
-        return (self.hand_mask[p] & fits) != 0
 
     def is_out(self, p: int) -> bool:
         """R12: hand and draw pile both empty."""
@@ -453,10 +439,7 @@ class Hand:
         self.stall_due = _NO_TIME
         left0 = self.cards_left(0)
         left1 = self.cards_left(1)
-        sweep = 0
-        if winner != NULL_PLAYER:
-            loser_left = left1 if winner == 0 else left0
-            sweep = 1 if loser_left >= self.rules.sweep_cards else 0
+        sweep = 1 if self.swept else 0
         overflows = self.overflows if self.overflows < 255 else 255
         self.log.put(EV_HAND_END, winner, left0, left1, sweep, why, overflows, t, 0)
 

@@ -9,13 +9,7 @@ Codes 1-4 are the suits (spades, hearts, diamonds, clubs), 5-8 arrows
 (up, down, left, right), 9 a block.
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
+from micropython import const  # on the host, Blinka provides this module
 
 LARGE_W = const(24)
 LARGE_PAGES = const(4)

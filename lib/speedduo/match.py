@@ -7,13 +7,7 @@ own ``t`` for the rules core. ``advance(now)`` moves the phases along and says,
 through ``next_due()``, when it next needs to be called.
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
+from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.core import Hand
 from speedduo.matchlog import END_ABANDONED, EV_MATCH, EV_MATCH_END, NULL_PLAYER

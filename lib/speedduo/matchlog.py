@@ -11,13 +11,7 @@ second time or number). Events with card lists (``deal``, ``redeal``) are
 followed by ``CARDS`` records: 1 count, 2 "more follows", 3.. up to 13 cards.
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
+from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import card_name
 
@@ -70,10 +64,6 @@ class MatchLog:
         self._count = 0  # records waiting
         self.header = None  # (seed, rules, best_of), set by the match
         self._pending = None  # a deal/redeal being assembled while draining
-
-    @property
-    def waiting(self) -> int:
-        return self._count
 
     def put(self, kind, p, slot, card, pile, why, extra, t, u):
         """Record one event. Allocation-free; the caller drains often enough."""

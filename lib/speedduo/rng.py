@@ -7,13 +7,7 @@ nothing allocates a long int. The two 15-bit outputs are joined into one
 30-bit value. CPython, MicroPython and CircuitPython give identical streams.
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover - CPython without Blinka
-
-    def const(value):
-        return value
-
+from micropython import const  # on the host, Blinka provides this module
 
 _A1 = const(32760)  # 32760 * 2**15 - 1 is a safe prime
 _A2 = const(32730)  # 32730 * 2**15 - 1 is a safe prime

@@ -5,13 +5,7 @@ is what the match log's ``rules`` object holds (MATCH-LOG.md: every rule option
 and variant in force, by name).
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
+from micropython import const  # on the host, Blinka provides this module
 
 CLAIM_OFF = const(0)
 CLAIM_SIMPLE = const(1)  # V5: the player who is out must press "Speed!"

@@ -21,15 +21,9 @@ Counters for tests and benchmarks: ``panels[i].bytes_sent`` /
 update, -1 before any), ``first_counts`` (how often each panel went first).
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
-
 from array import array
+
+from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.ssd1306 import ADDRESS, PRIVATE, SHARED, Panel
 from speedduo.view import PlayerView

@@ -28,13 +28,7 @@ and ``recover(now_ms)`` (called by the app every loop; it tries at most every
 whole frame.
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
+from micropython import const  # on the host, Blinka provides this module
 
 WIDTH = const(128)
 HEIGHT = const(64)

@@ -21,13 +21,7 @@ path allocates nothing. ``show_refused``, ``show_overflow`` and ``show_menu``
 are the app's "moments".
 """
 
-try:
-    from micropython import const
-except ImportError:  # pragma: no cover
-
-    def const(value):
-        return value
-
+from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
 from speedduo.cards import NO_CARD
