@@ -67,17 +67,11 @@ class Simulation:
         clock = self.clock
         now = clock.now_us
         best = -1
-        if (
-            self.keys._changes
-            or not self.keys.settled()
-            or len(self.keys.events)
-            or self.arbiter.held_back
-        ):
-            best = clock.tick_time(clock.tick_at_or_before(now) + 1)
-            if self.keys._changes and self.keys._changes[0][0] > best:
-                best = clock.tick_time(clock.tick_at_or_before(self.keys._changes[0][0]))
-                if best < self.keys._changes[0][0]:
-                    best = clock.tick_time(clock.tick_at_or_before(self.keys._changes[0][0]) + 1)
+        keys = self.keys
+        if not keys.settled() or len(keys.events) or self.arbiter.held_back:
+            best = clock.tick_time(clock.tick_at_or_before(now) + 1)  # keep scanning
+        elif keys.next_change_us() >= 0:
+            best = clock.first_tick_at_or_after(keys.next_change_us())  # skip to the change
         for bot in self.bots:
             if bot.pending_us >= 0 and (best < 0 or bot.pending_us < best):
                 best = bot.pending_us
