@@ -112,7 +112,9 @@ def build_parser():
             help="supervisor.ticks_ms at power-on (test the 2**29 wrap)",
         )
         run.add_argument("--vm", choices=("cpython", "micropython"), default="cpython")
-        run.add_argument("--heap", type=_heap, default="128K", help="MicroPython heap, e.g. 32K")
+        run.add_argument(
+            "--heap", type=_heap, default="160K", help="MicroPython heap (default 160K), e.g. 32K"
+        )
         run.add_argument("--screens", help="save both panels as PNG at hand ends into DIR")
         run.add_argument(
             "--snap",
@@ -166,6 +168,7 @@ def _run(args):
         lines = []
         watch = _Watcher() if args.command == "play" else None
         on_pass = _screens_hook(args) if (args.screens or args.snap) else None
+        screens = on_pass.screens if on_pass else None
         from runner import Simulation
 
         sim = Simulation(
@@ -178,6 +181,7 @@ def _run(args):
             args.phase_us,
             args.ms_offset,
             on_pass,
+            screens,
         )
 
         def write(line):

@@ -1,22 +1,22 @@
 """The headless simulator: a whole match on the virtual clock, bots and scripts pressing keys.
 
-The same board code runs here as on the device: the ``keypad``/``supervisor``
-shims stand in for the hardware, the arbiter drains the keypad queue and feeds
-the match, the match log is drained to ``write`` after every loop pass. The
-loop jumps over idle time and steps one tick at a time while keys are moving.
-Runs under CPython and MicroPython (``--vm micropython``).
+The board's own game loop (``speedduo.app.App``) runs here: the scanner is made
+from the pin map by ``speedduo.keys`` over the ``board``/``keypad``/``supervisor``
+shims, the arbiter drains the keypad queue and feeds the match, the screens
+(when given) are refreshed and the match log is drained to ``write`` after every
+loop pass. The loop jumps over idle time and steps one tick at a time while keys
+are moving. Runs under CPython and MicroPython (``--vm micropython``).
 """
 
-import keypad
+import board
 import vclock
 from bots import Bot
 from buttons import Buttons
-from speedduo.arbiter import Arbiter
-from speedduo.match import OVER, PLAYING, Match
-from speedduo.matchlog import MatchLog
+from speedduo.app import App
+from speedduo.keys import make_keys
+from speedduo.match import OVER, PLAYING
 from speedduo.rng import Rng
 
-KEY_COUNT = 14
 _MAX_LOOPS = 5000000
 
 
@@ -32,20 +32,19 @@ class Simulation:
         phase_us=0,
         ms_offset=0,
         on_pass=None,
+        screens=None,
+        loop_us=0,
     ):
         self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset))
-        self.keys = keypad.Keys(
-            tuple("key%d" % k for k in range(KEY_COUNT)),
-            value_when_pressed=False,
-            pull=True,
-            interval=0.001,
-            max_events=64,
-            debounce_threshold=1,
-        )
-        self.log = MatchLog()
-        self.match = Match(seed, rules, best_of, self.log)
+        self.keys = make_keys(board)
         self._start_tick = self.clock.tick_at_or_before(0)
-        self.arbiter = Arbiter(self.keys.events, self.match, self.clock.ticks_ms())
+        self._write = None
+        self.app = App(
+            self.keys.events, self.clock.ticks_ms, seed, rules, best_of, self._emit, screens
+        )
+        self.match = self.app.match
+        self.log = self.app.log
+        self.arbiter = self.app.arbiter
         # bots and bounce draw from streams of their own, so a script does not shift the deal
         self.buttons = Buttons(self.keys, Rng((seed * 7 + 3) & 0x3FFFFFFF), bounce_max_us)
         self.bots = []
@@ -60,7 +59,8 @@ class Simulation:
         start_us = self.match.countdown_ms * 1000
         for t_us, player, key, closed in script:
             self.keys.set_contact(player * 7 + key, start_us + t_us, closed)
-        self.on_pass = on_pass  # called after every loop pass (screens, snapshots)
+        self.on_pass = on_pass  # called after every loop pass (snapshots)
+        self.loop_us = loop_us  # the shortest time one pass of the board's loop takes
         self.passes = 0
 
     def _next_time(self):
@@ -92,26 +92,33 @@ class Simulation:
         target = self._start_tick * 1000 // 1024 + ms
         return self.clock.tick_time((target * 1024 + 999) // 1000)
 
+    def _emit(self, line):
+        self._write(line)
+
     def run(self, write):
         """Play the match to its end, writing every log line; returns the Match."""
+        self._write = write
         match = self.match
         log = self.log
         clock = self.clock
         hand_seen = -1
+        last_pass = -self.loop_us
         log.drain(write)
         while match.phase != OVER:
             self.passes += 1
             if self.passes > _MAX_LOOPS:
                 raise RuntimeError("simulation did not finish")
             t = self._next_time()
+            if self.loop_us and t < last_pass + self.loop_us:
+                t = last_pass + self.loop_us  # a slow loop: the keypad queue fills meanwhile
+            last_pass = t
             for bot in sorted(self.bots, key=_pending_time):
                 if 0 <= bot.pending_us <= t:
                     at = bot.pending_us if bot.pending_us > clock.now_us else clock.now_us
                     clock.advance_to(at)
                     bot.fire(at)
             clock.advance_to(t)
-            self.arbiter.service(clock.ticks_ms())
-            log.drain(write)
+            self.app.step()
             if match.phase == PLAYING:
                 hand = match.hand
                 if hand.hand_no != hand_seen:

@@ -1,7 +1,7 @@
 """``--screens DIR`` / ``--snap T_MS``: both panels, emulated, saved as PNG while a match runs.
 
-Called after every loop pass of the simulator: refreshes the two emulated
-SSD1306 panels from the match (the same renderer the board runs) and saves
+The simulator's App refreshes the two emulated SSD1306 panels every loop pass
+(the same renderer the board runs); this hook, called after each pass, saves
 ``handN_end_p0.png``/``_p1.png`` when a hand ends and ``snap_T_p0.png``/``_p1.png``
 the first pass at or after each snap time (ms of match time).
 """
@@ -16,14 +16,13 @@ class ScreensHook:
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
         self.snaps = sorted(snaps)
-        self.screens, self.emulators = sim_screens()
+        self.screens, self.emulators = sim_screens()  # hand self.screens to the Simulation
         self.saved_hands = set()
         self.files = []
 
     def __call__(self, sim):
         match = sim.match
         now = sim.arbiter.match_time(sim.clock.ticks_ms())
-        self.screens.refresh(match.hand, match, now)
         hand = match.hand
         if hand.hand_no and hand.over and hand.hand_no not in self.saved_hands:
             self.saved_hands.add(hand.hand_no)

@@ -37,8 +37,6 @@ raises for an address NACK) or, with ``errno=5``, fail mid-transfer (EIO).
 
 import errno
 
-from PIL import Image
-
 WIDTH = 128
 HEIGHT = 64
 PAGES = 8
@@ -255,6 +253,8 @@ class SSD1306Emulator:
 
     def ram_image(self):
         """GDDRAM as an image, column 0 left and page 0 bit 0 on top (no display mapping)."""
+        from PIL import Image  # only where pictures are made: the VM has no PIL
+
         img = Image.new("1", (WIDTH, HEIGHT))
         px = img.load()
         for y in range(HEIGHT):
@@ -287,6 +287,8 @@ class SSD1306Emulator:
 
         ``glass=True`` leaves out the module's mounted rotation (the controller's own frame).
         """
+        from PIL import Image  # only where pictures are made: the VM has no PIL
+
         img = Image.new("1", (WIDTH, HEIGHT))
         if not (self.display_on and self.charge_pump):
             return img
@@ -312,6 +314,8 @@ class SSD1306Emulator:
         """What the viewer sees, scaled up, as a PNG (white pixels on black)."""
         img = self.to_image()
         if scale != 1:
+            from PIL import Image
+
             img = img.resize((WIDTH * scale, HEIGHT * scale), Image.NEAREST)
         img.save(path)
         return path

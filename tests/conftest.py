@@ -6,7 +6,11 @@ import sys
 
 import pytest
 
-from host_sim import ROOT, use_board_paths
+# The repo root holds the board's code.py, which would hide the standard
+# library's `code` module (pdb needs it): the root goes last on sys.path.
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from host_sim import ROOT, use_board_paths  # noqa: E402
 
 use_board_paths()
 

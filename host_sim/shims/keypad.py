@@ -101,6 +101,8 @@ class Keys:
         self._next_tick = self._clock.tick_at_or_before(self._clock.now_us) + 1
         self._clock.scanners.append(self)
         self._deinited = False
+        for t_us, key, closed in self._clock.contacts:
+            self.set_contact(key, t_us, closed)
 
     # ---- the simulator's side: contacts ----
 

@@ -18,6 +18,8 @@ class VirtualClock:
         self.phase_us = phase_us  # where the tick grid sits (0 <= phase < one tick)
         self.ms_offset = ms_offset
         self.scanners = []
+        self.auto_step_us = 0  # >0: every ticks_ms() read moves time on (a free-running board)
+        self.contacts = []  # (t_us, key, closed) that every new keypad.Keys will see
 
     def tick_at_or_before(self, t_us):
         """Index of the last supervisor tick at or before t_us (-1 before the first)."""
@@ -40,6 +42,8 @@ class VirtualClock:
         return (k * 1000 // 1024 + self.ms_offset) % TICKS_PERIOD
 
     def ticks_ms(self):
+        if self.auto_step_us:
+            self.advance_to(self.now_us + self.auto_step_us)
         return self.ticks_ms_of_tick(self.tick_at_or_before(self.now_us))
 
     def advance_to(self, t_us):

@@ -35,6 +35,7 @@ from speedduo.matchlog import (
     WHY_LATE,
     WHY_LOCKED,
 )
+from speedduo.rng import Rng
 from speedduo.rules import CLAIM_OFF, CLAIM_RACE
 
 HAND_SLOTS = const(5)  # R2
@@ -78,7 +79,7 @@ class Hand:
         self.hand_no = 0
         self._clear(True)
         self._deck = bytearray(DECK_SIZE)
-        self._rng = None
+        self._rng = Rng(1)  # replaced by the match's stream at every deal
         # Rank tables: RANK_BIT[card] has the card's rank bit; FITS_ON[top] has
         # the bits of every rank that may be played on top (R5, R1 wrap, V1, V2).
         self._rank_bit = array("H", [0] * 256)

@@ -13,6 +13,11 @@ followed by ``CARDS`` records: 1 count, 2 "more follows", 3.. up to 13 cards.
 
 from micropython import const  # on the host, Blinka provides this module
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
 from speedduo.cards import card_name
 
 EV_MATCH = const(1)
@@ -62,8 +67,8 @@ class MatchLog:
         self._capacity = capacity
         self._head = 0  # next record to format
         self._count = 0  # records waiting
-        self.header = None  # (seed, rules, best_of), set by the match
-        self._pending = None  # a deal/redeal being assembled while draining
+        self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
+        self._pending = None  # type: Any  # a deal/redeal being assembled while draining
 
     def put(self, kind, p, slot, card, pile, why, extra, t, u):
         """Record one event. Allocation-free; the caller drains often enough."""
@@ -169,14 +174,11 @@ class MatchLog:
             )
         if kind == EV_MATCH_END:
             winner = "null" if r[1] == NULL_PLAYER else r[1]
-            fields = (
-                ("ev", '"match_end"'),
-                ("winner", winner),
-                ("score", "[%d,%d]" % (r[2], r[3])),
+            points = (("points", "[%d,%d]" % (t, u)),) if r[5] else ()
+            return _obj(
+                (("ev", '"match_end"'), ("winner", winner), ("score", "[%d,%d]" % (r[2], r[3])))
+                + points
             )
-            if r[5]:
-                fields += (("points", "[%d,%d]" % (t, u)),)
-            return _obj(fields)
         if kind == EV_MATCH:
             seed, rules, best_of, tie_first = self.header
             pairs = []

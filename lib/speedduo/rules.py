@@ -38,6 +38,7 @@ class Rules:
     def __init__(self, **options) -> None:
         for name, default in _OPTIONS:
             setattr(self, name, default)
+        self.claim_mode = CLAIM_OFF  # V5 as a number, kept in step with `claim` by set()
         for name in options:
             self.set(name, options[name])
 
@@ -64,10 +65,8 @@ class Rules:
         if name in ("jokers", "double_deck") and value:
             raise ValueError(name + " (V3/V4) is not supported yet")
         setattr(self, name, value)
-
-    @property
-    def claim_mode(self) -> int:
-        return CLAIM_NAMES.index(self.claim)
+        if name == "claim":
+            self.claim_mode = CLAIM_NAMES.index(value)
 
     def as_pairs(self):
         """(name, value) for every option, in the fixed log order."""

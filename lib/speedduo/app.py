@@ -1,0 +1,54 @@
+"""The game loop: keys -> arbiter -> match -> screens, and the log to its sink.
+
+One ``App`` plays one match. ``step()`` is one loop pass: the arbiter drains
+the keypad queue and applies the presses in time order (the match's clock
+catches up on the way), the screens show what changed (pile tops to both
+panels first), refusals and a keypad overflow flash on the player's screen,
+and the match log's waiting records are formatted and handed to
+``write_line``. The board (``board_io.py``) and the simulator
+(``host_sim/runner.py``) both drive this same object.
+"""
+
+from speedduo.arbiter import Arbiter
+from speedduo.match import OVER, Match
+from speedduo.matchlog import MatchLog
+
+
+class App:
+    def __init__(self, events, ticks_ms, seed, rules, best_of, write_line, screens=None):
+        self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
+        self.log = MatchLog()
+        self.match = Match(seed, rules, best_of, self.log)
+        self.arbiter = Arbiter(events, self.match, ticks_ms())
+        self.screens = screens
+        self.write_line = write_line
+        self._overflows = 0
+        self._refused = bytearray(2)  # the arbiter's refused_count already shown
+
+    @property
+    def over(self) -> bool:
+        return self.match.phase == OVER
+
+    def step(self) -> None:
+        """One loop pass."""
+        now_ticks = self.ticks_ms()
+        arbiter = self.arbiter
+        arbiter.service(now_ticks)
+        screens = self.screens
+        if screens is not None:
+            now = arbiter.match_time(now_ticks)
+            if arbiter.overflows != self._overflows:  # presses were lost: say so
+                self._overflows = arbiter.overflows
+                screens.show_overflow(now)
+            for p in range(2):
+                if arbiter.refused_count[p] != self._refused[p]:
+                    self._refused[p] = arbiter.refused_count[p]
+                    screens.show_refused(p, arbiter.refused_why[p], now)
+            screens.refresh(self.match.hand, self.match, now)
+        self.log.drain(self.write_line)
+
+    def run(self) -> None:
+        """Play the match to its end (R14) or until it stops idle (R17)."""
+        while not self.over:
+            self.step()
+        self.log.drain(self.write_line)

@@ -1,0 +1,131 @@
+"""The whole board program: code.py -> board_io -> App, on the shims, in both VMs."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import adafruit_ticks
+import pytest
+from conftest import ROOT
+from referee import Referee
+from runner import Simulation
+from script import parse_script
+from speedduo.rules import Rules
+from speedduo.settings import best_of_from_settings, rules_from_settings
+
+VENV_BIN = os.path.dirname(sys.executable)
+
+
+def _board_run(interpreter, tmp_path, script="examples/race_tie.txt"):
+    ticks_dir = tmp_path / "ticks"
+    ticks_dir.mkdir(exist_ok=True)
+    link = ticks_dir / "adafruit_ticks.py"
+    if not link.exists():
+        link.symlink_to(adafruit_ticks.__file__)
+    env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="6000")
+    command = [*interpreter, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT, str(ticks_dir)]
+    result = subprocess.run(
+        [*command, "200", "1", os.path.join(ROOT, script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_board_program_runs_identically_under_cpython_and_micropython(tmp_path):
+    cpython = _board_run([sys.executable], tmp_path)
+    micropython = _board_run(
+        [os.path.join(VENV_BIN, "micropython"), "-X", "heapsize=256K"], tmp_path
+    )
+    assert cpython == micropython
+    log = [line for line in cpython if not line.startswith("#")]
+    Referee().check_log(log)
+    plays = [json.loads(line) for line in log if '"tie"' in line]
+    assert [e["tie"] for e in plays] == [
+        "won",
+        "lost",
+    ]  # the scripted tie went through the board loop
+    panels = [line for line in cpython if line.startswith("# panel")]
+    assert len(panels) == 2 and all(int(line.split()[-2]) > 1024 for line in panels)
+
+
+def test_board_code_type_checks_against_the_circuitpython_stubs():
+    mypy = shutil.which("mypy", path=VENV_BIN)
+    files = ["code.py", "boot.py", "lib/speedduo/board_io.py", "lib/speedduo/keys.py"]
+    result = subprocess.run(
+        [mypy, "--check-untyped-defs", "--ignore-missing-imports", "--no-error-summary", *files],
+        cwd=ROOT,
+        env=dict(os.environ, MYPYPATH=os.path.join(ROOT, "lib")),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout
+
+
+class _ScreensSpy:
+    def __init__(self):
+        self.moments = []
+
+    def show_overflow(self, now):
+        self.moments.append(("overflow", now))
+
+    def show_refused(self, player, why, now):
+        self.moments.append(("refused", player, why))
+
+    def refresh(self, hand, match, now):
+        pass
+
+
+def test_app_shows_refusals_and_a_keypad_overflow_on_the_screens():
+    mash = []
+    for i in range(100):
+        for k in "12345":
+            t = 200000 + i * 2000
+            mash.append(f"{t} 0 {k} down\n{t + 1000} 0 {k} up\n")
+    spy = _ScreensSpy()
+    sim = Simulation(
+        2,
+        Rules(idle_ms=6000),
+        3,
+        ["none", "none"],
+        parse_script("".join(mash)),
+        screens=spy,
+        loop_us=30000,
+    )
+    sim.run(lambda line: None)
+    kinds = {m[0] for m in spy.moments}
+    assert "overflow" in kinds and "refused" in kinds
+
+
+def test_settings_choose_rules_and_best_of():
+    settings = {
+        "SPEED_PENALTY": 1,
+        "SPEED_CLAIM": "race",
+        "SPEED_RACE_WINDOW_MS": 250,
+        "SPEED_BEST_OF": 5,
+    }
+    rules = rules_from_settings(settings.get)
+    assert rules.penalty is True and rules.claim_mode == 2 and rules.race_window_ms == 250
+    assert best_of_from_settings(settings.get) == 5
+
+
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("SPEED_PENALTY", 2),
+        ("SPEED_CLAIM", "often"),
+        ("SPEED_IDLE_MS", "soon"),
+        ("SPEED_BEST_OF", 4),
+    ],
+)
+def test_a_bad_setting_is_refused_by_name(name, value):
+    getenv = {name: value}.get
+    with pytest.raises(ValueError, match=name):
+        rules_from_settings(getenv)
+        best_of_from_settings(getenv)
