@@ -5,6 +5,7 @@ The shims stand in for the hardware; the virtual clock runs free (every
 time), scripted presses reach the keypad, both panels are emulated, and the
 log written to ``usb_cdc.data`` goes to stdout. Runs under CPython and inside
 the MicroPython VM:  board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|-
+Script times here are µs since power-on (the menu comes first: press 1 on PLAY).
 """
 
 import sys
@@ -23,8 +24,7 @@ def main(argv):
 
         with open(argv[5]) as f:
             script = parse_script(f.read())
-        start_us = 3000000  # the first hand's start signal (match.COUNTDOWN_MS)
-        clock.contacts = [(start_us + t, p * 7 + k, closed) for t, p, k, closed in script]
+        clock.contacts = [(t, p * 7 + k, closed) for t, p, k, closed in script]
     import usb_cdc
 
     usb_cdc.data.echo = _echo

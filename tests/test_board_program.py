@@ -18,7 +18,7 @@ from speedduo.settings import best_of_from_settings, rules_from_settings
 VENV_BIN = os.path.dirname(sys.executable)
 
 
-def _board_run(interpreter, tmp_path, script="examples/race_tie.txt"):
+def _board_run(interpreter, tmp_path, script="tests/scripts/board_menu_then_tie.txt"):
     ticks_dir = tmp_path / "ticks"
     ticks_dir.mkdir(exist_ok=True)
     link = ticks_dir / "adafruit_ticks.py"

@@ -110,3 +110,24 @@ def test_screens_are_saved_at_hand_ends_and_snaps(tmp_path):
     names = sorted(p.name for p in tmp_path.iterdir())
     assert "hand1_end_p0.png" in names and "hand1_end_p1.png" in names
     assert "snap_5000_p0.png" in names and "snap_5000_p1.png" in names
+
+
+def _readme_race_examples():
+    """(command args, expected log lines) of the README's "Scripted races" block."""
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    block = text.split("## Scripted races", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    examples = []
+    for line in block.strip().splitlines():
+        if line.startswith("python3 dev.py run run "):
+            examples.append((line.split()[4:], []))
+        elif line.startswith("#  {"):
+            examples[-1][1].append(line[3:])
+    return examples
+
+
+@pytest.mark.parametrize("args,expected", _readme_race_examples())
+def test_readme_scripted_races_print_what_the_readme_says(tmp_path, args, expected):
+    args = [str(tmp_path / "x.jsonl") if a.endswith(".jsonl") else a for a in args]
+    run_cli("run", *args)
+    lines = (tmp_path / "x.jsonl").read_text().splitlines()
+    assert expected and all(line in lines for line in expected)

@@ -33,7 +33,8 @@ class Event:
 
 
 class EventQueue:
-    def __init__(self, max_events):
+    def __init__(self, max_events, clock=None):
+        self._clock = clock
         self._keys = []
         self._pressed = []
         self._stamps = []
@@ -56,6 +57,8 @@ class EventQueue:
         return event
 
     def get_into(self, event):
+        if self._clock is not None:
+            self._clock.spend()
         if not self._keys:
             return False
         event.key_number = self._keys.pop(0)
@@ -91,13 +94,13 @@ class Keys:
         if interval < 0 or interval > 100:
             raise ValueError("interval must be 0-100 s")
         self.key_count = len(pins)
-        self.events = EventQueue(max_events)
+        self._clock = current()
+        self.events = EventQueue(max_events, self._clock)
         self._threshold = debounce_threshold
         self._interval_ticks = int(interval * 1024)
         self._counter = [-debounce_threshold] * self.key_count
         self._closed = [False] * self.key_count  # the contacts right now
         self._changes = []  # pending contact changes: [t_us, key, closed], time-sorted
-        self._clock = current()
         self._next_tick = self._clock.tick_at_or_before(self._clock.now_us) + 1
         self._clock.scanners.append(self)
         self._deinited = False

@@ -41,9 +41,13 @@ class VirtualClock:
     def ticks_ms_of_tick(self, k):
         return (k * 1000 // 1024 + self.ms_offset) % TICKS_PERIOD
 
-    def ticks_ms(self):
+    def spend(self):
+        """A free-running board: reading the hardware takes time (auto_step_us)."""
         if self.auto_step_us:
             self.advance_to(self.now_us + self.auto_step_us)
+
+    def ticks_ms(self):
+        self.spend()
         return self.ticks_ms_of_tick(self.tick_at_or_before(self.now_us))
 
     def advance_to(self, t_us):

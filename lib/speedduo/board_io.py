@@ -15,6 +15,7 @@ import supervisor
 from speedduo import pins
 from speedduo.app import App
 from speedduo.keys import make_keys
+from speedduo.menu import TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import best_of_from_settings, int_setting, rules_from_settings
@@ -66,17 +67,19 @@ def new_seed():
     return value % SEED_LIMIT
 
 
-def wait_for_start(keys, app):
-    """After a match: any button press (not a release) starts the next one."""
+def choose(keys, screens, menu):
+    """Show the menu on both panels until someone presses PLAY (L/R move, 1-5 choose)."""
     event = keypad.Event()
+    screens.show_menu(-1, menu.lines(), menu.selected, TITLE)
     while True:
-        if app.screens is not None:
-            app.screens.refresh(
-                app.match.hand, app.match, app.arbiter.match_time(supervisor.ticks_ms())
-            )
         while keys.events.get_into(event):
-            if event.pressed:
+            if not event.pressed:
+                continue
+            if menu.press(event.key_number):
+                keys.events.clear()  # the PLAY press is not a play
+                screens.hide_menu()
                 return
+            screens.show_menu(-1, menu.lines(), menu.selected, TITLE)
 
 
 def main(matches=0):
@@ -91,15 +94,16 @@ def main(matches=0):
     )
     screens.start()
     write = log_sink()
-    seed = int_setting(getenv, "SPEED_SEED", -1, 0, SEED_LIMIT - 1)  # fixed seed: for tests
+    fixed_seed = int_setting(getenv, "SPEED_SEED", -1, 0, SEED_LIMIT - 1)  # for tests
+    menu = Menu(rules, best_of)
     played = 0
     while True:
-        if seed < 0:
-            seed = new_seed()
-        app = App(keys.events, supervisor.ticks_ms, seed, rules, best_of, write, screens)
-        seed = (seed + 1) % SEED_LIMIT if getenv("SPEED_SEED") is not None else -1
+        choose(keys, screens, menu)
+        seed = fixed_seed if fixed_seed >= 0 else new_seed()
+        app = App(keys.events, supervisor.ticks_ms, seed, rules, menu.best_of, write, screens)
         app.run()
+        if fixed_seed >= 0:
+            fixed_seed = (fixed_seed + 1) % SEED_LIMIT
         played += 1
         if matches and played >= matches:
             return app
-        wait_for_start(keys, app)
