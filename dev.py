@@ -5,6 +5,7 @@
     python3 dev.py test      # set up, then the whole test suite (what CI runs)
     python3 dev.py setup     # only create/refresh .venv from requirements.txt
     python3 dev.py run ARGS  # set up, then `python -m host_sim ARGS`
+    python3 dev.py deploy --to /media/$USER/CIRCUITPY   # copy the game onto the board
 
 Only Python 3.11 and pip are needed: the venv is made in .venv and filled from
 the pinned requirements.txt; it is refreshed when requirements.txt changes.
@@ -52,8 +53,10 @@ def setup() -> None:
 def main(argv: list) -> int:
     command = argv[0] if argv else "play"
     rest = argv[1:]
-    if command not in ("setup", "play", "test", "run"):
-        print(f"dev.py: unknown command {command!r} (setup, play, test, run)", file=sys.stderr)
+    if command not in ("setup", "play", "test", "run", "deploy"):
+        print(
+            f"dev.py: unknown command {command!r} (setup, play, test, run, deploy)", file=sys.stderr
+        )
         return 2
     setup()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
@@ -62,6 +65,8 @@ def main(argv: list) -> int:
     if command == "play":
         args = rest or ["--seed", "1", "--p1", "bot:hard", "--p2", "bot:medium"]
         return subprocess.call([PY, "-m", "host_sim", "play", *args], cwd=ROOT, env=env)
+    if command == "deploy":
+        return subprocess.call([PY, os.path.join(ROOT, "firmware", "deploy.py"), *rest], env=env)
     if command == "run":
         return subprocess.call([PY, "-m", "host_sim", *rest], cwd=ROOT, env=env)
     # not `python -m pytest`: that puts the repo root, and its code.py, before the
