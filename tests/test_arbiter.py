@@ -77,3 +77,22 @@ def test_ties_alternate_between_players():
     sim, _ = run("200000 0 1\n200000 1 2\n")
     first = sim.match.tie_next
     assert first in (0, 1) and sim.arbiter.ties == 1
+
+
+def test_r_then_a_card_that_fits_both_piles_goes_to_the_right_pile():
+    # seed 28: player 0's slot 3 holds TS, which fits both JC (pile 0) and 9S (pile 1)
+    _, events = run("200000 0 R\n300000 0 4\n", seed=28)
+    play = presses(events)[0]
+    assert play["card"] == "TS" and play["pile"] == 1
+
+
+def test_without_aiming_a_card_that_fits_both_goes_to_the_left_pile():
+    _, events = run("300000 0 4\n", seed=28)
+    assert presses(events)[0]["pile"] == 0
+
+
+def test_l_and_r_together_do_not_claim_while_nobody_is_out():
+    # V5 race form: a claim needs someone out (bots claim for real in the golden
+    # log seed4242_hard_vs_easy_claim_points, through these same keys)
+    _, events = run("200000 0 L\n200000 0 R\n", rules={"claim": "race"})
+    assert all(e.get("why") != "claim" for e in events)
