@@ -29,6 +29,7 @@ sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _ticks_dir]
 
 from array import array  # noqa: E402
 
+from mp_selfplay import greedy_hand  # noqa: E402  (this script's folder)
 from speedduo.arbiter import Arbiter  # noqa: E402
 from speedduo.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
 from speedduo.match import OVER, PLAYING, Match  # noqa: E402
@@ -188,27 +189,7 @@ def path_stall_flip(m):
 
 def path_greedy_hand(m):
     """Whole hands greedily: plays, refills, stalls, flips, redeals (R10), hand end."""
-    h = m.hand
-    plays = 0
-    t = 0
-    while not h.over:
-        moved = 0
-        for p in range(2):
-            for s in range(5):
-                card = h.slot_card(p, s)
-                if card != 255 and h.pile_for(p, card) >= 0:
-                    h.play(t, p, s)
-                    plays += 1
-                    moved = 1
-                    break
-            if h.over:
-                break
-        if not moved and not h.over:
-            t = h.stall_due
-            h.advance(t)
-        h.log._count = 0
-        h.log._head = 0
-    return plays > 0
+    return greedy_hand(m.hand, False) > 0
 
 
 def path_next_hand(m):

@@ -41,6 +41,41 @@ def _discard(line):
     pass
 
 
+def _empty(log, drain):
+    """Format the waiting log lines, or (drain False: the core alone) just drop them."""
+    if drain:
+        log.drain(_discard)
+    else:
+        log._count = 0
+        log._head = 0
+
+
+def greedy_hand(h, drain):
+    """Play one hand to its end with no delays: the first card that fits, player 0 first;
+    a stall flips at once. Returns the number of accepted plays."""
+    plays = 0
+    t = 0
+    while not h.over:
+        moved = 0
+        for p in (0, 1):
+            for s in range(5):
+                card = h.slot_card(p, s)
+                if card != 255 and h.pile_for(p, card) >= 0:
+                    h.play(t, p, s)
+                    plays += 1
+                    moved = 1
+                    break
+            if h.over:
+                break
+        if not moved and not h.over:
+            t = h.stall_due
+            if t < 0:
+                raise RuntimeError("nobody can play but no stall is due")
+            h.advance(t)
+        _empty(h.log, drain)
+    return plays
+
+
 def selfplay(hands_wanted, mode="core", seed=1, matches_wanted=0):
     """Play until ``hands_wanted`` hands (or ``matches_wanted`` matches) are done.
 
@@ -70,38 +105,12 @@ def selfplay(hands_wanted, mode="core", seed=1, matches_wanted=0):
         while m.phase != OVER:
             h = m.hand
             hands += 1
-            t = 0
-            while not h.over:
-                moved = 0
-                for p in (0, 1):
-                    for s in range(5):
-                        card = h.slot_card(p, s)
-                        if card != 255 and h.pile_for(p, card) >= 0:
-                            h.play(t, p, s)
-                            plays += 1
-                            moved = 1
-                            break
-                    if h.over:
-                        break
-                if not moved and not h.over:
-                    t = h.stall_due
-                    if t < 0:
-                        raise RuntimeError("nobody can play but no stall is due")
-                    h.advance(t)
-                if drain:
-                    log.drain(_discard)
-                else:
-                    log._count = 0
-                    log._head = 0
+            plays += greedy_hand(h, drain)
             m.finish_hand()
             if m.phase != OVER:
                 m.pressed(m.hand_start)  # R17: keep the match awake
                 m.advance(m.hand_start)  # result screen, countdown, next deal
-            if drain:
-                log.drain(_discard)
-            else:
-                log._count = 0
-                log._head = 0
+            _empty(log, drain)
             if not matches_wanted and hands >= hands_wanted:
                 break
     return plays, hands, matches, _elapsed_us(start)
