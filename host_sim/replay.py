@@ -122,7 +122,11 @@ def _reach_hand(match, hand_no, log, out):
     """Let time pass (stalls, results, countdowns) until hand ``hand_no`` is being played."""
     while match.phase != OVER and not (match.phase == PLAYING and match.hand.hand_no == hand_no):
         due = match.next_due()
-        match.pressed(due - 1)
+        if match.phase != PLAYING:
+            # between hands the log holds no presses, yet someone started the
+            # next hand in time; within an earlier hand nobody pressed, so R17
+            # may end it (and the diff then names the line that diverges)
+            match.pressed(due - 1)
         match.advance(due)
         log.drain(out.append)
         if match.hand.hand_no > hand_no:
@@ -141,8 +145,13 @@ def _feed_group(match, arbiter, queue, now, t, lines):
             if obj.get("overflows"):
                 hand.overflows = obj["overflows"]
             if obj["why"] == "abandoned":
-                match.last_press = now - match.rules.idle_ms  # R17 fires at `now`
-            elif obj["why"] == "claim" and obj["winner"] is not None:
+                idle_ms = match.rules.idle_ms
+                match.last_press = now - idle_ms + 1
+                match.advance(now - 1)  # stalls due before the idle instant flip first
+                match.last_press = now - idle_ms  # R17 fires at `now`
+                continue
+            match.advance(now)  # stall flips due by now come first, as in the arbiter
+            if obj["why"] == "claim" and obj["winner"] is not None:
                 base = obj["winner"] * KEYS_PER_PLAYER
                 keys += [base + KEY_L, base + KEY_R]
             elif obj["why"] == "photo_finish":

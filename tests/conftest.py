@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import settings
 
 # The repo root holds the board's code.py, which would hide the standard
 # library's `code` module (pdb needs it): the root goes last on sys.path.
@@ -20,6 +21,15 @@ from speedduo.matchlog import MatchLog  # noqa: E402
 from speedduo.rules import Rules  # noqa: E402
 
 SOAK = os.environ.get("SPEED_SOAK") == "1"
+
+# The same examples on every machine: Hypothesis switches to fixed examples by
+# itself when it sees a CI variable, so without this a developer's run and CI's
+# run would try different matches. A soak explores fresh random examples.
+settings.register_profile("repeatable", derandomize=True, database=None, print_blob=True)
+settings.register_profile("soak", print_blob=True)
+settings.load_profile("soak" if SOAK else "repeatable")
+if SOAK:
+    os.environ.setdefault("PYTEST_TIMEOUT", "0")  # long runs are the point of a soak
 _CAP = 52
 
 

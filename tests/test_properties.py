@@ -18,7 +18,7 @@ from speedduo.rules import Rules
 
 from host_sim.replay import replay_lines
 
-EXAMPLES = int(os.environ.get("SPEED_SOAK_EXAMPLES", "2000")) if SOAK else 12
+EXAMPLES = int(os.environ.get("SPEED_SOAK_EXAMPLES", "2000")) if SOAK else 150
 
 players = st.sampled_from(["bot:easy", "bot:medium", "bot:hard", "bot:perfect", "none"])
 rule_sets = st.fixed_dictionaries(
