@@ -279,7 +279,35 @@ def section_d(args, mpy):
     )
     print("  tried: " + " ".join(tried))
     shutil.rmtree(tmp, ignore_errors=True)
+    _import_heaps(mpy)
     print()
+
+
+def _import_heaps(mpy):
+    """The smallest heap that imports each rules-side module from source, alone.
+
+    Compiling from source keeps a module's whole parse tree on the heap while
+    its bytecode is emitted, so the largest module sets a floor under any run.
+    """
+    print("smallest heap to import one module from source (its own imports included):")
+    ticks = _ticks_dir()
+    for name in ("cards", "rng", "rules", "matchlog", "core", "match", "arbiter", "app"):
+        path = os.path.join(ROOT, "lib", "speedduo", name + ".py")
+        with open(path) as f:
+            lines = sum(1 for _ in f)
+        code = "import sys; sys.path[:0] = [%r, %r]; import speedduo.%s" % (
+            os.path.join(ROOT, "lib"),
+            ticks,
+            name,
+        )
+
+        def imports(k, code=code):
+            run = [mpy, "-X", "heapsize=%dK" % k, "-c", code]
+            return subprocess.run(run, capture_output=True).returncode == 0
+
+        smallest = _bisect_heap(imports)
+        print("  speedduo/%-12s %4d lines  %s" % (name + ".py", lines, "%dK" % smallest))
+    shutil.rmtree(ticks, ignore_errors=True)
 
 
 def section_e(mpy, ticks):
