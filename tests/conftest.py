@@ -30,6 +30,7 @@ settings.register_profile("soak", print_blob=True)
 settings.load_profile("soak" if SOAK else "repeatable")
 if SOAK:
     os.environ.setdefault("PYTEST_TIMEOUT", "0")  # long runs are the point of a soak
+
 _CAP = 52
 
 
