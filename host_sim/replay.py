@@ -145,10 +145,7 @@ def _feed_group(match, arbiter, queue, now, t, lines):
             if obj.get("overflows"):
                 hand.overflows = obj["overflows"]
             if obj["why"] == "abandoned":
-                idle_ms = match.rules.idle_ms
-                match.last_press = now - idle_ms + 1  # awake until `now`, not longer
-                match.advance(now - 1)  # stalls due before the idle instant flip first
-                match.last_press = now - idle_ms  # R17 fires at `now`
+                match.last_press = now - match.rules.idle_ms  # R17 fires at `now`
                 continue
             match.advance(now)  # stall flips due by now come first, as in the arbiter
             if obj["why"] == "claim" and obj["winner"] is not None:

@@ -388,6 +388,26 @@ def test_r17_idle_abandons_the_hand_and_stops_the_match():
     assert parsed[-1] == {"ev": "match_end", "winner": None, "score": [0, 0]}
 
 
+def test_r17_a_long_jump_still_flips_the_stalls_due_before_the_idle_instant():
+    """advance() in one jump writes what advancing 1 ms at a time writes (R9, then R17)."""
+
+    def played(step_ms):
+        log = MatchLog()
+        match = Match(525667908, Rules(idle_ms=5000), 3, log)  # a stall at t=0 (nobody can play)
+        _next_hand(match)
+        now = match.hand_start
+        while match.phase != OVER:
+            now += step_ms
+            match.advance(now)
+        lines = []
+        log.drain(lines.append)
+        return lines
+
+    jumped = played(60000)
+    assert jumped == played(1)
+    assert any('"ev":"flip"' in line for line in jumped)
+
+
 def test_v2_same_rank_may_be_played():
     _, hand, _ = new_hand(same_rank=True)
     lay_out(hand, [["5S"] + FILLER0, FILLER1], [["5H"], ["QC"]])

@@ -75,11 +75,22 @@ class Match:
             self.last_press = now
 
     def advance(self, now: int) -> None:
-        """Move the match along to ``now``: countdowns, stall flips, hand ends, R17."""
+        """Move the match along to ``now``: countdowns, stall flips, hand ends, R17.
+
+        However far ``now`` jumps, things happen in time order: what was due
+        before the R17 idle instant happens first, then the idle stop.
+        """
+        idle_at = self.last_press + self.rules.idle_ms
+        if now >= idle_at:
+            self._advance_to(idle_at - 1)
+            if self.phase != OVER:
+                self._idle_stop(idle_at)  # R17
+            return
+        self._advance_to(now)
+
+    def _advance_to(self, now: int) -> None:
+        """Countdowns, stall flips and hand ends due by ``now`` (no R17)."""
         while self.phase != OVER:
-            if now - self.last_press >= self.rules.idle_ms:  # R17 idle
-                self._idle_stop(self.last_press + self.rules.idle_ms)
-                return
             if self.phase == COUNTDOWN:
                 if now < self.hand_start:
                     return
