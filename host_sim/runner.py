@@ -39,6 +39,7 @@ class Simulation:
         self.keys = make_keys(board)
         self._start_tick = self.clock.tick_at_or_before(0)
         self._write = None
+        self._early = []
         self.app = App(
             self.keys.events, self.clock.ticks_ms, seed, rules, best_of, self._emit, screens
         )
@@ -93,11 +94,17 @@ class Simulation:
         return self.clock.tick_time((target * 1024 + 999) // 1000)
 
     def _emit(self, line):
-        self._write(line)
+        if self._write is None:  # the match line, written as the App is made
+            self._early.append(line.decode())
+        else:
+            self._write(line.decode())
 
     def run(self, write):
         """Play the match to its end, writing every log line; returns the Match."""
         self._write = write
+        for line in self._early:
+            write(line)
+        self._early = []
         match = self.match
         log = self.log
         clock = self.clock

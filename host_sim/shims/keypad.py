@@ -39,11 +39,16 @@ class EventQueue:
         self._pressed = []
         self._stamps = []
         self._max = max_events
-        self.overflowed = False
+        self._overflowed = False
+
+    @property
+    def overflowed(self):
+        """Read-only, as on the board (shared-bindings/keypad/EventQueue.c): clear() resets it."""
+        return self._overflowed
 
     def _record(self, key, pressed, timestamp):
         if len(self._keys) >= self._max:
-            self.overflowed = True  # the newest event is dropped
+            self._overflowed = True  # the newest event is dropped
             return
         self._keys.append(key)
         self._pressed.append(pressed)
@@ -70,6 +75,7 @@ class EventQueue:
         self._keys = []
         self._pressed = []
         self._stamps = []
+        self._overflowed = False
 
     def __len__(self):
         return len(self._keys)

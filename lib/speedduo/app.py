@@ -4,9 +4,11 @@ One ``App`` plays one match. ``step()`` is one loop pass: the arbiter drains
 the keypad queue and applies the presses in time order (the match's clock
 catches up on the way), the screens show what changed (pile tops to both
 panels first), refusals and a keypad overflow flash on the player's screen,
-and the match log's waiting records are formatted and handed to
-``write_line``. The board (``board_io.py``) and the simulator
-(``host_sim/runner.py``) both drive this same object.
+and the match log's waiting records are formatted, each into the log's one
+reusable line buffer, and handed to ``send_line(line)`` (a ``bytearray``, to
+be used before it returns: the board's ``LogPort.send``). The board
+(``board_io.py``) and the simulator (``host_sim/runner.py``) both drive this
+same object.
 """
 
 from speedduo.arbiter import Arbiter
@@ -15,13 +17,20 @@ from speedduo.matchlog import MatchLog
 
 
 class App:
-    def __init__(self, events, ticks_ms, seed, rules, best_of, write_line, screens=None):
+    def __init__(
+        self, events, ticks_ms, seed, rules, best_of, send_line, screens=None, start_ticks=None
+    ):
+        """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
+        PLAY press's keypad timestamp, so match times follow the keys, not the loop)."""
         self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
         self.log = MatchLog()
         self.match = Match(seed, rules, best_of, self.log)
-        self.arbiter = Arbiter(events, self.match, ticks_ms())
+        if start_ticks is None:
+            start_ticks = ticks_ms()
+        self.arbiter = Arbiter(events, self.match, start_ticks)
         self.screens = screens
-        self.write_line = write_line
+        self.send_line = send_line
+        self.log.drain_into(send_line)  # the match line, before play
         self._overflows = 0
         self._refused = bytearray(2)  # the arbiter's refused_count already shown
 
@@ -45,10 +54,10 @@ class App:
                     self._refused[p] = arbiter.refused_count[p]
                     screens.show_refused(p, arbiter.refused_why[p], now)
             screens.refresh(self.match.hand, self.match, now)
-        self.log.drain(self.write_line)
+        self.log.drain_into(self.send_line)
 
     def run(self) -> None:
         """Play the match to its end (R14) or until it stops idle (R17)."""
         while not self.over:
             self.step()
-        self.log.drain(self.write_line)
+        self.log.drain_into(self.send_line)

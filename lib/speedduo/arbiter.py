@@ -62,6 +62,7 @@ class Arbiter:
         self._dest = array("b", [0] * _BATCH)
         self._held = bytearray(2 * KEYS_PER_PLAYER)
         self._released_at = array("i", [-REBOUNCE_MS] * (2 * KEYS_PER_PLAYER))
+        self.presses = 0  # key-down events seen
         self.bounces = 0  # presses dropped as contact bounce
         self.overflows = 0  # times the keypad queue overflowed
         self.ties = 0  # conflicting ties settled
@@ -81,19 +82,26 @@ class Arbiter:
     def service(self, now_ticks: int) -> int:
         """Drain and apply every waiting key event; then let the match catch up. Returns events."""
         events = self.events
-        if events.overflowed:  # the queue dropped the newest events: note it, play on
-            events.overflowed = False
-            self.overflows += 1
-            hand = self.match.hand
-            if not hand.over:
-                hand.overflows += 1
         count = self._held_back
         event = self._event
         while count < _BATCH and events.get_into(event):
             self._key[count] = event.key_number
-            self._down[count] = 1 if event.pressed else 0
+            if event.pressed:
+                self._down[count] = 1
+                self.presses += 1
+            else:
+                self._down[count] = 0
             self._now[count] = self.match_time(event.timestamp)
             count += 1
+        if events.overflowed and not len(events):
+            # The full queue dropped its newest events: note it and play on. The
+            # flag is read-only on the board; only clear() resets it, and that
+            # empties the queue, so it waits until everything queued is drained.
+            events.clear()
+            self.overflows += 1
+            hand = self.match.hand
+            if not hand.over:
+                hand.overflows += 1
         self._sort(count)
         # A scan later in this same millisecond may still add to the newest
         # timestamp's group, so only instants before `now` are complete.

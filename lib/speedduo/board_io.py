@@ -2,7 +2,18 @@
 
 Everything hardware-specific lives here; ``code.py`` only calls ``main()``.
 The same module runs in the simulator, whose shims stand in for ``board``,
-``busio``, ``keypad``, ``supervisor`` and ``usb_cdc``.
+``busio``, ``keypad``, ``supervisor``, ``usb_cdc`` and ``digitalio``.
+
+What a real board does that the game must survive (all seen on CircuitPython
+10.2.1 on an emulated RP2040, docs/device.md):
+- a panel module unplugged at power-on takes its SDA/SCL pull-ups with it, and
+  ``busio.I2C()`` raises ``RuntimeError``: that panel waits behind a
+  ``PanelBus`` that opens the bus when the panel is plugged in, the other panel
+  shows the menu and says which screen is missing, and PLAY waits for both;
+- a host that holds the USB data port open and stops reading would block
+  every write forever: the log goes out through ``LogPort`` (short timeout,
+  lost lines counted and marked);
+- ``keypad.EventQueue.overflowed`` is read-only (the arbiter uses ``clear()``).
 """
 
 import os
@@ -11,53 +22,84 @@ import board
 import busio
 import keypad
 import supervisor
+from adafruit_ticks import ticks_diff
 
 from speedduo import pins
 from speedduo.app import App
 from speedduo.keys import make_keys
+from speedduo.logport import LogPort
 from speedduo.menu import TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import best_of_from_settings, int_setting, rules_from_settings
 
-
-def make_panel_buses():
-    """One busio.I2C per panel, at the pin map's frequency (400 kHz; 1 MHz selectable)."""
-    buses = []
-    for i in range(pins.PANEL_COUNT):
-        frequency = int_setting(
-            os.getenv,
-            "SPEED_I2C_FREQUENCY",
-            pins.PANEL_FREQUENCY[i],
-            100000,
-            pins.PANEL_MAX_FREQUENCY[i],
-        )
-        scl = getattr(board, pins.PANEL_SCL[i])
-        sda = getattr(board, pins.PANEL_SDA[i])
-        buses.append(busio.I2C(scl, sda, frequency=frequency))
-    return buses
-
-
-def log_sink():
-    """Where the match log goes: the USB data port when a host listens (boot.py enables it)."""
-    try:
-        import usb_cdc
-    except ImportError:
-        return _discard
-    port = usb_cdc.data
-    if port is None:
-        return _discard
-
-    def write(line):
-        if port.connected:
-            port.write(line.encode())
-            port.write(b"\n")
-
-    return write
-
-
-def _discard(line):
+try:
+    from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
     pass
+
+_NO_DEVICE = OSError(19)  # ENODEV, what an unanswered address raises; preallocated
+
+
+class PanelBus:
+    """Panel ``index``'s busio.I2C, opened once something pulls SDA and SCL up.
+
+    Until then every write fails as a NACK does (``OSError`` 19), so the panel
+    is offline and retried like any unplugged panel (``Panel.recover``, every
+    ``retry_ms``); the retry that finds the pull-ups opens the bus and hands it
+    to the panel, so from then on the panel talks to busio directly.
+    """
+
+    def __init__(self, index: int, frequency: int) -> None:
+        self.index = index
+        self.frequency = frequency
+        self.bus = None  # type: Optional[busio.I2C]
+        self.panel = None  # the Panel to hand the bus to
+        self.open()
+
+    def open(self):
+        """Try to open the bus; None while no panel (no pull-ups) is there."""
+        i = self.index
+        try:
+            bus = busio.I2C(
+                getattr(board, pins.PANEL_SCL[i]),
+                getattr(board, pins.PANEL_SDA[i]),
+                frequency=self.frequency,
+            )
+        except RuntimeError:  # "No pull up found on SDA or SCL": no panel module
+            return None
+        self.bus = bus
+        if self.panel is not None:
+            self.panel.i2c = bus
+        return bus
+
+    def try_lock(self) -> bool:
+        bus = self.bus
+        if bus is None:
+            bus = self.open()
+            if bus is None:
+                return True  # writeto answers for the missing panel
+        return bus.try_lock()
+
+    def writeto(self, address, buffer, *, start, end) -> None:
+        if self.bus is None:
+            raise _NO_DEVICE
+        self.bus.writeto(address, buffer, start=start, end=end)
+
+    def unlock(self) -> None:
+        if self.bus is not None:
+            self.bus.unlock()
+
+
+def i2c_frequency(getenv) -> int:
+    """SPEED_I2C_FREQUENCY: 100 kHz up to the pin map's maximum (400 kHz by default)."""
+    return int_setting(
+        getenv,
+        "SPEED_I2C_FREQUENCY",
+        pins.PANEL_FREQUENCY[0],
+        100000,
+        pins.PANEL_MAX_FREQUENCY[0],
+    )
 
 
 def new_seed():
@@ -67,41 +109,93 @@ def new_seed():
     return value % SEED_LIMIT
 
 
-def choose(keys, screens, menu):
-    """Show the menu on both panels until someone presses PLAY (L/R move, 1-5 choose)."""
+def menu_title(screens) -> str:
+    """The menu's top line: the game's name, or which player's screen is missing."""
+    for i in range(2):
+        if not screens.panels[i].online:
+            return "P%d SCREEN MISSING" % (i + 1)
+    return TITLE
+
+
+def choose(keys, screens, menu) -> int:
+    """The menu on both panels until PLAY is pressed with both panels there.
+
+    L/R move, 1-5 choose. A missing panel is retried while the menu shows and
+    gets the menu as soon as it answers. Returns the PLAY press's keypad
+    timestamp: the match's time 0 is that press, whatever the loop was doing.
+    """
     event = keypad.Event()
-    screens.show_menu(-1, menu.lines(), menu.selected, TITLE)
+    start = supervisor.ticks_ms()
+    title = None
     while True:
+        screens.recover(ticks_diff(supervisor.ticks_ms(), start))
+        if menu_title(screens) != title:
+            title = menu_title(screens)
+            screens.show_menu(-1, menu.lines(), menu.selected, title)
         while keys.events.get_into(event):
             if not event.pressed:
                 continue
             if menu.press(event.key_number):
+                if title != TITLE:
+                    continue  # PLAY waits for both screens
                 keys.events.clear()  # the PLAY press is not a play
                 screens.hide_menu()
-                return
-            screens.show_menu(-1, menu.lines(), menu.selected, TITLE)
+                return event.timestamp
+            screens.show_menu(-1, menu.lines(), menu.selected, title)
 
 
-def main(matches=0):
+def main(matches=0, free_at_boot=-1):
     """Play matches forever (or ``matches`` of them): the device's whole life."""
     getenv = os.getenv
+    profiler = None
+    if int_setting(getenv, "SPEED_PROFILE", 0, 0, 1):
+        from speedduo.profiling import Profiler
+
+        profiler = Profiler(getattr(board, pins.LED_PIN), free_at_boot)
     rules = rules_from_settings(getenv)
     best_of = best_of_from_settings(getenv)
     keys = make_keys(board)
-    buses = make_panel_buses()
+    frequency = i2c_frequency(getenv)
+    buses = (PanelBus(0, frequency), PanelBus(1, frequency))
     screens = Screens.build(
         buses[0], buses[1], address=pins.PANEL_ADDRESS[0], rotations=pins.PANEL_ROTATION, log=print
     )
+    for i in range(2):
+        buses[i].panel = screens.panels[i]
+        if buses[i].bus is None:
+            print("screen %d: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
     screens.start()
-    write = log_sink()
+    port = None
+    try:
+        import usb_cdc
+
+        port = usb_cdc.data  # None unless boot.py enabled it
+    except ImportError:
+        pass
+    log_port = LogPort(port)
     fixed_seed = int_setting(getenv, "SPEED_SEED", -1, 0, SEED_LIMIT - 1)  # for tests
     menu = Menu(rules, best_of)
+    if profiler is not None:
+        profiler.imported()
     played = 0
     while True:
-        choose(keys, screens, menu)
+        play_ticks = choose(keys, screens, menu)
         seed = fixed_seed if fixed_seed >= 0 else new_seed()
-        app = App(keys.events, supervisor.ticks_ms, seed, rules, menu.best_of, write, screens)
-        app.run()
+        app = App(
+            keys.events,
+            supervisor.ticks_ms,
+            seed,
+            rules,
+            menu.best_of,
+            log_port.send,
+            screens,
+            start_ticks=play_ticks,
+        )
+        if profiler is None:
+            app.run()
+        else:
+            profiler.run(app)
+        log_port.flush()
         if fixed_seed >= 0:
             fixed_seed = (fixed_seed + 1) % SEED_LIMIT
         played += 1

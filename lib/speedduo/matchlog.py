@@ -2,8 +2,13 @@
 
 The game records every event as one fixed-width 16-byte record in a
 preallocated ring (``put``: a few byte stores, no allocation), so the play path
-never builds a string. ``drain(write)`` turns the waiting records into JSON
-Lines outside the hot path and hands each line to ``write``.
+never builds a string. ``drain_into(sink)`` turns the waiting records into JSON
+Lines, each written into one reusable ``bytearray`` (``line``, capacity
+``LINE_CAPACITY``, no trailing newline) and handed to ``sink(line)``, which
+must use it before it returns: on the board that is the USB data port
+(``logport.py``), and formatting allocates nothing there either, for every
+event but the ``match`` header. ``drain(write)`` is the host's form: each
+line as a ``str``.
 
 Record layout: 0 kind, 1 player (or winner; 2 = null), 2 slot, 3 card,
 4 pile, 5 why, 6-7 extra, 8-11 ``t`` (ms, little-endian), 12-15 ``u`` (a
@@ -18,7 +23,7 @@ try:
 except ImportError:
     pass
 
-from speedduo.cards import card_name
+from speedduo.cards import DECK_SIZE, JOKER1
 
 EV_MATCH = const(1)
 EV_DEAL = const(2)
@@ -38,7 +43,7 @@ WHY_LATE = const(1)
 WHY_INVALID = const(2)
 WHY_LOCKED = const(3)
 WHY_JOKER_LAST = const(4)
-REJECT_WHY = ("", "late", "invalid", "locked", "joker_last")
+REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
 
 # hand_end reasons
 END_OUT = const(1)
@@ -46,7 +51,7 @@ END_DEAD_STALL = const(2)
 END_PHOTO_FINISH = const(3)
 END_CLAIM = const(4)
 END_ABANDONED = const(5)
-END_WHY = ("", "out", "dead_stall", "photo_finish", "claim", "abandoned")
+END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")
 
 # ties settled by the arbiter (extra field "tie" on play/reject)
 TIE_NONE = const(0)
@@ -54,6 +59,7 @@ TIE_WON = const(1)
 TIE_LOST = const(2)
 
 NULL_PLAYER = const(2)
+LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 LOG_VERSION = const(1)
@@ -68,7 +74,8 @@ class MatchLog:
         self._head = 0  # next record to format
         self._count = 0  # records waiting
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
-        self._pending = None  # type: Any  # a deal/redeal being assembled while draining
+        self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
+        self._lists = 0  # card lists of a deal/redeal line written so far
 
     def put(self, kind, p, slot, card, pile, why, extra, t, u):
         """Record one event. Allocation-free; the caller drains often enough."""
@@ -119,141 +126,224 @@ class MatchLog:
     # ---- formatting, outside the hot path ----
 
     def drain(self, write) -> int:
-        """Format every complete waiting event as one JSON line; return how many."""
+        """Host form of ``drain_into``: each line as a str."""
+        return self.drain_into(lambda line: write(line.decode()))
+
+    def drain_into(self, sink) -> int:
+        """Format every complete waiting event into ``line``; ``sink(line)`` each. Returns lines."""
         lines = 0
+        ring = self._ring
         while self._count:
             i = self._head * _RECORD
-            record = self._ring[i : i + _RECORD]
             self._head += 1
             if self._head == self._capacity:
                 self._head = 0
             self._count -= 1
-            line = self._format(record)
-            if line is not None:
-                write(line)
+            if self._format(ring, i):
+                sink(self.line)
                 lines += 1
         return lines
 
-    def _format(self, r):
-        kind = r[0]
-        t = r[8] | (r[9] << 8) | (r[10] << 16) | (r[11] << 24)
-        u = r[12] | (r[13] << 8) | (r[14] << 16) | (r[15] << 24)
+    def _format(self, r, i) -> bool:
+        """Write record ``r[i:i+16]`` into ``line``; False while a card list is unfinished."""
+        kind = r[i]
+        line = self.line
         if kind == EV_CARDS:
-            return self._collect_cards(r)
-        if kind == EV_PLAY:
-            return _obj(
-                (("ev", '"play"'), ("t", t), ("p", r[1]), ("slot", r[2]))
-                + (("card", _card(r[3])), ("pile", r[4]))
-                + _tie(r[6])
-            )
-        if kind == EV_DRAW:
-            return _obj(
-                (("ev", '"draw"'), ("t", t), ("p", r[1]), ("slot", r[2]), ("card", _card(r[3])))
-            )
-        if kind == EV_REJECT:
-            return _obj(
-                (("ev", '"reject"'), ("t", t), ("p", r[1]), ("slot", r[2]))
-                + (("card", _card(r[3])), ("pile", r[4]), ("why", '"' + REJECT_WHY[r[5]] + '"'))
-                + _tie(r[6])
-            )
-        if kind == EV_PENALTY:
-            return _obj((("ev", '"penalty"'), ("t", t), ("p", r[1]), ("until", u)))
-        if kind == EV_STALL:
-            return _obj((("ev", '"stall"'), ("t", t), ("due", u)))
-        if kind == EV_FLIP:
-            return _obj(
-                (("ev", '"flip"'), ("t", t), ("p", r[1]), ("card", _card(r[3])), ("pile", r[4]))
-            )
-        if kind == EV_HAND_END:
-            winner = "null" if r[1] == NULL_PLAYER else r[1]
-            return _obj(
-                (("ev", '"hand_end"'), ("t", t), ("winner", winner))
-                + (("why", '"' + END_WHY[r[5]] + '"'), ("left", "[%d,%d]" % (r[2], r[3])))
-                + (("sweep", "true" if r[4] else "false"),)
-                + ((("overflows", r[6]),) if r[6] else ())
-            )
-        if kind == EV_MATCH_END:
-            winner = "null" if r[1] == NULL_PLAYER else r[1]
-            points = (("points", "[%d,%d]" % (t, u)),) if r[5] else ()
-            return _obj(
-                (("ev", '"match_end"'), ("winner", winner), ("score", "[%d,%d]" % (r[2], r[3])))
-                + points
-            )
-        if kind == EV_MATCH:
-            seed, rules, best_of, tie_first = self.header
-            pairs = []
-            for name, value in rules.as_pairs():
-                pairs.append((name, _value(value)))
-            return _obj(
-                (("ev", '"match"'), ("v", LOG_VERSION), ("seed", seed))
-                + (("rules", _obj(pairs)), ("best_of", best_of))
-                + (("tie_break", '"alternate"'), ("tie_first", tie_first))
-            )
-        if kind == EV_DEAL:
-            self._pending = [EV_DEAL, u, []]  # hand_no, the card lists
-            return None
-        if kind == EV_REDEAL:
-            self._pending = [EV_REDEAL, t, []]
-            return None
-        raise ValueError("corrupt match log record kind %d" % kind)
+            return self._cards(r, i)
+        line[:] = b""  # a new line; the capacity stays
+        t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
+        u = r[i + 12] | (r[i + 13] << 8) | (r[i + 14] << 16) | (r[i + 15] << 24)
+        if kind == EV_PLAY or kind == EV_REJECT:
+            line.extend(b'{"ev":"play","t":' if kind == EV_PLAY else b'{"ev":"reject","t":')
+            self._slot_card(r, i, t)
+            line.extend(b',"pile":')
+            _int(line, r[i + 4])
+            if kind == EV_REJECT:
+                line.extend(b',"why":"')
+                line.extend(REJECT_WHY[r[i + 5]])
+                line.append(34)  # "
+            if r[i + 6] == TIE_WON:
+                line.extend(b',"tie":"won"')
+            elif r[i + 6] == TIE_LOST:
+                line.extend(b',"tie":"lost"')
+        elif kind == EV_DRAW:
+            line.extend(b'{"ev":"draw","t":')
+            self._slot_card(r, i, t)
+        elif kind == EV_PENALTY:
+            line.extend(b'{"ev":"penalty","t":')
+            _int(line, t)
+            line.extend(b',"p":')
+            _int(line, r[i + 1])
+            line.extend(b',"until":')
+            _int(line, u)
+        elif kind == EV_STALL:
+            line.extend(b'{"ev":"stall","t":')
+            _int(line, t)
+            line.extend(b',"due":')
+            _int(line, u)
+        elif kind == EV_FLIP:
+            line.extend(b'{"ev":"flip","t":')
+            _int(line, t)
+            line.extend(b',"p":')
+            _int(line, r[i + 1])
+            line.extend(b',"card":')
+            _card(line, r[i + 3])
+            line.extend(b',"pile":')
+            _int(line, r[i + 4])
+        elif kind == EV_HAND_END:
+            line.extend(b'{"ev":"hand_end","t":')
+            _int(line, t)
+            line.extend(b',"winner":')
+            _player(line, r[i + 1])
+            line.extend(b',"why":"')
+            line.extend(END_WHY[r[i + 5]])
+            line.extend(b'","left":[')
+            _int(line, r[i + 2])
+            line.append(44)  # ,
+            _int(line, r[i + 3])
+            line.extend(b'],"sweep":true' if r[i + 4] else b'],"sweep":false')
+            if r[i + 6]:
+                line.extend(b',"overflows":')
+                _int(line, r[i + 6])
+        elif kind == EV_MATCH_END:
+            line.extend(b'{"ev":"match_end","winner":')
+            _player(line, r[i + 1])
+            line.extend(b',"score":[')
+            _int(line, r[i + 2])
+            line.append(44)
+            _int(line, r[i + 3])
+            line.append(93)  # ]
+            if r[i + 5]:
+                line.extend(b',"points":[')
+                _int(line, t)
+                line.append(44)
+                _int(line, u)
+                line.append(93)
+        elif kind == EV_MATCH:
+            self._header()
+        elif kind == EV_DEAL:
+            line.extend(b'{"ev":"deal","hand_no":')
+            _int(line, u)
+            line.extend(b',"hands":[[')
+            self._lists = 0
+            return False
+        elif kind == EV_REDEAL:
+            line.extend(b'{"ev":"redeal","t":')
+            _int(line, t)
+            line.extend(b',"side":[[')
+            self._lists = 6  # a redeal's two lists take the deal's "side" places
+            return False
+        else:
+            raise ValueError("corrupt match log record kind %d" % kind)
+        line.append(125)  # }
+        return True
 
-    def _collect_cards(self, r):
-        pending = self._pending
-        lists = pending[2]
-        if not lists or lists[-1][1] == 0:
-            lists.append([[], 1])
-        current = lists[-1]
-        for k in range(r[1]):
-            current[0].append(_card(r[3 + k]))
-        current[1] = r[2]
-        if r[2]:
-            return None
-        kind = pending[0]
-        if kind == EV_DEAL and len(lists) == 8:
-            self._pending = None
-            cards = [_list(item[0]) for item in lists]
-            return _obj(
-                (("ev", '"deal"'), ("hand_no", pending[1]))
-                + (("hands", "[%s,%s]" % (cards[0], cards[1])),)
-                + (("draw", "[%s,%s]" % (cards[2], cards[3])),)
-                + (("side", "[%s,%s]" % (cards[4], cards[5])),)
-                + (("piles", "[%s,%s]" % (cards[6], cards[7])),)
-            )
-        if kind == EV_REDEAL and len(lists) == 2:
-            self._pending = None
-            cards = [_list(item[0]) for item in lists]
-            return _obj(
-                (("ev", '"redeal"'), ("t", pending[1]), ("side", "[%s,%s]" % (cards[0], cards[1])))
-            )
-        return None
+    def _slot_card(self, r, i, t):
+        line = self.line
+        _int(line, t)
+        line.extend(b',"p":')
+        _int(line, r[i + 1])
+        line.extend(b',"slot":')
+        _int(line, r[i + 2])
+        line.extend(b',"card":')
+        _card(line, r[i + 3])
+
+    def _cards(self, r, i) -> bool:
+        """A CARDS record: up to 13 cards of the current list; True when the line is done."""
+        line = self.line
+        n = r[i + 1]
+        for k in range(n):
+            if line[len(line) - 1] != 91:  # not right after [
+                line.append(44)
+            _card(line, r[i + 3 + k])
+        if r[i + 2]:  # more of this list follows
+            return False
+        self._lists += 1
+        lists = self._lists
+        if lists == 8:  # a deal's last list, or a redeal's second
+            line.extend(b"]]}")
+            return True
+        line.extend(_BETWEEN_LISTS[lists])
+        return False
+
+    def _header(self):
+        """The ``match`` line: once per match, before play (it may allocate)."""
+        seed, rules, best_of, tie_first = self.header
+        line = self.line
+        line.extend(b'{"ev":"match","v":')
+        _int(line, LOG_VERSION)
+        line.extend(b',"seed":')
+        _int(line, seed)
+        line.extend(b',"rules":{')
+        first = True
+        for name, value in rules.as_pairs():
+            if not first:
+                line.append(44)
+            first = False
+            line.append(34)
+            line.extend(name.encode())
+            line.extend(b'":')
+            if value is True:
+                line.extend(b"true")
+            elif value is False:
+                line.extend(b"false")
+            elif isinstance(value, str):
+                line.append(34)
+                line.extend(value.encode())
+                line.append(34)
+            else:
+                _int(line, value)
+        line.extend(b'},"best_of":')
+        _int(line, best_of)
+        line.extend(b',"tie_break":"alternate","tie_first":')
+        _int(line, tie_first)
 
 
-def _card(card: int) -> str:
-    return '"' + card_name(card) + '"'
+# what closes a deal line's card list k (1..7) and opens list k + 1
+_BETWEEN_LISTS = (
+    b"",
+    b"],[",
+    b']],"draw":[[',
+    b"],[",
+    b']],"side":[[',
+    b"],[",
+    b']],"piles":[[',
+    b"],[",
+)
+_RANK_BYTES = b"A23456789TJQK"
+_SUIT_BYTES = b"SHDC"
 
 
-def _list(items) -> str:
-    return "[" + ",".join(items) + "]"
+def _int(line, n: int) -> None:
+    """Append the decimal digits of n (a small int; no str is built)."""
+    if n < 0:
+        line.append(45)  # -
+        n = -n
+    if n < 10:
+        line.append(48 + n)
+        return
+    divisor = 10
+    while divisor <= n // 10:  # never past n: stays a small int on the board
+        divisor *= 10
+    while divisor:
+        line.append(48 + (n // divisor) % 10)
+        divisor //= 10
 
 
-def _tie(extra: int):
-    if extra == TIE_WON:
-        return (("tie", '"won"'),)
-    if extra == TIE_LOST:
-        return (("tie", '"lost"'),)
-    return ()
+def _card(line, card: int) -> None:
+    """Append a card's quoted name: ``"TH"``, jokers ``"X1"``/``"X2"`` (cards.card_name)."""
+    line.append(34)
+    if card >= JOKER1:
+        line.append(88)  # X
+        line.append(49 if card == JOKER1 else 50)
+    else:
+        line.append(_RANK_BYTES[(card % DECK_SIZE) >> 2])
+        line.append(_SUIT_BYTES[card & 3])
+    line.append(34)
 
 
-def _value(value) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return '"' + value + '"'
-    return str(value)
-
-
-def _obj(fields) -> str:
-    """A compact JSON object from (name, already-encoded value) pairs, in order."""
-    return "{" + ",".join(['"%s":%s' % (name, value) for name, value in fields]) + "}"
+def _player(line, p: int) -> None:
+    if p == NULL_PLAYER:
+        line.extend(b"null")
+    else:
+        _int(line, p)

@@ -184,7 +184,8 @@ class Panel:
         st = self._st
         if st[_ONLINE]:
             return True
-        if now_ms - self._retry_at < 0:
+        wait = self._retry_at - now_ms
+        if 0 < wait <= self.retry_ms:  # (a wait longer than that: the caller's clock restarted)
             return False
         self._retry_at = now_ms + self.retry_ms
         st[_QUIET] = 1

@@ -1,0 +1,72 @@
+"""Measuring the board program on the board itself (settings.toml ``SPEED_PROFILE = 1``).
+
+Console lines, read by ``python -m host_sim device --report`` (docs/device.md)::
+
+    speedduo-profile boot free=N      gc.mem_free() when code.py starts
+    speedduo-profile import free=N    after every module is imported, collected
+    speedduo-profile match live_min=N alloc=N presses=N steps=N gcs=N
+
+``live_min`` is the lowest ``gc.mem_free()`` right after a collection, one at
+every change of the match's phase (deal, play, stall, hand end) and one at
+its end; ``alloc`` sums ``gc.mem_alloc()`` growth over every ``App.step()``
+(a step in which the collector ran is counted in ``gcs``, its bytes are not).
+The onboard LED pin is high for the whole of each ``App.step()``, so the
+emulator (or a logic analyser) times every step to the microsecond.
+"""
+
+import gc
+
+import digitalio
+
+_FAR = 1 << 29  # more free memory than any board has; a small int
+_mem_free = gc.mem_free  # type: ignore[attr-defined]  # CircuitPython/MicroPython only
+_mem_alloc = gc.mem_alloc  # type: ignore[attr-defined]
+
+
+class Profiler:
+    def __init__(self, probe_pin, free_at_boot: int) -> None:
+        self.probe = digitalio.DigitalInOut(probe_pin)
+        self.probe.switch_to_output(value=False)
+        print("speedduo-profile boot free=%d" % free_at_boot)
+
+    def imported(self) -> None:
+        gc.collect()
+        print("speedduo-profile import free=%d" % _mem_free())
+
+    def run(self, app) -> None:
+        """``app.run()``, measured."""
+        probe = self.probe
+        mem_alloc = _mem_alloc
+        match = app.match
+        presses_before = app.arbiter.presses
+        alloc = 0
+        steps = 0
+        collections = 0
+        live_min = _FAR
+        phase = -1
+        while not app.over:
+            if match.phase != phase:
+                phase = match.phase
+                gc.collect()
+                free = _mem_free()
+                if free < live_min:
+                    live_min = free
+            probe.value = True
+            before = mem_alloc()
+            app.step()
+            after = mem_alloc()
+            probe.value = False
+            if after >= before:
+                alloc += after - before
+            else:
+                collections += 1
+            steps += 1
+        app.log.drain_into(app.send_line)
+        gc.collect()
+        free = _mem_free()
+        if free < live_min:
+            live_min = free
+        print(
+            "speedduo-profile match live_min=%d alloc=%d presses=%d steps=%d gcs=%d"
+            % (live_min, alloc, app.arbiter.presses - presses_before, steps, collections)
+        )
