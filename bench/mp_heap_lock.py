@@ -204,6 +204,22 @@ def path_next_hand(m):
     return m.phase == PLAYING and not m.hand.over
 
 
+def path_greedy_hand_formatted(m):
+    """Whole hands with every line formatted (MatchLog.drain_into), as the board streams them."""
+    return greedy_hand(m.hand, True) > 0
+
+
+def path_next_deal_formatted(m):
+    """The next hand's deal line (52 cards in 8 lists) formatted by drain_into."""
+    m.finish_hand()
+    if m.phase == OVER:
+        return True
+    m.pressed(m.hand_start)
+    m.advance(m.hand_start)
+    lines = m.log.drain_into(_discard)
+    return m.phase == PLAYING and lines >= 1  # the deal line at least
+
+
 def path_arbiter_tie(arb):
     m = arb.match
     h = m.hand
@@ -257,7 +273,7 @@ def _discard(line):
 
 
 def control_drain(m):
-    """Not on the play path: formatting the log builds strings, so this must be caught."""
+    """The host's form of draining (each line as a str) allocates, so this must be caught."""
     m.log.put(3, 1, 2, 12, 0, 0, 0, 1000, 0)
     m.log.drain(_discard)
     return True
@@ -296,6 +312,8 @@ def main():
         ("Hand.advance stall flip (R9)", path_stall_flip, lambda: new_match(classic)),
         ("greedy whole hand (plays, stalls, redeals, end)", path_greedy_hand, None),
         ("Match.finish_hand + advance to next deal", path_next_hand, None),
+        ("greedy whole hand, every line formatted (drain_into)", path_greedy_hand_formatted, None),
+        ("next deal line formatted (drain_into)", path_next_deal_formatted, None),
         ("Arbiter._apply_group tie", path_arbiter_tie, lambda: Arbiter(None, arb_match, 0)),
         (
             "Arbiter.service (fake EventQueue)",
@@ -310,11 +328,11 @@ def main():
             total = 0
             for seed in range(1, 9):
                 m = new_match(classic, seed)
-                if work is path_next_hand:
+                if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
                 results.append(_locked(work, m))
                 m = new_match(classic, seed)
-                if work is path_next_hand:
+                if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
                 total += _bytes_unlocked(work, m)
             result = min(results)

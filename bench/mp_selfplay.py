@@ -9,8 +9,8 @@ HANDS hands have been dealt. Runs unchanged under CPython and MicroPython:
     python bench/mp_selfplay.py ROOT 20000 core
 
 MODE says what happens to the match log ring after every loop pass:
-``drain`` formats every record into a JSON line and hands it to a no-op
-(what the board's main loop pays), ``core`` empties the ring by resetting its
+``drain`` formats every record into the log's line buffer and hands it to a
+no-op (``drain_into``: what the board's main loop pays), ``core`` empties the ring by resetting its
 two counters (``log._count = 0; log._head = 0``; a benchmark-only shortcut that
 leaves the rules core alone). ``match`` plays one best-of-3 match with ``drain``
 (the smallest-heap check). Prints one line: ``plays P hands H matches M us U``.
@@ -44,7 +44,7 @@ def _discard(line):
 def _empty(log, drain):
     """Format the waiting log lines, or (drain False: the core alone) just drop them."""
     if drain:
-        log.drain(_discard)
+        log.drain_into(_discard)
     else:
         log._count = 0
         log._head = 0
