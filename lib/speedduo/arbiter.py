@@ -1,4 +1,4 @@
-"""The arbiter: key events become plays in the order they happened (RULES.md R4, R8, R13).
+"""The arbiter: key events become plays in the order they happened (docs/rules.md R4, R8, R13).
 
 Every loop pass ``service(now_ticks)`` drains the ``keypad`` event queue into
 preallocated arrays, orders the presses by their scan timestamp (wrap-safe

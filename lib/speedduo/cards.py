@@ -1,4 +1,4 @@
-"""Cards as small ints (RULES.md R1; V3 and V4 reserve their codes).
+"""Cards as small ints (docs/rules.md R1; V3 and V4 reserve their codes).
 
 A card is ``rank * 4 + suit`` with rank 0 = Ace .. 12 = King and suit
 0 = spades, 1 = hearts, 2 = diamonds, 3 = clubs, so a 52-card deck is 0..51.

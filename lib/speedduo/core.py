@@ -1,4 +1,4 @@
-"""The rules core: one hand of Speed as one state object (RULES.md R1-R13, R16).
+"""The rules core: one hand of Speed as one state object (docs/rules.md R1-R13, R16).
 
 Pure Python, no I/O, no clock: every entry point takes ``t``, milliseconds
 since the hand's start signal (R3). Cards are small ints (``cards.py``); every

@@ -1,4 +1,4 @@
-"""A match: hands one after another until someone wins it (RULES.md R14, R15, R17).
+"""A match: hands one after another until someone wins it (docs/rules.md R14, R15, R17).
 
 Time here is ``now``, milliseconds since the match began, from whatever clock
 the caller has (the board's ticks, the simulator's virtual clock). Each hand

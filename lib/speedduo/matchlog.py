@@ -1,4 +1,4 @@
-"""The match log (MATCH-LOG.md, format version 1): record now, format later.
+"""The match log (docs/match-log.md, format version 1): record now, format later.
 
 The game records every event as one fixed-width 16-byte record in a
 preallocated ring (``put``: a few byte stores, no allocation), so the play path

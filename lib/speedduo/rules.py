@@ -1,7 +1,7 @@
-"""The rule options of a match: defaults of RULES.md and the variants we support.
+"""The rule options of a match: defaults of docs/rules.md and the variants we support.
 
 Every option has a name; ``as_pairs()`` lists them all in a fixed order, which
-is what the match log's ``rules`` object holds (MATCH-LOG.md: every rule option
+is what the match log's ``rules`` object holds (docs/match-log.md: every rule option
 and variant in force, by name).
 """
 
