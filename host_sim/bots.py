@@ -25,8 +25,10 @@ LEVELS = {
     "hard": (250, 250),
     "perfect": (0, 0),
 }
+from speedduo.arbiter import REBOUNCE_MS  # noqa: E402
+
 HOLD_MS = (60, 60)
-SETTLE_US = 12000  # past the arbiter's 10 ms re-bounce guard after the release
+SETTLE_US = (REBOUNCE_MS + 5) * 1000  # past the arbiter's re-bounce guard after the release
 CLAIM = 5  # pending_slot value meaning "press L and R together"
 
 

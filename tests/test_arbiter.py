@@ -45,6 +45,34 @@ def test_contact_bounce_plays_once():
     assert sum(e["ev"] == "penalty" for e in events) == 1
 
 
+def _bot_match(seed, bounce_max_us):
+    rules = Rules(penalty=True)
+    lines = []
+    sim = Simulation(seed, rules, 3, ["bot:hard", "bot:hard"], (), bounce_max_us=bounce_max_us)
+    sim.run(lines.append)
+    Referee().check_log(lines)
+    return [json.loads(line) for line in lines]
+
+
+def test_no_press_acts_twice_at_the_worst_chatter_the_simulator_makes():
+    """20 ms of chatter on both edges (--bounce-us 20000): no slot acts twice within the
+    chatter, and no lock-out (R16) is earned that the same match without chatter lacks.
+    (Seed 6 acted twice, 21 ms apart, and earned a penalty with the old 10 ms guard.)"""
+    for seed in (1, 6, 7):
+        chattering = _bot_match(seed, 20000)
+        last = {}
+        for e in chattering:
+            if e["ev"] == "deal":
+                last = {}
+            if e["ev"] in ("play", "reject"):
+                key = (e["p"], e["slot"])
+                assert key not in last or e["t"] - last[key] > 25, (seed, last[key], e)
+                last[key] = e["t"]
+        clean = _bot_match(seed, 0)
+        penalised = [e["p"] for e in chattering if e["ev"] == "penalty"]
+        assert penalised == [e["p"] for e in clean if e["ev"] == "penalty"]
+
+
 def test_all_fourteen_keys_at_once_stay_consistent():
     script = "".join(f"200000 {p} {k}\n" for p in (0, 1) for k in "L12345R")
     _, events = run(script)

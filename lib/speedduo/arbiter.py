@@ -36,7 +36,10 @@ KEYS_PER_PLAYER = const(7)
 KEY_L = const(0)
 KEY_R = const(6)
 KEY_NAMES = "L12345R"
-REBOUNCE_MS = const(10)  # > 2x the worst contact chatter (5 ms)
+# A press this soon after the same key's release is chatter: longer than the
+# worst chatter the simulator makes (20 ms; real tact switches 0.1-5 ms), far
+# shorter than a finger can lift and press again. A first press never waits.
+REBOUNCE_MS = const(25)
 _BATCH = const(64)  # as many events as the keypad queue holds
 
 

@@ -6,7 +6,7 @@ reports a press at the first scan that sees the contact closed: any higher
 threshold delays the timestamp by the switch's own bounce, which differs from
 button to button, and would decide races (bench/bench_fairness.py: with one
 bouncing switch, the earlier press at 2 ms wins 98% with 1, 76% with 3, 74%
-with 5). The chatter after a press is dropped by the arbiter's 10 ms re-bounce
+with 5). The chatter after a press is dropped by the arbiter's 25 ms re-bounce
 guard instead. ``max_events=64`` holds more than 14 keys x 2 edges.
 """
 
