@@ -13,7 +13,7 @@ from referee import Referee
 from runner import Simulation
 from script import parse_script
 from speedduo.rules import Rules
-from speedduo.settings import best_of_from_settings, rules_from_settings
+from speedduo.settings import Settings, settings_names
 
 VENV_BIN = os.path.dirname(sys.executable)
 
@@ -110,22 +110,40 @@ def test_settings_choose_rules_and_best_of():
         "SPEED_RACE_WINDOW_MS": 250,
         "SPEED_BEST_OF": 5,
     }
-    rules = rules_from_settings(settings.get)
+    chosen = Settings(settings.get, list(settings))
+    rules = chosen.rules
     assert rules.penalty is True and rules.claim_mode == 2 and rules.race_window_ms == 250
-    assert best_of_from_settings(settings.get) == 5
+    assert chosen.best_of == 5
+    assert chosen.problems == [] and chosen.unknown == []
 
 
 @pytest.mark.parametrize(
-    "name,value",
+    "name,value,allowed",
     [
-        ("SPEED_PENALTY", 2),
-        ("SPEED_CLAIM", "often"),
-        ("SPEED_IDLE_MS", "soon"),
-        ("SPEED_BEST_OF", 4),
+        ("SPEED_PENALTY", 2, "0 or 1"),
+        ("SPEED_CLAIM", "often", "must be one of off, simple, race"),
+        ("SPEED_IDLE_MS", "soon", "a whole number"),
+        ("SPEED_BEST_OF", 4, "3, 5 or 7"),
+        ("SPEED_I2C_FREQUENCY", 5000000, "100000..1000000"),
     ],
 )
-def test_a_bad_setting_is_refused_by_name(name, value):
-    getenv = {name: value}.get
-    with pytest.raises(ValueError, match=name):
-        rules_from_settings(getenv)
-        best_of_from_settings(getenv)
+def test_a_bad_setting_is_named_with_what_is_allowed_and_its_default_used(name, value, allowed):
+    chosen = Settings({name: value}.get, [name])
+    assert chosen.problems == [(name, allowed)]
+    defaults = Settings({}.get)
+    assert chosen.rules.as_pairs() == defaults.rules.as_pairs()
+    assert (chosen.best_of, chosen.i2c_frequency) == (defaults.best_of, defaults.i2c_frequency)
+    lines = chosen.report_lines(21)
+    assert lines[0] == name and all(len(line) <= 21 for line in lines)
+
+
+def test_an_unknown_speed_setting_is_named_as_a_warning(tmp_path):
+    toml = tmp_path / "settings.toml"
+    toml.write_text(
+        '# a comment\nSPEED_PENALTY = 1\nSPEED_PENALTI = 1\nCIRCUITPY_WIFI_SSID = "x"\n'
+    )
+    names = settings_names(str(toml))
+    assert names == ["SPEED_PENALTY", "SPEED_PENALTI", "CIRCUITPY_WIFI_SSID"]
+    chosen = Settings({"SPEED_PENALTY": 1, "SPEED_PENALTI": 1}.get, names)
+    assert chosen.unknown == ["SPEED_PENALTI"] and chosen.rules.penalty is True
+    assert "  unknown: ignored" in chosen.report_lines()

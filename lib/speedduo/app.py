@@ -56,8 +56,12 @@ class App:
             screens.refresh(self.match.hand, self.match, now)
         self.log.drain_into(self.send_line)
 
-    def run(self) -> None:
-        """Play the match to its end (R14) or until it stops idle (R17)."""
+    def run(self, feed=None) -> None:
+        """Play the match to its end (R14) or until it stops idle (R17).
+
+        ``feed``: called after every pass (the board's watchdog)."""
         while not self.over:
             self.step()
+            if feed is not None:
+                feed()
         self.log.drain_into(self.send_line)

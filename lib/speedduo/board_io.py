@@ -16,6 +16,7 @@ What a real board does that the game must survive (all seen on CircuitPython
 - ``keypad.EventQueue.overflowed`` is read-only (the arbiter uses ``clear()``).
 """
 
+import gc
 import os
 
 import board
@@ -31,7 +32,7 @@ from speedduo.logport import LogPort
 from speedduo.menu import TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
-from speedduo.settings import best_of_from_settings, int_setting, rules_from_settings
+from speedduo.settings import Settings, settings_names, wrap
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -39,6 +40,9 @@ except ImportError:
     pass
 
 _NO_DEVICE = OSError(19)  # ENODEV, what an unanswered address raises; preallocated
+WATCHDOG_S = 8  # a loop pass that hangs this long resets the board (RP2040: at most 8.3 s)
+NOTICE_MS = 10000  # a settings notice stays this long unless a key is pressed
+_LINE = 21  # characters on a panel line
 
 
 class PanelBus:
@@ -91,17 +95,6 @@ class PanelBus:
             self.bus.unlock()
 
 
-def i2c_frequency(getenv) -> int:
-    """SPEED_I2C_FREQUENCY: 100 kHz up to the pin map's maximum (400 kHz by default)."""
-    return int_setting(
-        getenv,
-        "SPEED_I2C_FREQUENCY",
-        pins.PANEL_FREQUENCY[0],
-        100000,
-        pins.PANEL_MAX_FREQUENCY[0],
-    )
-
-
 def new_seed():
     value = 0
     for byte in os.urandom(4):
@@ -117,7 +110,7 @@ def menu_title(screens) -> str:
     return TITLE
 
 
-def choose(keys, screens, menu) -> int:
+def choose(keys, screens, menu, feed) -> int:
     """The menu on both panels until PLAY is pressed with both panels there.
 
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
@@ -128,6 +121,7 @@ def choose(keys, screens, menu) -> int:
     start = supervisor.ticks_ms()
     title = None
     while True:
+        feed()
         screens.recover(ticks_diff(supervisor.ticks_ms(), start))
         if menu_title(screens) != title:
             title = menu_title(screens)
@@ -144,19 +138,95 @@ def choose(keys, screens, menu) -> int:
             screens.show_menu(-1, menu.lines(), menu.selected, title)
 
 
+def notice(keys, screens, title, lines, feed, wait_ms=0):
+    """A message on both panels (and the console) until a key is pressed, or ``wait_ms``."""
+    print("%s: %s" % (title, " / ".join(line.strip() for line in lines)))
+    screens.show_menu(-1, lines, -1, title)
+    event = keypad.Event()
+    keys.events.clear()
+    start = supervisor.ticks_ms()
+    while not wait_ms or ticks_diff(supervisor.ticks_ms(), start) < wait_ms:
+        feed()
+        screens.recover(ticks_diff(supervisor.ticks_ms(), start))
+        while keys.events.get_into(event):
+            if event.pressed:
+                keys.events.clear()
+                screens.hide_menu()
+                return
+    screens.hide_menu()
+
+
+def show_fault(error, keys, screens, feed):
+    """Anything the game did not expect (MemoryError too): on both panels and the
+    console, then back to the menu at a key press. No reset, so no reset loop."""
+    gc.collect()
+    try:
+        import traceback
+
+        traceback.print_exception(error)
+    except ImportError:  # the MicroPython VM of the tests
+        import sys
+
+        sys.print_exception(error)  # type: ignore[attr-defined]
+    lines = wrap("%s: %s" % (type(error).__name__, error), _LINE)[:5]
+    lines.append("ANY KEY: MENU")
+    notice(keys, screens, "SORRY, AN ERROR", lines, feed)
+
+
+def start_watchdog():
+    """The board's watchdog, fed every loop pass: a hung loop resets the board.
+    Returns its ``feed`` (a no-op where there is none)."""
+    try:
+        from microcontroller import watchdog
+        from watchdog import WatchDogMode
+    except ImportError:
+        return _no_watchdog
+    if watchdog is None:  # a port without one
+        return _no_watchdog
+    watchdog.timeout = WATCHDOG_S
+    watchdog.mode = WatchDogMode.RESET
+    watchdog.feed()
+    return watchdog.feed
+
+
+def _no_watchdog():
+    pass
+
+
+def reset_after_a_hang() -> bool:
+    """True when the watchdog (not power-on or a reload) started this run."""
+    try:
+        import microcontroller
+        from microcontroller import ResetReason
+    except ImportError:
+        return False
+    return microcontroller.cpu.reset_reason == ResetReason.WATCHDOG
+
+
+def data_port():
+    """The USB data port when boot.py enabled it, else None."""
+    try:
+        import usb_cdc
+    except ImportError:
+        return None
+    return usb_cdc.data
+
+
 def main(matches=0, free_at_boot=-1):
     """Play matches forever (or ``matches`` of them): the device's whole life."""
-    getenv = os.getenv
+    settings = Settings(
+        os.getenv,
+        settings_names(environ=getattr(os, "environ", None)),
+        pins.PANEL_FREQUENCY[0],
+        pins.PANEL_MAX_FREQUENCY[0],
+    )
     profiler = None
-    if int_setting(getenv, "SPEED_PROFILE", 0, 0, 1):
+    if settings.profile:
         from speedduo.profiling import Profiler
 
         profiler = Profiler(getattr(board, pins.LED_PIN), free_at_boot)
-    rules = rules_from_settings(getenv)
-    best_of = best_of_from_settings(getenv)
     keys = make_keys(board)
-    frequency = i2c_frequency(getenv)
-    buses = (PanelBus(0, frequency), PanelBus(1, frequency))
+    buses = (PanelBus(0, settings.i2c_frequency), PanelBus(1, settings.i2c_frequency))
     screens = Screens.build(
         buses[0], buses[1], address=pins.PANEL_ADDRESS[0], rotations=pins.PANEL_ROTATION, log=print
     )
@@ -165,39 +235,44 @@ def main(matches=0, free_at_boot=-1):
         if buses[i].bus is None:
             print("screen %d: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
     screens.start()
-    port = None
-    try:
-        import usb_cdc
-
-        port = usb_cdc.data  # None unless boot.py enabled it
-    except ImportError:
-        pass
-    log_port = LogPort(port)
-    fixed_seed = int_setting(getenv, "SPEED_SEED", -1, 0, SEED_LIMIT - 1)  # for tests
-    menu = Menu(rules, best_of)
+    feed = start_watchdog()
+    if reset_after_a_hang():
+        notice(keys, screens, "RESTARTED", wrap("the game hung and was restarted", _LINE), feed)
+    lines = settings.report_lines(_LINE)
+    if lines:
+        lines.append("(defaults used)")
+        notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
+    log_port = LogPort(data_port())
+    menu = Menu(settings.rules, settings.best_of)
     if profiler is not None:
         profiler.imported()
+    seed = settings.seed
     played = 0
     while True:
-        play_ticks = choose(keys, screens, menu)
-        seed = fixed_seed if fixed_seed >= 0 else new_seed()
-        app = App(
-            keys.events,
-            supervisor.ticks_ms,
-            seed,
-            rules,
-            menu.best_of,
-            log_port.send,
-            screens,
-            start_ticks=play_ticks,
-        )
-        if profiler is None:
-            app.run()
-        else:
-            profiler.run(app)
-        log_port.flush()
-        if fixed_seed >= 0:
-            fixed_seed = (fixed_seed + 1) % SEED_LIMIT
+        try:
+            play_ticks = choose(keys, screens, menu, feed)
+            app = App(
+                keys.events,
+                supervisor.ticks_ms,
+                seed if seed >= 0 else new_seed(),
+                settings.rules,
+                menu.best_of,
+                log_port.send,
+                screens,
+                start_ticks=play_ticks,
+            )
+            if profiler is None:
+                app.run(feed)
+            else:
+                profiler.run(app, feed)
+            log_port.flush()
+        except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
+            if matches:  # the simulator and the tests: a fault is a failure
+                raise
+            show_fault(error, keys, screens, feed)
+            continue
+        if seed >= 0:
+            seed = (seed + 1) % SEED_LIMIT
         played += 1
         if matches and played >= matches:
             return app

@@ -33,8 +33,8 @@ class Profiler:
         gc.collect()
         print("speedduo-profile import free=%d" % _mem_free())
 
-    def run(self, app) -> None:
-        """``app.run()``, measured."""
+    def run(self, app, feed=None) -> None:
+        """``app.run(feed)``, measured."""
         probe = self.probe
         mem_alloc = _mem_alloc
         match = app.match
@@ -56,6 +56,8 @@ class Profiler:
             app.step()
             after = mem_alloc()
             probe.value = False
+            if feed is not None:
+                feed()
             if after >= before:
                 alloc += after - before
             else:

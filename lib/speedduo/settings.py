@@ -1,55 +1,123 @@
-"""Rule options from ``settings.toml`` (CircuitPython's ``os.getenv``).
+"""Settings from ``settings.toml`` (CircuitPython's ``os.getenv``), checked one by one.
 
-Each option of ``rules.py`` may be set as ``SPEED_<NAME>``: whole numbers for
-times, 0/1 for the switches (settings.toml holds only strings and integers),
-a string for ``SPEED_CLAIM``. ``SPEED_BEST_OF`` picks 3, 5 or 7. A bad value
-raises ValueError naming the setting, before any match starts.
+Each rule option of ``rules.py`` may be set as ``SPEED_<NAME>``: whole numbers
+for times, 0/1 for the switches (settings.toml holds only strings and
+integers), a string for ``SPEED_CLAIM``. Besides those: ``SPEED_BEST_OF``
+(3, 5 or 7), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests) and
+``SPEED_PROFILE`` (0/1, docs/device.md).
+
+A bad value never stops the board: ``Settings`` notes it in ``problems`` as
+(setting, what is allowed), keeps the default, and the board shows the list on
+both panels before the menu. ``unknown`` names the ``SPEED_*`` settings the
+game does not know (most likely a typo). Not on the play path.
 """
 
+from speedduo.rng import SEED_LIMIT
 from speedduo.rules import Rules, option_names
 
+OTHER_SETTINGS = ("SPEED_BEST_OF", "SPEED_I2C_FREQUENCY", "SPEED_SEED", "SPEED_PROFILE")
 
-def _flag(name, value):
+
+def _flag(value):
     if value in (0, 1, "0", "1", "true", "false"):
         return value in (1, "1", "true")
-    raise ValueError("SPEED_%s must be 0 or 1" % name.upper())
+    raise ValueError("0 or 1")
 
 
-def rules_from_settings(getenv):
-    """A Rules object from SPEED_* settings read through ``getenv`` (missing: default)."""
-    rules = Rules()
-    for name in option_names():
-        value = getenv("SPEED_" + name.upper())
+class Settings:
+    """Every SPEED_* setting read once through ``getenv``; ``names``: the keys present."""
+
+    def __init__(self, getenv, names=(), frequency=400000, max_frequency=1000000) -> None:
+        self.problems = []  # (setting, what is allowed), in the order read
+        self.rules = self._rules(getenv)
+        self.best_of = self.whole(getenv, "SPEED_BEST_OF", 3, 3, 7)
+        if self.best_of not in (3, 5, 7):
+            self.problems.append(("SPEED_BEST_OF", "3, 5 or 7"))
+            self.best_of = 3
+        self.i2c_frequency = self.whole(
+            getenv, "SPEED_I2C_FREQUENCY", frequency, 100000, max_frequency
+        )
+        self.seed = self.whole(getenv, "SPEED_SEED", -1, 0, SEED_LIMIT - 1)
+        self.profile = self.whole(getenv, "SPEED_PROFILE", 0, 0, 1)
+        known = ["SPEED_" + name.upper() for name in option_names()]
+        known.extend(OTHER_SETTINGS)
+        self.unknown = [n for n in names if n.startswith("SPEED_") and n not in known]
+
+    def _rules(self, getenv):
+        rules = Rules()
+        for name in option_names():
+            setting = "SPEED_" + name.upper()
+            value = getenv(setting)
+            if value is None:
+                continue
+            default = getattr(rules, name)
+            try:
+                if isinstance(default, bool):
+                    value = _flag(value)
+                elif isinstance(default, int):
+                    value = int(value)
+                rules.set(name, value)
+            except ValueError as error:
+                allowed = str(error)
+                if allowed.startswith(name + " "):  # "idle_ms must be ..." -> "must be ..."
+                    allowed = allowed[len(name) + 1 :]
+                elif not isinstance(default, (bool, str)):
+                    allowed = "a whole number"
+                self.problems.append((setting, allowed))
+        return rules
+
+    def whole(self, getenv, name, default, low, high):
+        """A whole-number setting in [low, high]; a bad one is noted and ``default`` used."""
+        value = getenv(name)
         if value is None:
-            continue
-        default = getattr(rules, name)
+            return default
         try:
-            if isinstance(default, bool):
-                value = _flag(name, value)
-            elif isinstance(default, int):
-                value = int(value)
-            rules.set(name, value)
-        except ValueError as e:
-            raise ValueError("settings.toml SPEED_%s: %s" % (name.upper(), e)) from None
-    return rules
+            value = int(value)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            self.problems.append((name, "%d..%d" % (low, high)))
+            return default
+        return value
+
+    def report_lines(self, width=21):
+        """The problems as short lines for a 128-pixel panel (``width`` characters)."""
+        lines = []
+        for name, allowed in self.problems:
+            lines.append(name[:width])
+            lines.extend(wrap(allowed, width, "  "))
+        for name in self.unknown:
+            lines.append(name[:width])
+            lines.append("  unknown: ignored")
+        return lines
 
 
-def int_setting(getenv, name, default, allowed_low, allowed_high):
-    """A whole-number setting within [allowed_low, allowed_high]; ValueError naming it."""
-    value = getenv(name)
-    if value is None:
-        return default
+def wrap(text, width, indent=""):
+    """Words of ``text`` on lines of at most ``width`` characters, each after ``indent``."""
+    lines = []
+    line = indent
+    for word in text.split():
+        if len(line) > len(indent) and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = indent
+        line = line + (" " if len(line) > len(indent) else "") + word
+    if len(line) > len(indent):
+        lines.append(line)
+    return lines
+
+
+def settings_names(path="/settings.toml", environ=None):
+    """The keys settings.toml sets (CircuitPython has no os.environ to list them)."""
+    names = []
     try:
-        value = int(value)
-    except ValueError:
-        value = -1
-    if not allowed_low <= value <= allowed_high:
-        raise ValueError("settings.toml %s must be %d..%d" % (name, allowed_low, allowed_high))
-    return value
-
-
-def best_of_from_settings(getenv):
-    value = int_setting(getenv, "SPEED_BEST_OF", 3, 3, 7)
-    if value not in (3, 5, 7):
-        raise ValueError("settings.toml SPEED_BEST_OF must be 3, 5 or 7")
-    return value
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("["):
+                    break  # CircuitPython reads only the top-level keys
+                if line and not line.startswith("#") and "=" in line:
+                    names.append(line.split("=", 1)[0].strip())
+    except OSError:
+        if environ is not None:  # the simulator: settings come from the environment
+            names = [name for name in environ if name.startswith("SPEED_")]
+    return names
