@@ -156,8 +156,7 @@ class MatchLog:
         if kind == EV_PLAY or kind == EV_REJECT:
             line.extend(b'{"ev":"play","t":' if kind == EV_PLAY else b'{"ev":"reject","t":')
             self._slot_card(r, i, t)
-            line.extend(b',"pile":')
-            _int(line, r[i + 4])
+            _num(line, b',"pile":', r[i + 4])
             if kind == EV_REJECT:
                 line.extend(b',"why":"')
                 line.extend(REJECT_WHY[r[i + 5]])
@@ -170,66 +169,43 @@ class MatchLog:
             line.extend(b'{"ev":"draw","t":')
             self._slot_card(r, i, t)
         elif kind == EV_PENALTY:
-            line.extend(b'{"ev":"penalty","t":')
-            _int(line, t)
-            line.extend(b',"p":')
-            _int(line, r[i + 1])
-            line.extend(b',"until":')
-            _int(line, u)
+            _num(line, b'{"ev":"penalty","t":', t)
+            _num(line, b',"p":', r[i + 1])
+            _num(line, b',"until":', u)
         elif kind == EV_STALL:
-            line.extend(b'{"ev":"stall","t":')
-            _int(line, t)
-            line.extend(b',"due":')
-            _int(line, u)
+            _num(line, b'{"ev":"stall","t":', t)
+            _num(line, b',"due":', u)
         elif kind == EV_FLIP:
-            line.extend(b'{"ev":"flip","t":')
-            _int(line, t)
-            line.extend(b',"p":')
-            _int(line, r[i + 1])
+            _num(line, b'{"ev":"flip","t":', t)
+            _num(line, b',"p":', r[i + 1])
             line.extend(b',"card":')
             _card(line, r[i + 3])
-            line.extend(b',"pile":')
-            _int(line, r[i + 4])
+            _num(line, b',"pile":', r[i + 4])
         elif kind == EV_HAND_END:
-            line.extend(b'{"ev":"hand_end","t":')
-            _int(line, t)
+            _num(line, b'{"ev":"hand_end","t":', t)
             line.extend(b',"winner":')
             _player(line, r[i + 1])
             line.extend(b',"why":"')
             line.extend(END_WHY[r[i + 5]])
-            line.extend(b'","left":[')
-            _int(line, r[i + 2])
-            line.append(44)  # ,
-            _int(line, r[i + 3])
-            line.extend(b'],"sweep":true' if r[i + 4] else b'],"sweep":false')
+            _pair(line, b'","left":', r[i + 2], r[i + 3])
+            line.extend(b',"sweep":true' if r[i + 4] else b',"sweep":false')
             if r[i + 6]:
-                line.extend(b',"overflows":')
-                _int(line, r[i + 6])
+                _num(line, b',"overflows":', r[i + 6])
         elif kind == EV_MATCH_END:
             line.extend(b'{"ev":"match_end","winner":')
             _player(line, r[i + 1])
-            line.extend(b',"score":[')
-            _int(line, r[i + 2])
-            line.append(44)
-            _int(line, r[i + 3])
-            line.append(93)  # ]
+            _pair(line, b',"score":', r[i + 2], r[i + 3])
             if r[i + 5]:
-                line.extend(b',"points":[')
-                _int(line, t)
-                line.append(44)
-                _int(line, u)
-                line.append(93)
+                _pair(line, b',"points":', t, u)
         elif kind == EV_MATCH:
             self._header()
         elif kind == EV_DEAL:
-            line.extend(b'{"ev":"deal","hand_no":')
-            _int(line, u)
+            _num(line, b'{"ev":"deal","hand_no":', u)
             line.extend(b',"hands":[[')
             self._lists = 0
             return False
         elif kind == EV_REDEAL:
-            line.extend(b'{"ev":"redeal","t":')
-            _int(line, t)
+            _num(line, b'{"ev":"redeal","t":', t)
             line.extend(b',"side":[[')
             self._lists = 6  # a redeal's two lists take the deal's "side" places
             return False
@@ -241,10 +217,8 @@ class MatchLog:
     def _slot_card(self, r, i, t):
         line = self.line
         _int(line, t)
-        line.extend(b',"p":')
-        _int(line, r[i + 1])
-        line.extend(b',"slot":')
-        _int(line, r[i + 2])
+        _num(line, b',"p":', r[i + 1])
+        _num(line, b',"slot":', r[i + 2])
         line.extend(b',"card":')
         _card(line, r[i + 3])
 
@@ -270,10 +244,8 @@ class MatchLog:
         """The ``match`` line: once per match, before play (it may allocate)."""
         seed, rules, best_of, tie_first = self.header
         line = self.line
-        line.extend(b'{"ev":"match","v":')
-        _int(line, LOG_VERSION)
-        line.extend(b',"seed":')
-        _int(line, seed)
+        _num(line, b'{"ev":"match","v":', LOG_VERSION)
+        _num(line, b',"seed":', seed)
         line.extend(b',"rules":{')
         first = True
         for name, value in rules.as_pairs():
@@ -293,10 +265,8 @@ class MatchLog:
                 line.append(34)
             else:
                 _int(line, value)
-        line.extend(b'},"best_of":')
-        _int(line, best_of)
-        line.extend(b',"tie_break":"alternate","tie_first":')
-        _int(line, tie_first)
+        _num(line, b'},"best_of":', best_of)
+        _num(line, b',"tie_break":"alternate","tie_first":', tie_first)
 
 
 # what closes a deal line's card list k (1..7) and opens list k + 1
@@ -312,6 +282,22 @@ _BETWEEN_LISTS = (
 )
 _RANK_BYTES = b"A23456789TJQK"
 _SUIT_BYTES = b"SHDC"
+
+
+def _num(line, key: bytes, n: int) -> None:
+    """Append ``key`` (the bytes before a number, e.g. ``b',"p":'``) and the number."""
+    line.extend(key)
+    _int(line, n)
+
+
+def _pair(line, key: bytes, a: int, b: int) -> None:
+    """Append ``key`` and the list ``[a,b]``."""
+    line.extend(key)
+    line.append(91)  # [
+    _int(line, a)
+    line.append(44)  # ,
+    _int(line, b)
+    line.append(93)  # ]
 
 
 def _int(line, n: int) -> None:

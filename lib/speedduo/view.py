@@ -85,6 +85,7 @@ _M_LOCKOUT = const(9)
 _M_WIN = const(10)
 _M_LOSE = const(11)
 _M_REPLAY = const(12)
+_ONE_WORD = (b"FLIP!", b"REDEAL", b"LATE", b"MISS", b"LOCKED", b"KEYS!")  # _M_FLIP.._M_KEYS
 
 _SCREEN_NONE = const(0)
 _SCREEN_PLAY = const(1)
@@ -392,19 +393,7 @@ class PlayerView:
             self._centred(text, _CENTRE_X, _CENTRE_W, 3, cls, True)
             self._extent(1, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
-        text = b"?"
-        if msg == _M_FLIP:
-            text = b"FLIP!"
-        elif msg == _M_REDEAL:
-            text = b"REDEAL"
-        elif msg == _M_LATE:
-            text = b"LATE"
-        elif msg == _M_MISS:
-            text = b"MISS"
-        elif msg == _M_LOCKED:
-            text = b"LOCKED"
-        elif msg == _M_KEYS:
-            text = b"KEYS!"
+        text = _ONE_WORD[msg - _M_FLIP] if _M_FLIP <= msg <= _M_KEYS else b"?"
         self._centred(text, _CENTRE_X, _CENTRE_W, 2, cls, msg != _M_FLIP and msg != _M_REDEAL)
         self._extent(2, 2, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
 
