@@ -102,9 +102,19 @@ def test_ms_clock_wrap_during_a_hand_changes_nothing():
 
 
 def test_ties_alternate_between_players():
-    sim, _ = run("200000 0 1\n200000 1 2\n")
-    first = sim.match.tie_next
-    assert first in (0, 1) and sim.arbiter.ties == 1
+    """The first tie goes to the log's tie_first, the next one to the other player."""
+    sim, events = run("200000 0 1\n200000 1 2\n")
+    tie_first = events[0]["tie_first"]
+    won = [e["p"] for e in presses(events) if e.get("tie") == "won"]
+    assert won == [tie_first] and sim.arbiter.ties == 1
+    assert sim.match.tie_next == 1 - tie_first
+    for seed in range(1, 40):  # the other player wins the first tie of some other match
+        other, events = run("200000 0 1\n200000 1 2\n", seed=seed)
+        if events[0]["tie_first"] != tie_first and other.arbiter.ties:
+            won = [e["p"] for e in presses(events) if e.get("tie") == "won"]
+            assert won == [1 - tie_first]
+            return
+    raise AssertionError("no seed drew the other player first")
 
 
 def test_r_then_a_card_that_fits_both_piles_goes_to_the_right_pile():

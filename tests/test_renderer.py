@@ -10,7 +10,6 @@ and look at the new PNGs before committing them.
 
 import errno
 import os
-import shutil
 import subprocess
 import sys
 
@@ -638,8 +637,3 @@ def test_refresh_during_play_allocates_nothing_under_micropython(tmp_path):
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.startswith("OK") and int(out.stdout.split()[1]) >= 10
-
-
-def test_helpers_exist_for_the_app():
-    assert shutil.which  # keep the import list honest
-    assert callable(Screens.build) and callable(Panel.recover)

@@ -1,11 +1,11 @@
-"""One or more tests per rule id of RULES.md, on the rules core directly."""
+"""One or more tests per rule id of docs/rules.md, on the rules core directly."""
 
 import json
 
 import pytest
 from conftest import drained, lay_out, new_hand
 from speedduo.cards import NO_CARD, card_from_name, card_name
-from speedduo.core import EMPTY_SLOT, INVALID, LATE, LOCKED, PLAYED
+from speedduo.core import EMPTY_SLOT, INVALID, LATE, LOCKED, NOT_PLAYING, PLAYED
 from speedduo.match import OVER, RESULT, Match
 from speedduo.matchlog import MatchLog
 from speedduo.rng import Rng
@@ -285,7 +285,7 @@ def test_r13_earlier_of_two_last_cards_wins():
     lay_out(hand, [["4S"], ["JD"]], [["5H"], ["QC"]])
     hand.play(2500, 1, 0)
     assert hand.over and hand.winner == 1
-    assert hand.play(2500, 0, 0) != PLAYED
+    assert hand.play(2500, 0, 0) == NOT_PLAYING  # the later last card comes after the end
 
 
 def test_r13_same_timestamp_photo_finish_is_replayed_without_score():
