@@ -12,6 +12,7 @@ from conftest import ROOT
 from referee import Referee
 from runner import Simulation
 from script import parse_script
+from speedduo.matchlog import EV_REJECT
 from speedduo.rules import Rules
 from speedduo.settings import Settings, settings_names
 
@@ -75,8 +76,9 @@ class _ScreensSpy:
     def show_overflow(self, now):
         self.moments.append(("overflow", now))
 
-    def show_refused(self, player, why, now):
-        self.moments.append(("refused", player, why))
+    def event(self, kind, p, why, t, now):
+        if kind == EV_REJECT:
+            self.moments.append(("refused", p, why))
 
     def refresh(self, hand, match, now):
         pass

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 from speedduo import glyphs, view
 from speedduo.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
-from speedduo.matchlog import MatchLog
+from speedduo.matchlog import EV_REJECT, WHY_INVALID, WHY_LATE, MatchLog
 from speedduo.rules import Rules
 from speedduo.screens import Screens
 from speedduo.ssd1306 import PRIVATE, ROW, SHARED, Panel
@@ -58,8 +58,16 @@ class Game:
         return self.match.hand
 
     def refresh(self):
+        self.match.log.observe(self._event)  # as the App does: the screens see the records
         self.match.log.drain(lambda line: None)
         self.screens.refresh(self.hand, self.match, self.now)
+
+    def _event(self, kind, p, slot, card, pile, why, t):
+        self.screens.event(kind, p, why, t, self.match.hand_start + t)
+
+    def refuse(self, p, why):
+        """A refused press as the core records it (a reject line)."""
+        self.screens.event(EV_REJECT, p, why, 0, self.now)
 
     def at(self, now):
         self.now = now
@@ -284,7 +292,7 @@ def test_player1_panel_reads_upright_to_player1():
 def test_refused_late_play_flashes_late_then_clears():
     g = Game()
     g.start_hand()
-    g.screens.show_refused(0, view.LATE, g.now)
+    g.refuse(0, WHY_LATE)
     g.refresh()
     assert g.screens.views[0].moment[0] == view._M_LATE
     assert g.screens.views[1].moment[0] == view._M_NONE
@@ -501,8 +509,8 @@ def _scenes():
 
     def late():
         g = playing()
-        g.screens.show_refused(0, view.LATE, g.now)
-        g.screens.show_refused(1, view.INVALID, g.now)
+        g.refuse(0, WHY_LATE)
+        g.refuse(1, WHY_INVALID)
         g.refresh()
         return g
 

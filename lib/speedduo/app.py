@@ -32,7 +32,7 @@ class App:
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play
         self._overflows = 0
-        self._refused = bytearray(2)  # the arbiter's refused_count already shown
+        self._on_event = self._event  # one bound method, made once (making one allocates)
 
     @property
     def over(self) -> bool:
@@ -46,15 +46,16 @@ class App:
         screens = self.screens
         if screens is not None:
             now = arbiter.match_time(now_ticks)
+            self.log.observe(self._on_event)  # what the core recorded, for the screens
             if arbiter.overflows != self._overflows:  # presses were lost: say so
                 self._overflows = arbiter.overflows
                 screens.show_overflow(now)
-            for p in range(2):
-                if arbiter.refused_count[p] != self._refused[p]:
-                    self._refused[p] = arbiter.refused_count[p]
-                    screens.show_refused(p, arbiter.refused_why[p], now)
             screens.refresh(self.match.hand, self.match, now)
         self.log.drain_into(self.send_line)
+
+    def _event(self, kind, p, slot, card, pile, why, t) -> None:
+        """A record of the hand, at its own match time (the hand's t + the hand's start)."""
+        self.screens.event(kind, p, why, t, self.match.hand_start + t)
 
     def run(self, feed=None) -> None:
         """Play the match to its end (R14) or until it stops idle (R17).

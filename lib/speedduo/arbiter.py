@@ -27,7 +27,7 @@ from adafruit_ticks import ticks_diff
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import NO_CARD
-from speedduo.core import LATE, LOCKED, NOT_PLAYING
+from speedduo.core import NOT_PLAYING
 from speedduo.match import PLAYING
 from speedduo.matchlog import TIE_LOST, TIE_WON
 from speedduo.rules import CLAIM_OFF
@@ -70,8 +70,6 @@ class Arbiter:
         self.overflows = 0  # times the keypad queue overflowed
         self.ties = 0  # conflicting ties settled
         self._held_back = 0  # events of the current millisecond, kept for the next pass
-        self.refused_why = bytearray(2)  # each player's last refusal (core LATE/INVALID/LOCKED)
-        self.refused_count = bytearray(2)  # counts refusals (mod 256) so the app sees new ones
 
     @property
     def held_back(self) -> int:
@@ -246,12 +244,8 @@ class Arbiter:
                 slot = k - p * KEYS_PER_PLAYER - 1
                 if slot < 0 or slot > 4:
                     continue
-                result = hand.play(t, p, slot, dest[i], tie if dest[i] >= 0 else 0)
-                if result == NOT_PLAYING:
+                if hand.play(t, p, slot, dest[i], tie if dest[i] >= 0 else 0) == NOT_PLAYING:
                     return
-                if LATE <= result <= LOCKED:  # for the screen: LATE, INVALID or LOCKED
-                    self.refused_why[p] = result
-                    self.refused_count[p] = (self.refused_count[p] + 1) & 0xFF
 
     def _take_tie_turn(self) -> int:
         """The player who wins this tie; the next tie goes to the other one."""

@@ -73,6 +73,7 @@ class MatchLog:
         self._capacity = capacity
         self._head = 0  # next record to format
         self._count = 0  # records waiting
+        self._seen = 0  # of those, how many ``observe`` has shown
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a deal/redeal line written so far
@@ -129,6 +130,23 @@ class MatchLog:
         """Host form of ``drain_into``: each line as a str."""
         return self.drain_into(lambda line: write(line.decode()))
 
+    def observe(self, observer) -> None:
+        """Show each record not yet observed to ``observer(kind, p, slot, card, pile, why, t)``
+        (card lists are skipped), before ``drain_into`` formats them. Allocation-free."""
+        ring = self._ring
+        k = self._seen
+        while k < self._count:
+            i = self._head + k
+            if i >= self._capacity:
+                i -= self._capacity
+            i *= _RECORD
+            kind = ring[i]
+            if kind != EV_CARDS:
+                t = ring[i + 8] | (ring[i + 9] << 8) | (ring[i + 10] << 16) | (ring[i + 11] << 24)
+                observer(kind, ring[i + 1], ring[i + 2], ring[i + 3], ring[i + 4], ring[i + 5], t)
+            k += 1
+        self._seen = k
+
     def drain_into(self, sink) -> int:
         """Format every complete waiting event into ``line``; ``sink(line)`` each. Returns lines."""
         lines = 0
@@ -142,6 +160,7 @@ class MatchLog:
             if self._format(ring, i):
                 sink(self.line)
                 lines += 1
+        self._seen = 0
         return lines
 
     def _format(self, r, i) -> bool:

@@ -130,8 +130,10 @@ class Screens:
 
     # ---- the app's moments, by player ----
 
-    def show_refused(self, player, why, now):
-        self.views[player].show_refused(why, now)
+    def event(self, kind, p, why, t, now):
+        """A match-log record the core wrote (see PlayerView.event); ``now``: its match time."""
+        self.views[0].event(kind, p, why, t, now)
+        self.views[1].event(kind, p, why, t, now)
 
     def show_overflow(self, now):
         self.views[0].show_overflow(now)

@@ -17,49 +17,33 @@ players), so the L button means "the left pile" for the input code.
 on the panel and redraws only what changed; pile tops (and moments both
 players share: countdown, stall, flip, hand result) are marked ``SHARED`` so
 the coordinator sends them to both panels before anything private. The play
-path allocates nothing. ``show_refused``, ``show_overflow`` and ``show_menu``
-are the app's "moments".
+path allocates nothing. What happened comes from the core's own record of it:
+``event(kind, ...)`` gets each match-log record as the app drains the log
+(flips and redeals, refused presses); ``show_overflow`` (the keypad lost
+presses) and ``show_menu`` are the app's.
 """
 
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
 from speedduo.cards import NO_CARD
+from speedduo.match import COUNTDOWN, OVER, RESULT
+from speedduo.matchlog import (
+    END_CLAIM,
+    END_DEAD_STALL,
+    END_OUT,
+    EV_FLIP,
+    EV_REDEAL,
+    EV_REJECT,
+    NULL_PLAYER,
+    WHY_INVALID,
+    WHY_LATE,
+)
 from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH
-
-# match phases (speedduo.match)
-_COUNTDOWN = const(0)
-_PLAYING = const(1)
-_RESULT = const(2)
-_OVER = const(3)
-_NULL = const(2)  # no winner
-_END_OUT = const(1)
-_END_DEAD_STALL = const(2)
-_END_CLAIM = const(4)
-
-# refusal reasons for show_refused (the core's play() results)
-LATE = const(1)
-INVALID = const(2)
-LOCKED = const(3)
 
 _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)
 _FORCE = const(252)  # nothing known on the panel: draw it
-
-# the view's state bytes
-_S_TOPS = const(0)  # 2: card drawn on the left / right pile
-_S_SLOTS = const(2)  # 5: card drawn in each hand slot
-_S_COUNTS = const(7)  # 5: own draw, own side, opponent's cards, own wins, other wins
-_S_EXT = const(12)  # 4: centre message extent: page0, page1, x0, x1 (page0 255: none)
-_S_TARGET = const(16)
-_S_MSG = const(17)
-_S_ARG = const(18)
-_S_SCREEN = const(19)
-_S_FLASH = const(20)  # the refused-play message to flash
-_S_REDEALT = const(21)
-_S_SIDES = const(22)
-_S_REDEALS = const(23)
-_S_SIZE = const(24)
 
 _PILE_X = (10, 94)  # left, right pile glyph column
 _SUIT_DX = const(25)
@@ -110,46 +94,70 @@ class PlayerView:
         self.panel = panel
         self.player = player
         self.left_pile = left_pile
-        # what is on the panel, in one bytearray (see the _S_ offsets)
-        self._st = bytearray(_S_SIZE)
-        self._st[_S_SCREEN] = _SCREEN_NONE
-        self._flash_until = 0  # a refused-play message shows until then
+        # what is on the panel now
+        self._tops = bytearray(2)  # card drawn on the left / right pile
+        self._slots = bytearray(5)  # card drawn in each hand slot
+        self._counts = bytearray(5)  # own draw, own side, opponent's cards, own wins, other wins
+        self._target = _FORCE
+        self._msg = _FORCE  # the centre message and its argument
+        self._arg = _FORCE
+        self._ext = bytearray(4)  # where it was drawn: page0, page1, x0, x1 (page0 255: none)
+        self._screen = _SCREEN_NONE
+        self._flash = _M_NONE  # the refused-play message to flash
+        self._flash_until = 0  # ... until then
+        self._redealt = False  # the flip on show came with a redeal (R10)
+        self._redeal_t = -1
         self._flip_until = 0
         self._hand_no = -1
         self._forget()
 
     def _forget(self):
         """Nothing on the panel is known: the next update draws everything."""
-        st = self._st
-        for k in range(_S_TOPS, _S_COUNTS + 5):
-            st[k] = _FORCE
-        st[_S_TARGET] = _FORCE
-        st[_S_MSG] = _FORCE
-        st[_S_ARG] = _FORCE
-        st[_S_EXT] = 255
+        for state in (self._tops, self._slots, self._counts):
+            for k in range(len(state)):
+                state[k] = _FORCE
+        self._target = _FORCE
+        self._msg = _FORCE
+        self._arg = _FORCE
+        self._ext[0] = 255
 
     @property
     def moment(self):
         """(message id, argument) shown in the centre now: for tests."""
-        return self._st[_S_MSG], self._st[_S_ARG]
+        return self._msg, self._arg
 
     @property
     def screen(self):
-        return self._st[_S_SCREEN]
+        return self._screen
 
     def drawn_slots(self):
-        return bytes(self._st[_S_SLOTS : _S_SLOTS + 5])
+        return bytes(self._slots)
 
     # ---- the app's moments ----
 
-    def show_refused(self, why, now):
-        """A press was refused: LATE (lost a race, R8), INVALID (does not fit), LOCKED (R16)."""
-        self._st[_S_FLASH] = _M_LATE if why == LATE else _M_MISS if why == INVALID else _M_LOCKED
-        self._flash_until = now + _FLASH_MS
+    def event(self, kind, p, why, t, now):
+        """What the core recorded (a match-log record kind), as the app drains the log:
+        flips and redeals (R9, R10) for both players, a refused press for its player."""
+        if kind == EV_REDEAL:
+            self._redealt = True
+            self._redeal_t = t
+            self._flip_until = now + _FLIP_MS
+        elif kind == EV_FLIP:
+            if t != self._redeal_t:  # flips of the same instant as a redeal show REDEAL
+                self._redealt = False
+            self._flip_until = now + _FLIP_MS
+        elif kind == EV_REJECT and p == self.player:
+            if why == WHY_LATE:
+                self._flash = _M_LATE
+            elif why == WHY_INVALID:
+                self._flash = _M_MISS
+            else:
+                self._flash = _M_LOCKED
+            self._flash_until = now + _FLASH_MS
 
     def show_overflow(self, now):
         """The key queue overflowed: some presses were lost."""
-        self._st[_S_FLASH] = _M_KEYS
+        self._flash = _M_KEYS
         self._flash_until = now + _FLASH_MS
 
     def show_menu(self, lines, selected, title=None):
@@ -172,21 +180,21 @@ class PlayerView:
                 panel.fill(0, page, WIDTH, 1, 0xFF, PRIVATE)
             panel.text(_FONT, _INDEX, lines[i], 3, page, PRIVATE, on)
             page += 1
-        self._st[_S_SCREEN] = _SCREEN_MENU
+        self._screen = _SCREEN_MENU
 
     def hide_menu(self):
         """Back from a menu: the next update redraws the game screen."""
-        self._st[_S_SCREEN] = _SCREEN_NONE
+        self._screen = _SCREEN_NONE
 
     # ---- the game ----
 
     def update(self, hand, match, now):
         """Redraw what changed since the last update (allocation-free while playing)."""
-        screen = self._st[_S_SCREEN]
+        screen = self._screen
         if screen == _SCREEN_MENU:
             return
         phase = match.phase
-        if phase == _OVER:
+        if phase == OVER:
             if screen != _SCREEN_OVER:
                 self._draw_over(match)
             return
@@ -194,27 +202,25 @@ class PlayerView:
         if screen != _SCREEN_PLAY:
             panel.clear(PRIVATE)
             self._forget()
-            self._st[_S_SCREEN] = _SCREEN_PLAY
+            self._screen = _SCREEN_PLAY
         p = self.player
-        dealt = phase != _COUNTDOWN
+        dealt = phase != COUNTDOWN
         if dealt and hand.hand_no != self._hand_no:
             self._hand_no = hand.hand_no
-            self._st[_S_SIDES] = hand.side_n[0] + hand.side_n[1]
-            self._st[_S_REDEALS] = hand.redeals & 0xFF
             self._flip_until = 0
             self._flash_until = 0
         # pile tops: shared
         for side in range(2):
             card = hand.top(side ^ self.left_pile) if dealt else _BACK
-            if card != self._st[_S_TOPS + side]:
-                self._st[_S_TOPS + side] = card
+            if card != self._tops[side]:
+                self._tops[side] = card
                 self._draw_top(side, card)
         # hand slots
         base = p * 5
         for s in range(5):
             card = hand.hand[base + s] if dealt else _BACK
-            if card != self._st[_S_SLOTS + s]:
-                self._st[_S_SLOTS + s] = card
+            if card != self._slots[s]:
+                self._slots[s] = card
                 self._draw_slot(s, card)
         # counts and score
         q = 1 - p
@@ -225,19 +231,8 @@ class PlayerView:
         self._score(match.wins[p], match.wins[q])
         # target pile
         target = hand.target[p] if dealt else _UNKNOWN
-        if target != self._st[_S_TARGET]:
+        if target != self._target:
             self._draw_target(target)
-        # flips and redeals (R9, R10) seen as the side piles shrink / the redeal count grows
-        if dealt:
-            sides = hand.side_n[0] + hand.side_n[1]
-            if hand.redeals & 0xFF != self._st[_S_REDEALS]:
-                self._st[_S_REDEALS] = hand.redeals & 0xFF
-                self._st[_S_REDEALT] = 1
-                self._flip_until = now + _FLIP_MS
-            elif sides < self._st[_S_SIDES]:
-                self._st[_S_REDEALT] = 0
-                self._flip_until = now + _FLIP_MS
-            self._st[_S_SIDES] = sides
         self._centre(hand, match, now, phase)
 
     # ---- parts ----
@@ -274,9 +269,9 @@ class PlayerView:
     def _count(self, k, value, x, label):
         if value > 99:
             value = 99
-        if self._st[_S_COUNTS + k] == value:
+        if self._counts[k] == value:
             return
-        self._st[_S_COUNTS + k] = value
+        self._counts[k] = value
         panel = self.panel
         if label:
             x = panel.char(_FONT, _INDEX, label, x, 0, PRIVATE, False)
@@ -285,11 +280,11 @@ class PlayerView:
         panel.number(_FONT, _INDEX, value, x, 0, 2, PRIVATE, False)
 
     def _score(self, mine, theirs):
-        st = self._st
-        if st[_S_COUNTS + 3] == mine and st[_S_COUNTS + 4] == theirs:
+        counts = self._counts
+        if counts[3] == mine and counts[4] == theirs:
             return
-        st[_S_COUNTS + 3] = mine
-        st[_S_COUNTS + 4] = theirs
+        counts[3] = mine
+        counts[4] = theirs
         panel = self.panel
         x = panel.number(_FONT, _INDEX, mine, 52, 0, 1, PRIVATE, False)
         x = panel.char(_FONT, _INDEX, 45, x, 0, PRIVATE, False)  # '-'
@@ -297,7 +292,7 @@ class PlayerView:
 
     def _draw_target(self, target):
         panel = self.panel
-        self._st[_S_TARGET] = target
+        self._target = target
         for side in range(2):
             x = _PILE_X[side]
             on = target != _UNKNOWN and (side ^ self.left_pile) == target
@@ -313,7 +308,7 @@ class PlayerView:
         t = now - match.hand_start
         msg = _M_NONE
         arg = 0
-        if phase == _COUNTDOWN:
+        if phase == COUNTDOWN:
             left = match.hand_start - now
             arg = (left + 999) // 1000
             if arg < 1:
@@ -321,13 +316,13 @@ class PlayerView:
             if arg > 9:
                 arg = 9
             msg = _M_COUNT
-        elif phase == _RESULT or hand.over:
+        elif phase == RESULT or hand.over:
             winner = hand.winner
-            msg = _M_REPLAY if winner == _NULL else _M_WIN if winner == p else _M_LOSE
+            msg = _M_REPLAY if winner == NULL_PLAYER else _M_WIN if winner == p else _M_LOSE
             why = hand.end_why
-            arg = 1 if why == _END_OUT or why == _END_CLAIM else 2 if why == _END_DEAD_STALL else 0
+            arg = 1 if why == END_OUT or why == END_CLAIM else 2 if why == END_DEAD_STALL else 0
         elif now < self._flip_until:
-            msg = _M_REDEAL if self._st[_S_REDEALT] else _M_FLIP
+            msg = _M_REDEAL if self._redealt else _M_FLIP
         elif hand.stall_due >= 0:
             total = match.rules.stall_countdown_ms
             left = hand.stall_due - t
@@ -336,26 +331,25 @@ class PlayerView:
             msg = _M_STALL
             arg = (left * _STALL_STEPS + total - 1) // total if total else 0
         elif now < self._flash_until:
-            msg = self._st[_S_FLASH]
+            msg = self._flash
         elif hand.locked_until[p] > t:
             msg = _M_LOCKOUT
             arg = (hand.locked_until[p] - t + 999) // 1000
-        if msg == self._st[_S_MSG] and arg == self._st[_S_ARG]:
+        if msg == self._msg and arg == self._arg:
             return
-        old = self._st[_S_MSG]
-        self._st[_S_MSG] = msg
-        self._st[_S_ARG] = arg
+        old = self._msg
+        self._msg = msg
+        self._arg = arg
         self._draw_centre(old, msg, arg)
 
     def _draw_centre(self, old, msg, arg):
         panel = self.panel
         # moments both players share go out with the pile tops; a wipe goes with what it wipes
         cls = _class_of(msg if msg != _M_NONE else old)
-        st = self._st
-        e = _S_EXT
-        if st[e] != 255:  # wipe the previous message, only where it was
-            panel.fill(st[e + 2], st[e], st[e + 3] - st[e + 2] + 1, st[e + 1] - st[e] + 1, 0, cls)
-            st[e] = 255
+        ext = self._ext
+        if ext[0] != 255:  # wipe the previous message, only where it was
+            panel.fill(ext[2], ext[0], ext[3] - ext[2] + 1, ext[1] - ext[0] + 1, 0, cls)
+            ext[0] = 255
         if msg == _M_NONE:
             return
         if msg == _M_COUNT:
@@ -398,11 +392,11 @@ class PlayerView:
         self._extent(2, 2, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
 
     def _extent(self, page0, page1, x0, x1):
-        st = self._st
-        st[_S_EXT] = page0
-        st[_S_EXT + 1] = page1
-        st[_S_EXT + 2] = x0
-        st[_S_EXT + 3] = x1
+        ext = self._ext
+        ext[0] = page0
+        ext[1] = page1
+        ext[2] = x0
+        ext[3] = x1
 
     def _centred(self, text, x0, width, page, cls, invert):
         """``text`` centred in columns x0..x0+width-1; inverted text gets a full-width bar."""
@@ -418,7 +412,7 @@ class PlayerView:
         panel.clear(PRIVATE)
         p = self.player
         self._centred(b"MATCH OVER", 0, WIDTH, 1, PRIVATE, True)
-        if match.winner == _NULL:
+        if match.winner == NULL_PLAYER:
             text = b"NO RESULT"
         elif match.winner == p:
             text = b"YOU WIN!"
@@ -434,5 +428,5 @@ class PlayerView:
             x = panel.text(_FONT, _INDEX, b" - ", x, 6, PRIVATE, False)
             panel.number(_FONT, _INDEX, match.points[1 - p], x, 6, 2, PRIVATE, False)
         self._centred(b"PRESS ANY KEY", 0, WIDTH, 7, PRIVATE, False)
-        self._st[_S_SCREEN] = _SCREEN_OVER
+        self._screen = _SCREEN_OVER
         self._forget()

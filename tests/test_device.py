@@ -1,0 +1,215 @@
+"""code.py on CircuitPython itself (rp2040js): the device runner, its FAT writer and its report.
+
+The scenarios on the emulated firmware run when the firmware files are there
+(``python -m host_sim device`` looks in $SPEEDDUO_DEVICE_DIR, else
+~/.cache/speedduo/device; docs/device.md). The long ones (panel faults, the stalled
+log port) also need ``SPEED_DEVICE_LONG=1``.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from PIL import Image
+
+from host_sim import device_run
+from host_sim.fatimage import FatError, fat12_image, read_fat12
+
+HAVE_FIRMWARE = all(
+    os.path.isfile(os.path.join(device_run.firmware_dir(), name))
+    for name in device_run.FIRMWARE_FILES
+)
+LONG = os.environ.get("SPEED_DEVICE_LONG") == "1"
+needs_firmware = pytest.mark.skipif(
+    not HAVE_FIRMWARE, reason="no firmware.uf2/bootrom.bin (docs/device.md)"
+)
+needs_long = pytest.mark.skipif(not (HAVE_FIRMWARE and LONG), reason="SPEED_DEVICE_LONG=1")
+# the emulator runs at ~0.2x real time: a device test takes minutes, not the suite's 120 s
+slow = pytest.mark.timeout(1800)
+
+SMOKE_SCRIPT = "tests/scripts/device_smoke.txt"
+
+
+def _host_sim(*args, env=None, timeout=1800):
+    full_env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "host_sim", *args],
+        cwd=ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+# ---- pure parts ----
+
+
+def test_fat_image_round_trips_what_deploy_copies():
+    files = device_run.drive_files("SPEED_SEED = 2\n")
+    image = fat12_image(files)
+    assert len(image) == 1 << 20
+    assert image[510:512] == b"\x55\xaa" and image[54:62] == b"FAT12   "
+    assert read_fat12(image) == dict(files)
+    names = {rel for rel, _ in files}
+    assert {"code.py", "boot.py", "settings.toml", "lib/adafruit_ticks.py"} <= names
+    assert "lib/speedduo/board_io.py" in names
+
+
+def test_fat_image_long_names_short_names_and_limits():
+    files = [
+        ("A.TXT", b"upper"),
+        ("lower.py", b"lower"),
+        ("Mixed.Py", b"mixed"),
+        ("a_very_long_file_name.toml", b"x" * 1500),
+        ("a_very_long_file_name2.toml", b""),
+        ("d/e/f.txt", b"deep"),
+    ]
+    image = fat12_image(files)
+    assert read_fat12(image) == dict(files)
+    assert fat12_image(files) == image  # the same files, the same bytes
+    with pytest.raises(FatError):
+        fat12_image([("big.bin", b"\0" * (1 << 20))])
+    with pytest.raises(FatError):
+        fat12_image([("x", b"1"), ("x", b"2")])
+
+
+def test_settings_toml_and_button_gpios():
+    text = device_run.settings_toml([("SPEED_SEED", 2), ("SPEED_CLAIM", "race"), ("SPEED_X", True)])
+    assert text.splitlines()[1:] == ["SPEED_SEED = 2", 'SPEED_CLAIM = "race"', "SPEED_X = 1"]
+    edges = device_run.button_edges([(100, 0, 1, True), (200, 1, 6, False)])
+    assert edges == [[977, 7, True], [977, 22, False]]  # on the 1/1024 s tick grid
+    assert device_run.button_edges([(5000000, 0, 0, True)]) == [[5000000, 6, True]]
+
+
+def test_device_without_firmware_says_which_file_and_exits_2(tmp_path):
+    result = _host_sim("device", "--seed", "2", "--firmware-dir", str(tmp_path))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "firmware.uf2" in lines[0] and str(tmp_path) in lines[0]
+    assert result.stdout == ""
+
+
+def test_report_figures_from_recordings():
+    console = (
+        "\x1b]0;code.py | 10.2.1\x1b\\speedduo-profile boot free=170000\r\n"
+        "speedduo-profile import free=120000\r\n"
+        "speedduo-profile match live_min=100000 alloc=1200 presses=4 steps=50\r\n"
+    )
+    led = [(1000, 1), (3000, 0), (5000, 1), (12000, 0)]
+    # pile 0 changes on both panels: 20 ms and 22 ms after the press at 3.5 s
+    report = device_run.measure(console, [], [[], []], led, [])
+    assert report["mem_free_boot"] == 170000 and report["mem_free_after_import"] == 120000
+    assert report["heap_held"] == 70000 and report["alloc_per_press"] == 300
+    assert report["step_us_p50"] == 2000 and report["step_us_p99"] == 7000
+    assert device_run.press_to_pixel([(3500000, 0)], [[(3520000, 0)], [(3522000, 0)]]) == [
+        (22000, 2000)
+    ]
+
+
+def test_the_log_stops_at_the_last_match_asked_for():
+    data = '{"ev":"match"}\n{"ev":"match_end"}\n{"ev":"match"}\n{"ev":"deal"}\n'
+    assert device_run.log_lines(data, 1) == ['{"ev":"match"}', '{"ev":"match_end"}']
+    assert len(device_run.log_lines(data)) == 4
+
+
+def test_traceback_is_found_on_the_console():
+    console = (
+        "code.py output:\r\nTraceback (most recent call last):\r\n"
+        '  File "code.py", line 3, in <module>\r\n'
+        "RuntimeError: No pull up found on SDA or SCL; check your wiring\r\n"
+    )
+    assert device_run.traceback_in(console).startswith("RuntimeError: No pull up")
+    assert device_run.traceback_in("all fine\r\n") is None
+
+
+# ---- on the emulated firmware ----
+
+
+def _board_and_device(tmp_path, script, *extra, device_extra=()):
+    board_log = tmp_path / "b.jsonl"
+    device_log = tmp_path / "d.jsonl"
+    common = ["--seed", "2", "--script", os.path.join(ROOT, script), *extra]
+    board = _host_sim("board", *common, "--log", str(board_log), "--screens", str(tmp_path / "b"))
+    assert board.returncode == 0, board.stderr
+    device = _host_sim(
+        "device", *common, "--log", str(device_log), "--report", str(tmp_path / "r.json"),
+        "--screens", str(tmp_path / "d"), *device_extra,
+    )  # fmt: skip
+    assert device.returncode == 0, device.stderr
+    return board_log.read_text(), device_log.read_text(), tmp_path / "r.json"
+
+
+@needs_firmware
+@slow
+def test_smoke_menu_play_and_a_short_match_log_equal_to_board(tmp_path):
+    board, device, report_path = _board_and_device(
+        tmp_path, SMOKE_SCRIPT, "--idle-ms", "4000", "--snap", "8300"
+    )
+    assert device == board
+    assert '"ev":"play"' in device and '"ev":"match_end"' in device
+    for panel in ("p0", "p1"):  # the same pictures on both panels, 200 ms after the race
+        pictures = [Image.open(tmp_path / side / f"snap_8300_{panel}.png") for side in "bd"]
+        assert pictures[0].tobytes() == pictures[1].tobytes()
+    report = json.loads(report_path.read_text())
+    assert report["mem_free_boot"] > 100000 or report["mem_free_boot"] == -1
+
+
+def _mash_script(path, seconds=8, every_us=150000):
+    """PLAY at 5 s, then both players press slots 1-5 in turn (bench/bench_device.py)."""
+    lines = ["5000000 0 1"]
+    t, i = 8400000, 0
+    while t < 8400000 + seconds * 1000000:
+        lines.append("%d %d %s" % (t, i % 2, "12345"[(i // 2) % 5]))
+        t += every_us
+        i += 1
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+@needs_long
+@slow
+def test_long_a_mashed_match_equal_to_board(tmp_path):
+    script = _mash_script(tmp_path / "mash.txt")
+    board, device, report = _board_and_device(tmp_path, script, "--idle-ms", "4000")
+    assert device == board
+    assert json.loads(report.read_text())["plays_measured"] > 3
+
+
+@needs_long
+@slow
+def test_long_a_panel_plugged_in_late_then_the_match(tmp_path):
+    board, device, _ = _board_and_device(
+        tmp_path, "tests/scripts/device_late_panel.txt", "--idle-ms", "4000", "--panel1=late:6000"
+    )
+    assert device == board and '"ev":"play"' in device
+
+
+@needs_long
+@slow
+@pytest.mark.parametrize("fault", ["--panel1=absent", "--panel1=nack"])
+def test_long_a_missing_panel_leaves_the_other_showing_the_menu(tmp_path, fault):
+    result = _host_sim(
+        "device", "--seed", "2", "--matches", "0", "--limit-ms", "7000", fault,
+        "--screens", str(tmp_path), "--snap", "6500",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr  # no traceback on the console
+    assert (tmp_path / "snap_6500_p0.png").exists()
+
+
+@needs_long
+@slow
+def test_long_a_stalled_log_port_does_not_stop_the_game(tmp_path):
+    report = tmp_path / "r.json"
+    result = _host_sim(
+        "device", "--seed", "2", "--idle-ms", "4000", "--script", os.path.join(ROOT, SMOKE_SCRIPT),
+        "--data-port", "stop:6000", "--matches", "0", "--limit-ms", "13000",
+        "--report", str(report), "--log", str(tmp_path / "d.jsonl"),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(report.read_text())
+    assert figures["steps_measured"] > 500  # the loop ran on after the host stopped reading
