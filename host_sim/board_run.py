@@ -4,8 +4,19 @@ The shims stand in for the hardware; the virtual clock runs free (every
 ``supervisor.ticks_ms()`` read moves it on by STEP_US, like a CPU that takes
 time), scripted presses reach the keypad, both panels are emulated, and the
 log written to ``usb_cdc.data`` goes to stdout. Runs under CPython and inside
-the MicroPython VM:  board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|-
+the MicroPython VM:
+
+    board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA]]]
+
 Script times here are µs since power-on (the menu comes first: press 1 on PLAY).
+TRACE: a file that gets every I2C write, one JSON line each (``bus``, ``t0``/``t1``
+µs on the virtual clock, ``addr``, ``ack``, ``data`` in hex), the format the
+device harness writes, so ``--screens`` works the same for both.
+FAULTS: comma-separated ``p0=MODE``, ``p1=MODE`` (``present``, ``absent``,
+``nack``, ``late:T_MS``) and ``data=MODE`` (``read``, ``never``, ``stop:T_MS``).
+DATA: a file that gets the data port's bytes exactly (else they go to stdout, with
+whatever the board program prints). Board settings (SPEED_*) come from the
+environment (``os.getenv``).
 """
 
 import sys
@@ -17,7 +28,8 @@ sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", 
 def main(argv):
     import vclock
 
-    clock = vclock.install(vclock.VirtualClock())
+    # the board's tick grid and its ticks_ms at power-on (vclock.py; docs/device.md)
+    clock = vclock.install(vclock.VirtualClock(0, vclock.BOARD_MS_AT_POWER_ON))
     clock.auto_step_us = int(argv[3])
     if argv[5] != "-":
         from script import parse_script
@@ -27,11 +39,29 @@ def main(argv):
         clock.contacts = [(t, p * 7 + k, closed) for t, p, k, closed in script]
     import usb_cdc
 
-    usb_cdc.data.echo = _echo
+    if len(argv) > 8 and argv[8] != "-":
+        data_out = open(argv[8], "wb")
+        usb_cdc.data.echo = data_out.write
+    else:
+        data_out = None
+        usb_cdc.data.echo = _echo
     import busio
+
+    trace = None
+    if len(argv) > 6 and argv[6] != "-":
+        trace = open(argv[6], "w")
+        _trace_writes(busio, clock, trace)
+    if len(argv) > 7 and argv[7]:
+        _faults(argv[7], busio, usb_cdc)
     from speedduo import board_io
 
-    board_io.main(matches=int(argv[4]))
+    try:
+        board_io.main(matches=int(argv[4]))
+    finally:
+        if trace is not None:
+            trace.close()
+        if data_out is not None:
+            data_out.close()
     for i, bus in enumerate(busio.buses):
         print(
             "# panel %d: %d transfers, %d bytes"
@@ -40,7 +70,65 @@ def main(argv):
 
 
 def _echo(data):
-    sys.stdout.write(data.decode())
+    sys.stdout.write(bytes(data).decode())
+
+
+def _hex(data):
+    digits = "0123456789abcdef"
+    out = []
+    for b in data:
+        out.append(digits[b >> 4])
+        out.append(digits[b & 15])
+    return "".join(out)
+
+
+def _trace_writes(busio, clock, out):
+    original = busio.I2C.writeto
+
+    def writeto(self, address, buffer, *, start=0, end=None):
+        if self not in busio.buses:
+            busio.buses.append(self)  # a bus made before the trace was set up
+        bus = busio.buses.index(self)
+        t0 = clock.now_us
+        if end is None:
+            end = len(buffer)
+        ack = 1
+        try:
+            return original(self, address, buffer, start=start, end=end)
+        except OSError:
+            ack = 0
+            raise
+        finally:
+            line = '{"bus":%d,"t0":%d,"t1":%d,"addr":%d,"ack":%s,"data":"%s"}\n' % (
+                bus,
+                t0,
+                clock.now_us,
+                address,
+                "true" if ack else "false",
+                _hex(bytes(buffer[start:end])) if ack else "",
+            )
+            out.write(line)
+
+    busio.I2C.writeto = writeto
+
+
+def _faults(text, busio, usb_cdc):
+    for item in text.split(","):
+        name, _, mode = item.partition("=")
+        if name in ("p0", "p1"):
+            socket = busio.sockets[int(name[1])]
+            if mode == "absent":
+                socket.plugged_us = -1
+            elif mode == "nack":
+                socket.nack = True
+            elif mode.startswith("late:"):
+                socket.plugged_us = int(mode[5:]) * 1000
+        elif name == "data":
+            port = usb_cdc.data
+            if mode == "never":
+                port.connected = False
+            elif mode.startswith("stop:"):
+                port.stall_from_us = int(mode[5:]) * 1000
 
 
 main(sys.argv)

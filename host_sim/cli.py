@@ -5,6 +5,8 @@ Examples:
   python -m host_sim run --seed 1 --log m.jsonl --vm micropython --heap 128K
   python -m host_sim replay m.jsonl
   python -m host_sim play --seed 7
+  python -m host_sim board --seed 2 --script S --log b.jsonl     # code.py on the shims
+  python -m host_sim device --seed 2 --script S --log d.jsonl    # on CircuitPython (rp2040js)
 """
 
 import argparse
@@ -125,6 +127,9 @@ def build_parser():
             help="also save the panels at match time T_MS (repeatable)",
         )
         _add_rule_options(run)
+    from host_sim.board_cli import add_parsers
+
+    add_parsers(sub, _seed, _add_rule_options, _heap)
     rep = sub.add_parser("replay", help="re-play a log and compare it line by line")
     rep.add_argument("log")
     return parser
@@ -136,10 +141,23 @@ def main(argv):
     try:
         if args.command == "replay":
             return _replay(args)
+        if args.command in ("board", "device"):
+            return _board_or_device(args)
         return _run(args)
     except (LogError, ValueError, RuntimeError) as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
         return 2
+
+
+def _board_or_device(args):
+    _, changed = _rules_from_args(args)
+    if args.command == "board":
+        from host_sim.board_cli import run_board
+
+        return run_board(args, changed)
+    from host_sim.device_run import run_device
+
+    return run_device(args, changed)
 
 
 def _load_script(path):

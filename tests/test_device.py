@@ -117,6 +117,16 @@ def test_the_log_stops_at_the_last_match_asked_for():
     assert len(device_run.log_lines(data)) == 4
 
 
+def test_differences_allow_only_one_ms_shifts():
+    a = '{"ev":"play","t":100,"p":0}\n{"ev":"draw","t":100}\n'
+    assert _differences(a, a) == 0
+    assert _differences(a, a.replace("100", "101")) == 2
+    with pytest.raises(AssertionError):
+        _differences(a, a.replace("100", "103"))
+    with pytest.raises(AssertionError):
+        _differences(a, a.replace('"p":0', '"p":1'))
+
+
 def test_traceback_is_found_on_the_console():
     console = (
         "code.py output:\r\nTraceback (most recent call last):\r\n"
@@ -150,7 +160,8 @@ def test_smoke_menu_play_and_a_short_match_log_equal_to_board(tmp_path):
     board, device, report_path = _board_and_device(
         tmp_path, SMOKE_SCRIPT, "--idle-ms", "4000", "--snap", "8300"
     )
-    assert device == board
+    # equal, or (a press on a tick without a keypad scan) only some times 1-2 ms off
+    assert _differences(board, device) <= 7
     assert '"ev":"play"' in device and '"ev":"match_end"' in device
     for panel in ("p0", "p1"):  # the same pictures on both panels, 200 ms after the race
         pictures = [Image.open(tmp_path / side / f"snap_8300_{panel}.png") for side in "bd"]
@@ -171,12 +182,35 @@ def _mash_script(path, seconds=8, every_us=150000):
     return str(path)
 
 
+def _differences(board, device):
+    """Lines that differ; AssertionError unless each differs only by a shift of its times.
+
+    A contact change on a tick that holds no keypad scan (~1.3 % of ticks on the board),
+    or during a scan that straddles the tick boundary, gets a stamp 1-2 ms off the
+    simulator's (docs/device.md, Timing): no model short of the CPU's predicts it.
+    """
+    board, device = board.splitlines(), device.splitlines()
+    assert len(board) == len(device)
+    differing = 0
+    for b, d in zip(board, device, strict=True):
+        if b == d:
+            continue
+        differing += 1
+        eb, ed = json.loads(b), json.loads(d)
+        for key in ("t", "until", "due"):
+            if key in eb or key in ed:
+                assert abs(eb.pop(key) - ed.pop(key)) <= 2, (b, d)
+        assert eb == ed, (b, d)
+    return differing
+
+
 @needs_long
 @slow
-def test_long_a_mashed_match_equal_to_board(tmp_path):
+def test_long_a_mashed_match_equal_to_board_but_for_skipped_ticks(tmp_path):
     script = _mash_script(tmp_path / "mash.txt")
     board, device, report = _board_and_device(tmp_path, script, "--idle-ms", "4000")
-    assert device == board
+    plays = sum(1 for line in board.splitlines() if '"ev":"play"' in line)
+    assert _differences(board, device) <= max(2, plays // 10)
     assert json.loads(report.read_text())["plays_measured"] > 3
 
 
@@ -186,7 +220,7 @@ def test_long_a_panel_plugged_in_late_then_the_match(tmp_path):
     board, device, _ = _board_and_device(
         tmp_path, "tests/scripts/device_late_panel.txt", "--idle-ms", "4000", "--panel1=late:6000"
     )
-    assert device == board and '"ev":"play"' in device
+    assert _differences(board, device) <= 7 and '"ev":"play"' in device
 
 
 @needs_long

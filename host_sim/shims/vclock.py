@@ -5,9 +5,23 @@ tick k happens at ``phase_us + k * 15625 / 16`` µs and ``supervisor.ticks_ms()`
 is ``k * 1000 // 1024`` (plus an offset, so tests can start near the 2**29 wrap).
 Scanners (keypad shims) register with the clock and are run, in time order, up
 to every moment the clock is moved to. Runs under CPython and MicroPython.
+
+The board, measured (CircuitPython 10.2.1 on rp2040js; docs/device.md): the
+keypad scans from the tick interrupt, which re-arms itself 977 µs after it ran,
+so scans come every ~990 µs (not every 976.5625 µs tick); a scan stamps its
+events with ``supervisor.ticks_ms()`` = ``raw * 1000 // 1024`` (+ the power-on
+offset) where ``raw`` is the 1/1024 s tick the scan falls in. A contact change
+on a tick boundary is therefore stamped with that tick's ms (this clock's model,
+with ``phase_us=0`` and ``ms_offset=BOARD_MS_AT_POWER_ON``), except in the
+~1.3 % of ticks that hold no scan, where the board stamps the next tick's ms, and
+when a scan straddles the boundary. Where those fall depends on the CPU's work
+since boot: no clock model can know it (docs/device.md, Timing).
 """
 
 TICKS_PERIOD = 1 << 29  # supervisor.ticks_ms wraps here
+# supervisor.ticks_ms() at power-on on CircuitPython (shared-bindings/supervisor:
+# (ms + 0x1fff0000) % 2**29), so the first wrap comes 65.5 s after power-on
+BOARD_MS_AT_POWER_ON = 0x1FFF0000
 _TICK_NUM = 15625  # one tick is 15625/16 µs = 1/1024 s
 _TICK_DEN = 16
 

