@@ -5,6 +5,7 @@ Console lines, read by ``python -m host_sim device --report`` (docs/device.md)::
     speedduo-profile boot free=N      gc.mem_free() when code.py starts
     speedduo-profile import free=N    after every module is imported, collected
     speedduo-profile match live_min=N alloc=N presses=N steps=N gcs=N
+    speedduo-profile alloc step=N bytes=N phase=N now=N   (the first 8 steps that allocated)
 
 ``live_min`` is the lowest ``gc.mem_free()`` right after a collection, one at
 every change of the match's phase (deal, play, stall, hand end) and one at
@@ -19,6 +20,7 @@ import gc
 import digitalio
 
 _FAR = 1 << 29  # more free memory than any board has; a small int
+_SHOWN = 8  # steps that allocated, printed with where they were
 _mem_free = gc.mem_free  # type: ignore[attr-defined]  # CircuitPython/MicroPython only
 _mem_alloc = gc.mem_alloc  # type: ignore[attr-defined]
 
@@ -27,6 +29,7 @@ class Profiler:
     def __init__(self, probe_pin, free_at_boot: int) -> None:
         self.probe = digitalio.DigitalInOut(probe_pin)
         self.probe.switch_to_output(value=False)
+        self.shown = 0
         print("speedduo-profile boot free=%d" % free_at_boot)
 
     def imported(self) -> None:
@@ -60,6 +63,12 @@ class Profiler:
                 feed()
             if after >= before:
                 alloc += after - before
+                if after > before and self.shown < _SHOWN:  # say where, the first few times
+                    self.shown += 1
+                    print(
+                        "speedduo-profile alloc step=%d bytes=%d phase=%d now=%d"
+                        % (steps, after - before, phase, app.arbiter.match_time(app.ticks_ms()))
+                    )
             else:
                 collections += 1
             steps += 1

@@ -87,6 +87,11 @@ def _class_of(msg):
     return PRIVATE
 
 
+def _fill(state, value):
+    for k in range(len(state)):
+        state[k] = value
+
+
 class PlayerView:
     """What player ``player`` sees, kept in sync with the game by ``update``."""
 
@@ -113,9 +118,9 @@ class PlayerView:
 
     def _forget(self):
         """Nothing on the panel is known: the next update draws everything."""
-        for state in (self._tops, self._slots, self._counts):
-            for k in range(len(state)):
-                state[k] = _FORCE
+        _fill(self._tops, _FORCE)  # (no tuple of the three: building one allocates)
+        _fill(self._slots, _FORCE)
+        _fill(self._counts, _FORCE)
         self._target = _FORCE
         self._msg = _FORCE
         self._arg = _FORCE
