@@ -10,10 +10,14 @@ must use it before it returns: on the board that is the USB data port
 event but the ``match`` header. ``drain(write)`` is the host's form: each
 line as a ``str``.
 
-Record layout: 0 kind, 1 player (or winner; 2 = null), 2 slot, 3 card,
-4 pile, 5 why, 6-7 extra, 8-11 ``t`` (ms, little-endian), 12-15 ``u`` (a
-second time or number). Events with card lists (``deal``, ``redeal``) are
-followed by ``CARDS`` records: 1 count, 2 "more follows", 3.. up to 13 cards.
+Record layout (``struct`` ``<BBBBBBBBii``): 0 kind, 1 player (or winner;
+2 = null), 2 slot, 3 card, 4 pile, 5 why, 6 extra, 7 the card an accepted
+play's slot was refilled with (R7; NO_CARD: none, so one record gives the
+``play`` and ``draw`` lines), 8-11 ``t`` (ms, little-endian), 12-15 ``u`` (a
+second time or number). Events with cards are followed by ``CARDS`` records
+(1 count, 2 "more follows", 3.. up to 13 cards): a ``redeal`` by its two card
+lists, a ``deal`` by the 52 cards of the shuffled deck in four records, which
+the formatter turns into the line's lists (cards.py says who gets which).
 """
 
 from micropython import const  # on the host, Blinka provides this module
@@ -23,7 +27,20 @@ try:
 except ImportError:
     pass
 
-from speedduo.cards import DECK_SIZE, JOKER1
+from struct import pack_into
+
+from speedduo.cards import (
+    DEAL_EACH,
+    DEAL_HAND,
+    DEAL_SIDE,
+    DEAL_STARTER,
+    DECK_SIZE,
+    DRAW_CARDS,
+    HAND_SLOTS,
+    JOKER1,
+    NO_CARD,
+    SIDE_CARDS,
+)
 
 EV_MATCH = const(1)
 EV_DEAL = const(2)
@@ -62,6 +79,7 @@ NULL_PLAYER = const(2)
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
+_LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
 LOG_VERSION = const(1)
 
 
@@ -73,55 +91,76 @@ class MatchLog:
         self._capacity = capacity
         self._head = 0  # next record to format
         self._count = 0  # records waiting
+        self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
-        self._lists = 0  # card lists of a deal/redeal line written so far
+        self._lists = 0  # card lists of a redeal line written so far; -1: a deal's deck follows
+        self._dealt = bytearray(DECK_SIZE)  # a deal's shuffled deck, gathered from its records
+        self._dealt_n = 0
+
+    # ---- recording, on the hot path: one struct.pack_into per record ----
+
+    def _claim(self) -> int:
+        """The byte offset of a new record at the ring's tail (raises when the ring is full)."""
+        if self._count >= self._capacity:
+            raise RuntimeError("match log ring is full: drain it every loop pass")
+        w = self._tail
+        self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
+        self._count += 1
+        return w
 
     def put(self, kind, p, slot, card, pile, why, extra, t, u):
         """Record one event. Allocation-free; the caller drains often enough."""
-        if self._count >= self._capacity:
+        i = self._claim()
+        pack_into(_LAYOUT, self._ring, i, kind, p, slot, card, pile, why, extra, 0, t, u)
+
+    def put_play(self, t, p, slot, card, pile, tie, drawn) -> None:
+        """An accepted play and, when ``drawn`` is not NO_CARD, its R7 refill: one record."""
+        if self._count >= self._capacity:  # _claim, inlined: this is every play's record
             raise RuntimeError("match log ring is full: drain it every loop pass")
-        i = self._head + self._count
-        if i >= self._capacity:
-            i -= self._capacity
-        i *= _RECORD
-        ring = self._ring
-        ring[i] = kind
-        ring[i + 1] = p
-        ring[i + 2] = slot
-        ring[i + 3] = card
-        ring[i + 4] = pile
-        ring[i + 5] = why
-        ring[i + 6] = extra
-        ring[i + 7] = 0
-        ring[i + 8] = t & 0xFF
-        ring[i + 9] = (t >> 8) & 0xFF
-        ring[i + 10] = (t >> 16) & 0xFF
-        ring[i + 11] = (t >> 24) & 0xFF
-        ring[i + 12] = u & 0xFF
-        ring[i + 13] = (u >> 8) & 0xFF
-        ring[i + 14] = (u >> 16) & 0xFF
-        ring[i + 15] = (u >> 24) & 0xFF
+        w = self._tail
+        self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
         self._count += 1
+        pack_into(_LAYOUT, self._ring, w, EV_PLAY, p, slot, card, pile, 0, tie, drawn, t, 0)
 
     def put_cards(self, buf, start: int, count: int, top_first: bool) -> None:
-        """Record a card list (follows a deal/redeal record); piles top first."""
+        """Record a card list (follows a redeal record); piles top first."""
         done = 0
+        ring = self._ring
         while True:
             n = count - done
             if n > _CARDS_PER_RECORD:
                 n = _CARDS_PER_RECORD
-            self.put(EV_CARDS, n, 1 if done + n < count else 0, 0, 0, 0, 0, 0, 0)
-            i = self._head + self._count - 1
-            if i >= self._capacity:
-                i -= self._capacity
-            i = i * _RECORD + 3
+            i = self._claim()
+            more = 1 if done + n < count else 0
+            pack_into(_LAYOUT, ring, i, EV_CARDS, n, more, 0, 0, 0, 0, 0, 0, 0)
+            i += 3
             for k in range(n):
                 j = done + k
-                self._ring[i + k] = buf[start + count - 1 - j] if top_first else buf[start + j]
+                ring[i + k] = buf[start + count - 1 - j] if top_first else buf[start + j]
             done += n
             if done >= count:
                 return
+
+    def put_deal(self, hand_no: int, deck_quarters) -> None:
+        """A deal: its record, then the shuffled deck (cards.DEAL_* says who got what).
+
+        ``deck_quarters`` holds four views of 13 cards each (52 in deck order);
+        each becomes one CARDS record by one slice copy.
+        """
+        self.put(EV_DEAL, 0, 0, 0, 0, 0, 0, 0, hand_no)
+        ring = self._ring
+        for k in range(4):
+            i = self._claim()
+            more = 1 if k < 3 else 0
+            pack_into(_LAYOUT, ring, i, EV_CARDS, _CARDS_PER_RECORD, more, 0, 0, 0, 0, 0, 0, 0)
+            ring[i + 3 : i + _RECORD] = deck_quarters[k]
+
+    def discard(self) -> None:
+        """Drop every waiting record unformatted (benchmarks of the rules core alone)."""
+        self._head = 0
+        self._count = 0
+        self._tail = 0
 
     # ---- formatting, outside the hot path ----
 
@@ -142,6 +181,10 @@ class MatchLog:
             if self._format(ring, i):
                 sink(self.line)
                 lines += 1
+                if ring[i] == EV_PLAY and ring[i + 7] != NO_CARD:  # the R7 refill rides along
+                    self._draw(ring, i)
+                    sink(self.line)
+                    lines += 1
         return lines
 
     def _format(self, r, i) -> bool:
@@ -166,9 +209,6 @@ class MatchLog:
                 line.extend(b',"tie":"won"')
             elif r[i + 6] == TIE_LOST:
                 line.extend(b',"tie":"lost"')
-        elif kind == EV_DRAW:
-            line.extend(b'{"ev":"draw","t":')
-            self._slot_card(r, i, t)
         elif kind == EV_PENALTY:
             line.extend(b'{"ev":"penalty","t":')
             _int(line, t)
@@ -225,18 +265,33 @@ class MatchLog:
             line.extend(b'{"ev":"deal","hand_no":')
             _int(line, u)
             line.extend(b',"hands":[[')
-            self._lists = 0
+            self._lists = -1  # the shuffled deck follows
+            self._dealt_n = 0
             return False
         elif kind == EV_REDEAL:
             line.extend(b'{"ev":"redeal","t":')
             _int(line, t)
             line.extend(b',"side":[[')
-            self._lists = 6  # a redeal's two lists take the deal's "side" places
+            self._lists = 0
             return False
         else:
             raise ValueError("corrupt match log record kind %d" % kind)
         line.append(125)  # }
         return True
+
+    def _draw(self, r, i) -> None:
+        """The ``draw`` line of a play record whose slot was refilled (byte 7, R7)."""
+        line = self.line
+        line[:] = b""
+        line.extend(b'{"ev":"draw","t":')
+        _int(line, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
+        line.extend(b',"p":')
+        _int(line, r[i + 1])
+        line.extend(b',"slot":')
+        _int(line, r[i + 2])
+        line.extend(b',"card":')
+        _card(line, r[i + 7])
+        line.append(125)  # }
 
     def _slot_card(self, r, i, t):
         line = self.line
@@ -252,6 +307,8 @@ class MatchLog:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
         line = self.line
         n = r[i + 1]
+        if self._lists < 0:  # a deal: gather the deck, then write its eight lists
+            return self._deck(r, i, n)
         for k in range(n):
             if line[len(line) - 1] != 91:  # not right after [
                 line.append(44)
@@ -259,12 +316,41 @@ class MatchLog:
         if r[i + 2]:  # more of this list follows
             return False
         self._lists += 1
-        lists = self._lists
-        if lists == 8:  # a deal's last list, or a redeal's second
+        if self._lists == 2:  # a redeal's second list
             line.extend(b"]]}")
             return True
-        line.extend(_BETWEEN_LISTS[lists])
+        line.extend(b"],[")
         return False
+
+    def _deck(self, r, i, n) -> bool:
+        """A CARDS record of a deal's deck; at the last one, the deal line's lists (R2)."""
+        dealt = self._dealt
+        have = self._dealt_n
+        for k in range(n):
+            dealt[have + k] = r[i + 3 + k]
+        self._dealt_n = have + n
+        if r[i + 2]:  # more of the deck follows
+            return False
+        line = self.line
+        # hands in slot order; draw and side piles top first; the starters
+        _cards_of(line, dealt, DEAL_HAND, HAND_SLOTS, 1)
+        line.extend(b"],[")
+        _cards_of(line, dealt, DEAL_EACH + DEAL_HAND, HAND_SLOTS, 1)
+        line.extend(b']],"draw":[[')
+        _cards_of(line, dealt, DRAW_CARDS - 1, DRAW_CARDS, -1)
+        line.extend(b"],[")
+        _cards_of(line, dealt, DEAL_EACH + DRAW_CARDS - 1, DRAW_CARDS, -1)
+        line.extend(b']],"side":[[')
+        _cards_of(line, dealt, DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1)
+        line.extend(b"],[")
+        _cards_of(line, dealt, DEAL_EACH + DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1)
+        line.extend(b']],"piles":[[')
+        _card(line, dealt[DEAL_STARTER])
+        line.extend(b"],[")
+        _card(line, dealt[DEAL_EACH + DEAL_STARTER])
+        line.extend(b"]]}")
+        self._lists = 0
+        return True
 
     def _header(self):
         """The ``match`` line: once per match, before play (it may allocate)."""
@@ -299,17 +385,6 @@ class MatchLog:
         _int(line, tie_first)
 
 
-# what closes a deal line's card list k (1..7) and opens list k + 1
-_BETWEEN_LISTS = (
-    b"",
-    b"],[",
-    b']],"draw":[[',
-    b"],[",
-    b']],"side":[[',
-    b"],[",
-    b']],"piles":[[',
-    b"],[",
-)
 _RANK_BYTES = b"A23456789TJQK"
 _SUIT_BYTES = b"SHDC"
 
@@ -328,6 +403,14 @@ def _int(line, n: int) -> None:
     while divisor:
         line.append(48 + (n // divisor) % 10)
         divisor //= 10
+
+
+def _cards_of(line, buf, first: int, count: int, step: int) -> None:
+    """Append ``count`` quoted cards, comma-separated: buf[first], buf[first + step], ..."""
+    for k in range(count):
+        if k:
+            line.append(44)  # ,
+        _card(line, buf[first + k * step])
 
 
 def _card(line, card: int) -> None:
