@@ -172,19 +172,21 @@ class MatchLog:
         """Format every complete waiting event into ``line``; ``sink(line)`` each. Returns lines."""
         lines = 0
         ring = self._ring
+        line = self.line
+        capacity = self._capacity
+        head = self._head
         while self._count:
-            i = self._head * _RECORD
-            self._head += 1
-            if self._head == self._capacity:
-                self._head = 0
+            i = head * _RECORD
+            head += 1
+            if head == capacity:
+                head = 0
+            self._head = head
             self._count -= 1
-            if self._format(ring, i):
-                sink(self.line)
+            if ring[i] == EV_PLAY:  # most records: the play line, then its refill's
+                lines += self._play(ring, i, sink)
+            elif self._format(ring, i):
+                sink(line)
                 lines += 1
-                if ring[i] == EV_PLAY and ring[i + 7] != NO_CARD:  # the R7 refill rides along
-                    self._draw(ring, i)
-                    sink(self.line)
-                    lines += 1
         return lines
 
     def _format(self, r, i) -> bool:
@@ -196,15 +198,14 @@ class MatchLog:
         line[:] = b""  # a new line; the capacity stays
         t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
         u = r[i + 12] | (r[i + 13] << 8) | (r[i + 14] << 16) | (r[i + 15] << 24)
-        if kind == EV_PLAY or kind == EV_REJECT:
-            line.extend(b'{"ev":"play","t":' if kind == EV_PLAY else b'{"ev":"reject","t":')
+        if kind == EV_REJECT:
+            line.extend(b'{"ev":"reject","t":')
             self._slot_card(r, i, t)
             line.extend(b',"pile":')
             _int(line, r[i + 4])
-            if kind == EV_REJECT:
-                line.extend(b',"why":"')
-                line.extend(REJECT_WHY[r[i + 5]])
-                line.append(34)  # "
+            line.extend(b',"why":"')
+            line.extend(REJECT_WHY[r[i + 5]])
+            line.append(34)  # "
             if r[i + 6] == TIE_WON:
                 line.extend(b',"tie":"won"')
             elif r[i + 6] == TIE_LOST:
@@ -279,19 +280,48 @@ class MatchLog:
         line.append(125)  # }
         return True
 
-    def _draw(self, r, i) -> None:
-        """The ``draw`` line of a play record whose slot was refilled (byte 7, R7)."""
+    def _play(self, r, i, sink) -> int:
+        """A play record's ``play`` line and, when its slot was refilled (R7), ``draw`` line.
+
+        The play line is a template with its one-digit fields filled in; the draw
+        line is the play line cut after ``"card":`` (same fields up to there).
+        """
         line = self.line
         line[:] = b""
-        line.extend(b'{"ev":"draw","t":')
+        line.extend(b'{"ev":"play","t":')
         _int(line, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
-        line.extend(b',"p":')
-        _int(line, r[i + 1])
-        line.extend(b',"slot":')
-        _int(line, r[i + 2])
-        line.extend(b',"card":')
-        _card(line, r[i + 7])
+        k = len(line)
+        line.extend(b',"p":0,"slot":0,"card":"AS","pile":0')
+        line[k + 5] = 48 + r[i + 1]  # p, slot and pile are single digits
+        line[k + 14] = 48 + r[i + 2]
+        card = r[i + 3]
+        if card < DECK_SIZE:
+            line[k + 24] = _RANK_BYTES[card >> 2]
+            line[k + 25] = _SUIT_BYTES[card & 3]
+        else:  # a second deck or a joker (V3, V4): the general form
+            line[k + 23 :] = b""
+            _card(line, card)
+            line.extend(b',"pile":0')
+        line[len(line) - 1] = 48 + r[i + 4]
+        tie = r[i + 6]
+        if tie == TIE_WON:
+            line.extend(b',"tie":"won"')
+        elif tie == TIE_LOST:
+            line.extend(b',"tie":"lost"')
         line.append(125)  # }
+        sink(line)
+        drawn = r[i + 7]
+        if drawn == NO_CARD:
+            return 1
+        line[7] = 100  # "play" -> "draw"
+        line[8] = 114
+        line[9] = 97
+        line[10] = 119
+        line[k + 23 :] = b""
+        _card(line, drawn)
+        line.append(125)  # }
+        sink(line)
+        return 2
 
     def _slot_card(self, r, i, t):
         line = self.line
@@ -385,6 +415,7 @@ class MatchLog:
         _int(line, tie_first)
 
 
+_ZEROS = (b"", b"0", b"00", b"000", b"0000", b"00000")
 _RANK_BYTES = b"A23456789TJQK"
 _SUIT_BYTES = b"SHDC"
 
@@ -397,20 +428,35 @@ def _int(line, n: int) -> None:
     if n < 10:
         line.append(48 + n)
         return
-    divisor = 10
-    while divisor <= n // 10:  # never past n: stays a small int on the board
-        divisor *= 10
-    while divisor:
-        line.append(48 + (n // divisor) % 10)
-        divisor //= 10
+    # room for every digit, then the digits from the last one back
+    if n < 100000:
+        line.extend(_ZEROS[5 if n > 9999 else 4 if n > 999 else 3 if n > 99 else 2])
+    else:
+        m = n
+        while m:
+            line.append(48)
+            m //= 10
+    k = len(line) - 1
+    while n:
+        line[k] = 48 + n % 10
+        n //= 10
+        k -= 1
 
 
 def _cards_of(line, buf, first: int, count: int, step: int) -> None:
     """Append ``count`` quoted cards, comma-separated: buf[first], buf[first + step], ..."""
     for k in range(count):
+        card = buf[first]
+        first += step
         if k:
             line.append(44)  # ,
-        _card(line, buf[first + k * step])
+        if card < DECK_SIZE:  # _card, inlined: a deal line has 52
+            line.append(34)
+            line.append(_RANK_BYTES[card >> 2])
+            line.append(_SUIT_BYTES[card & 3])
+            line.append(34)
+        else:
+            _card(line, card)
 
 
 def _card(line, card: int) -> None:
