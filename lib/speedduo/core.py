@@ -114,6 +114,7 @@ class Hand:
         self.reserve_n = 0
         self.target = bytearray(2)  # each player's target pile (input issue)
         self.hand_mask = [0, 0]  # ranks held in each hand, one bit each
+        self.room = 0  # ranks that fit either centre pile now, one bit each
         self.locked_until = array("i", [0, 0])  # R16
         self.hand_no = 0
         self._clear(True)
@@ -210,7 +211,7 @@ class Hand:
 
     def playable_mask(self, p: int) -> int:
         """Bit s set when player p's slot s holds a card that fits a centre pile now (R5)."""
-        room = self._room()
+        room = self.room
         hand = self.hand
         base = p * HAND_SLOTS
         mask = 0
@@ -221,9 +222,7 @@ class Hand:
 
     def first_playable(self, p: int) -> int:
         """The first hand slot of player p whose card fits a centre pile now (R5); -1: none."""
-        fits = self._fits_on  # _room, inlined: bots and benchmarks ask this at every step
-        centre = self.centre
-        room = fits[centre[self.centre_n[0] - 1]] | fits[centre[_CAP + self.centre_n[1] - 1]]
+        room = self.room
         if not self.hand_mask[p] & room:
             return -1
         hand = self.hand
@@ -233,11 +232,11 @@ class Hand:
                 return s
         return -1
 
-    def _room(self) -> int:
-        """The ranks that fit either centre pile now, one bit each."""
+    def _update_room(self) -> None:
+        """``room``: the ranks that fit either centre pile (after any change to a top)."""
         fits = self._fits_on
         centre = self.centre
-        return fits[centre[self.centre_n[0] - 1]] | fits[centre[_CAP + self.centre_n[1] - 1]]
+        self.room = fits[centre[self.centre_n[0] - 1]] | fits[centre[_CAP + self.centre_n[1] - 1]]
 
     def is_out(self, p: int) -> bool:
         """R12: hand and draw pile both empty."""
@@ -323,10 +322,10 @@ class Hand:
         if not d and self.hand_n[p] == 0 and self.rules.claim_mode == CLAIM_OFF:
             self._end(t, p, END_OUT)  # R12: hand and draw pile empty
             return PLAYED
+        room = fits[card] | fits[other]
+        self.room = room
         # R9 (_check_stall, inlined): can anyone play on the new tops?
-        if self.stall_due == _NO_TIME and not (
-            (mask | self.hand_mask[1 - p]) & (fits[card] | fits[other])
-        ):
+        if self.stall_due == _NO_TIME and not (mask | self.hand_mask[1 - p]) & room:
             self._declare_stall(t)
         return PLAYED
 
@@ -354,7 +353,9 @@ class Hand:
         self.target[p] = pile
 
     def _update_mask(self, p: int) -> None:
-        """hand_mask[p]: the ranks in player p's hand, one bit each (after any change to it)."""
+        """hand_mask[p] (the ranks in player p's hand, one bit each) and ``room``, after a
+        change to the layout made from outside (deal, a test's set-up)."""
+        self._update_room()
         b = p * HAND_SLOTS
         h = self.hand
         self.hand_mask[p] = (
@@ -383,7 +384,7 @@ class Hand:
         """R9: when nobody can play, the stall countdown starts (the core says when it is due)."""
         if self.over or self.stall_due != _NO_TIME:
             return
-        if (self.hand_mask[0] | self.hand_mask[1]) & self._room():
+        if (self.hand_mask[0] | self.hand_mask[1]) & self.room:
             return
         self._declare_stall(t)
 
@@ -425,6 +426,7 @@ class Hand:
         self.covered_at[k - 1] = t
         self.centre[k] = card
         self.centre_n[p] += 1
+        self._update_room()
         self.log.put(EV_FLIP, p, 0, card, p, 0, 0, t, 0)
 
     def _redeal(self, t: int) -> bool:

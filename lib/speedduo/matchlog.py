@@ -27,6 +27,7 @@ try:
 except ImportError:
     pass
 
+from array import array
 from struct import pack_into
 
 from speedduo.cards import (
@@ -95,8 +96,8 @@ class MatchLog:
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far; -1: a deal's deck follows
-        self._dealt = bytearray(DECK_SIZE)  # a deal's shuffled deck, gathered from its records
-        self._dealt_n = 0
+        self._deal_at = 0  # where the deal line's card template starts in ``line``
+        self._dealt_n = 0  # cards of the deal's deck filled in so far
 
     # ---- recording, on the hot path: one struct.pack_into per record ----
 
@@ -266,6 +267,8 @@ class MatchLog:
             line.extend(b'{"ev":"deal","hand_no":')
             _int(line, u)
             line.extend(b',"hands":[[')
+            self._deal_at = len(line)
+            line.extend(_DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
             self._lists = -1  # the shuffled deck follows
             self._dealt_n = 0
             return False
@@ -304,22 +307,23 @@ class MatchLog:
             line.extend(b',"pile":0')
         line[len(line) - 1] = 48 + r[i + 4]
         tie = r[i + 6]
-        if tie == TIE_WON:
-            line.extend(b',"tie":"won"')
-        elif tie == TIE_LOST:
-            line.extend(b',"tie":"lost"')
-        line.append(125)  # }
+        if tie == TIE_NONE:
+            line.append(125)  # }
+        else:
+            line.extend(b',"tie":"won"}' if tie == TIE_WON else b',"tie":"lost"}')
         sink(line)
         drawn = r[i + 7]
         if drawn == NO_CARD:
             return 1
-        line[7] = 100  # "play" -> "draw"
-        line[8] = 114
-        line[9] = 97
-        line[10] = 119
+        line[7:11] = b"draw"  # same fields up to the card: cut after "card":, put the refill
         line[k + 23 :] = b""
-        _card(line, drawn)
-        line.append(125)  # }
+        if drawn < DECK_SIZE:
+            line.extend(b'"AS"}')
+            line[k + 24] = _RANK_BYTES[drawn >> 2]
+            line[k + 25] = _SUIT_BYTES[drawn & 3]
+        else:
+            _card(line, drawn)
+            line.append(125)  # }
         sink(line)
         return 2
 
@@ -353,32 +357,19 @@ class MatchLog:
         return False
 
     def _deck(self, r, i, n) -> bool:
-        """A CARDS record of a deal's deck; at the last one, the deal line's lists (R2)."""
-        dealt = self._dealt
+        """A CARDS record of a deal's deck: its cards' names go into the template (R2)."""
+        line = self.line
+        base = self._deal_at
         have = self._dealt_n
-        for k in range(n):
-            dealt[have + k] = r[i + 3 + k]
+        src = i + 3 - have  # deck card d of this record is r[src + d]
+        for d in range(have, have + n):
+            card = r[src + d]
+            at = base + _DEAL_AT[d]
+            line[at] = _RANK_BYTES[card >> 2]
+            line[at + 1] = _SUIT_BYTES[card & 3]
         self._dealt_n = have + n
         if r[i + 2]:  # more of the deck follows
             return False
-        line = self.line
-        # hands in slot order; draw and side piles top first; the starters
-        _cards_of(line, dealt, DEAL_HAND, HAND_SLOTS, 1)
-        line.extend(b"],[")
-        _cards_of(line, dealt, DEAL_EACH + DEAL_HAND, HAND_SLOTS, 1)
-        line.extend(b']],"draw":[[')
-        _cards_of(line, dealt, DRAW_CARDS - 1, DRAW_CARDS, -1)
-        line.extend(b"],[")
-        _cards_of(line, dealt, DEAL_EACH + DRAW_CARDS - 1, DRAW_CARDS, -1)
-        line.extend(b']],"side":[[')
-        _cards_of(line, dealt, DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1)
-        line.extend(b"],[")
-        _cards_of(line, dealt, DEAL_EACH + DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1)
-        line.extend(b']],"piles":[[')
-        _card(line, dealt[DEAL_STARTER])
-        line.extend(b"],[")
-        _card(line, dealt[DEAL_EACH + DEAL_STARTER])
-        line.extend(b"]]}")
         self._lists = 0
         return True
 
@@ -416,6 +407,35 @@ class MatchLog:
 
 
 _ZEROS = (b"", b"0", b"00", b"000", b"0000", b"00000")
+
+
+def _deal_layout():
+    """The deal line after ``"hands":[[`` with every card "AS", and, for each card of the
+    shuffled deck, where its rank letter goes (cards.DEAL_*: hands in slot order, draw and
+    side piles top first, then the starters)."""
+    lists = []
+    for p in range(2):
+        lists.append([p * DEAL_EACH + DEAL_HAND + s for s in range(HAND_SLOTS)])
+    for p in range(2):
+        lists.append([p * DEAL_EACH + DRAW_CARDS - 1 - j for j in range(DRAW_CARDS)])
+    for p in range(2):
+        lists.append([p * DEAL_EACH + DEAL_SIDE + SIDE_CARDS - 1 - j for j in range(SIDE_CARDS)])
+    for p in range(2):
+        lists.append([p * DEAL_EACH + DEAL_STARTER])
+    ends = (b"],[", b']],"draw":[[', b"],[", b']],"side":[[', b"],[", b']],"piles":[[', b"],[")
+    template = bytearray()
+    at = [0] * DECK_SIZE
+    for n, deck_indices in enumerate(lists):
+        for j, d in enumerate(deck_indices):
+            if j:
+                template.append(44)  # ,
+            at[d] = len(template) + 1
+            template.extend(b'"AS"')
+        template.extend(ends[n] if n < len(ends) else b"]]}")
+    return bytes(template), array("H", at)
+
+
+_DEAL_TEMPLATE, _DEAL_AT = _deal_layout()
 _RANK_BYTES = b"A23456789TJQK"
 _SUIT_BYTES = b"SHDC"
 
@@ -441,22 +461,6 @@ def _int(line, n: int) -> None:
         line[k] = 48 + n % 10
         n //= 10
         k -= 1
-
-
-def _cards_of(line, buf, first: int, count: int, step: int) -> None:
-    """Append ``count`` quoted cards, comma-separated: buf[first], buf[first + step], ..."""
-    for k in range(count):
-        card = buf[first]
-        first += step
-        if k:
-            line.append(44)  # ,
-        if card < DECK_SIZE:  # _card, inlined: a deal line has 52
-            line.append(34)
-            line.append(_RANK_BYTES[card >> 2])
-            line.append(_SUIT_BYTES[card & 3])
-            line.append(34)
-        else:
-            _card(line, card)
 
 
 def _card(line, card: int) -> None:

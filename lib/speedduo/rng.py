@@ -72,13 +72,14 @@ class Rng:
         i = count - 1
         while i > 0:
             n = i + 1
-            while True:
+            x1 = _A1 * (x1 & _LOW15) + (x1 >> 15)
+            x2 = _A2 * (x2 & _LOW15) + (x2 >> 15)
+            value = ((x1 & _LOW15) << 15) | (x2 & _LOW15)
+            # below(n)'s test, worked out only near the top of the range (about 1 in 2**15)
+            while value > _REJECT_ABOVE and value > 0x3FFFFFFF - (0x3FFFFFFF % n + 1) % n:
                 x1 = _A1 * (x1 & _LOW15) + (x1 >> 15)
                 x2 = _A2 * (x2 & _LOW15) + (x2 >> 15)
                 value = ((x1 & _LOW15) << 15) | (x2 & _LOW15)
-                # below(n)'s test, worked out only near the top of the range
-                if value <= _REJECT_ABOVE or value <= 0x3FFFFFFF - (0x3FFFFFFF % n + 1) % n:
-                    break
             a = start + i
             b = start + value % n
             buf[a], buf[b] = buf[b], buf[a]
