@@ -121,6 +121,16 @@ def path_log_put(m):
     return True
 
 
+def path_legal_query(m):
+    """Hand.first_playable and playable_mask: what bots and screens ask at every step."""
+    h = m.hand
+    ok = True
+    for _i in range(REPEAT):
+        race_position(h, 15)
+        ok = ok and h.first_playable(0) == 0 and h.playable_mask(1) == 1
+    return ok
+
+
 def path_play_refill(m):
     h = m.hand
     ok = True
@@ -300,6 +310,7 @@ def main():
     service_match = new_match(classic, 4)
     paths = (
         ("MatchLog.put", path_log_put, lambda: new_match(classic)),
+        ("Hand.first_playable + playable_mask", path_legal_query, lambda: new_match(classic)),
         ("Hand.play accepted + refill (R5-R7)", path_play_refill, lambda: new_match(classic)),
         ("Hand.play accepted, no draw left", path_play_last_cards, lambda: new_match(classic)),
         ("Hand.play refused late (R8)", path_refused_late, lambda: new_match(classic)),
