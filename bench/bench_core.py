@@ -187,14 +187,14 @@ def section_c(args, mpy, ticks):
         start = time.perf_counter()
         for seed in range(1, count + 1):
             log = os.path.join(tmp, "m%d.jsonl" % seed)
-            result = _cli(seed, log, vm, "128K")
+            result = _cli(seed, log, vm, "160K")
             if result.returncode != 0:
                 raise RuntimeError("CLI failed: " + result.stderr.strip()[-300:])
             h, p = _count(_read_lines(log))
             hands += h
             plays += p
         elapsed = time.perf_counter() - start
-        label = "CLI --vm micropython --heap 128K" if vm else "CLI (CPython)"
+        label = "CLI --vm micropython --heap 160K" if vm else "CLI (CPython)"
         print(_sim_line(label, count, hands, plays, elapsed, ", process start-up included"))
     # the VM alone: the command the CLI runs, without the CLI's CPython start-up
     count = args.cli_matches
@@ -202,7 +202,7 @@ def section_c(args, mpy, ticks):
     start = time.perf_counter()
     for seed in range(1, count + 1):
         out = subprocess.run(
-            [mpy, "-X", "heapsize=128K", os.path.join(ROOT, "host_sim", "vm_main.py"), ROOT]
+            [mpy, "-X", "heapsize=160K", os.path.join(ROOT, "host_sim", "vm_main.py"), ROOT]
             + [ticks, str(seed), "3", PLAYERS[0], PLAYERS[1], "0", "0", "0", "-"],
             capture_output=True,
             text=True,

@@ -409,30 +409,52 @@ class MatchLog:
 _ZEROS = (b"", b"0", b"00", b"000", b"0000", b"00000")
 
 
+# The deal line's eight lists in line order: (first deck index, count, step); see cards.DEAL_*.
+_DEAL_LISTS = (
+    (DEAL_HAND, HAND_SLOTS, 1),  # hands, in slot order
+    (DEAL_EACH + DEAL_HAND, HAND_SLOTS, 1),
+    (DRAW_CARDS - 1, DRAW_CARDS, -1),  # draw piles, top first
+    (DEAL_EACH + DRAW_CARDS - 1, DRAW_CARDS, -1),
+    (DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1),  # side piles, top first
+    (DEAL_EACH + DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1),
+    (DEAL_STARTER, 1, 1),  # the starters
+    (DEAL_EACH + DEAL_STARTER, 1, 1),
+)
+_DEAL_ENDS = (
+    b"],[",
+    b']],"draw":[[',
+    b"],[",
+    b']],"side":[[',
+    b"],[",
+    b']],"piles":[[',
+    b"],[",
+    b"]]}",
+)
+
+
 def _deal_layout():
     """The deal line after ``"hands":[[`` with every card "AS", and, for each card of the
-    shuffled deck, where its rank letter goes (cards.DEAL_*: hands in slot order, draw and
-    side piles top first, then the starters)."""
-    lists = []
-    for p in range(2):
-        lists.append([p * DEAL_EACH + DEAL_HAND + s for s in range(HAND_SLOTS)])
-    for p in range(2):
-        lists.append([p * DEAL_EACH + DRAW_CARDS - 1 - j for j in range(DRAW_CARDS)])
-    for p in range(2):
-        lists.append([p * DEAL_EACH + DEAL_SIDE + SIDE_CARDS - 1 - j for j in range(SIDE_CARDS)])
-    for p in range(2):
-        lists.append([p * DEAL_EACH + DEAL_STARTER])
-    ends = (b"],[", b']],"draw":[[', b"],[", b']],"side":[[', b"],[", b']],"piles":[[', b"],[")
-    template = bytearray()
-    at = [0] * DECK_SIZE
-    for n, deck_indices in enumerate(lists):
-        for j, d in enumerate(deck_indices):
+    shuffled deck, where its rank letter goes in it. Built once, in place (no garbage)."""
+    size = 0
+    for n in range(8):
+        size += _DEAL_LISTS[n][1] * 5 - 1 + len(_DEAL_ENDS[n])  # '"AS",' per card, no last ','
+    template = bytearray(size)
+    at = array("H", bytes(2 * DECK_SIZE))
+    k = 0
+    for n in range(8):
+        d, count, step = _DEAL_LISTS[n]
+        for j in range(count):
             if j:
-                template.append(44)  # ,
-            at[d] = len(template) + 1
-            template.extend(b'"AS"')
-        template.extend(ends[n] if n < len(ends) else b"]]}")
-    return bytes(template), array("H", at)
+                template[k] = 44  # ,
+                k += 1
+            template[k : k + 4] = b'"AS"'
+            at[d] = k + 1
+            d += step
+            k += 4
+        end = _DEAL_ENDS[n]
+        template[k : k + len(end)] = end
+        k += len(end)
+    return template, at
 
 
 _DEAL_TEMPLATE, _DEAL_AT = _deal_layout()
