@@ -540,3 +540,49 @@ def test_first_playable_follows_v1_and_v2():
     _, hand, _ = new_hand(same_rank=True)
     lay_out(hand, [FILLER0 + ["5S"], FILLER1], [["5H"], ["QC"]])
     assert hand.first_playable(0) == 4  # V2: a 5 on a 5
+
+
+@pytest.mark.parametrize("shift", range(8))
+def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift):
+    """R2 in the log: the deal's records (its own + four of the shuffled deck) may wrap the ring."""
+    from speedduo.core import Hand
+    from speedduo.matchlog import EV_STALL
+
+    log = MatchLog(8)
+    for _ in range(shift):  # move the ring's head so the deal lands across its end
+        log.put(EV_STALL, 0, 0, 0, 0, 0, 0, 0, 0)
+    log.drain(lambda line: None)
+    hand = Hand(Rules(), log)
+    hand.deal(Rng(shift + 11), 4)
+    lines = []
+    log.drain(lines.append)
+    deal = json.loads(lines[0])
+    names = [[card_name(hand.slot_card(p, s)) for s in range(5)] for p in range(2)]
+    assert deal["hands"] == names
+    for key, stack in (("draw", hand.draw), ("side", hand.side)):
+        count = hand.draw_n if key == "draw" else hand.side_n
+        assert deal[key] == [
+            [card_name(stack[p * 52 + k]) for k in range(count[p] - 1, -1, -1)] for p in range(2)
+        ]
+    assert deal["piles"] == [[card_name(hand.top(0))], [card_name(hand.top(1))]]
+    assert deal["hand_no"] == 4
+
+
+def test_one_play_record_gives_the_play_line_and_its_draw_line():
+    """R7 in the log: the refill rides in the play's record; ties and a missing refill too."""
+    from speedduo.cards import JOKER1
+    from speedduo.matchlog import TIE_LOST, TIE_NONE, TIE_WON
+
+    log = MatchLog(4)
+    log.put_play(12345, 1, 4, card_from_name("TH"), 0, TIE_WON, card_from_name("2C"))
+    log.put_play(7, 0, 0, card_from_name("KS"), 1, TIE_NONE, NO_CARD)
+    log.put_play(0, 0, 2, JOKER1, 1, TIE_LOST, JOKER1)
+    lines = []
+    assert log.drain(lines.append) == 5
+    assert lines == [
+        '{"ev":"play","t":12345,"p":1,"slot":4,"card":"TH","pile":0,"tie":"won"}',
+        '{"ev":"draw","t":12345,"p":1,"slot":4,"card":"2C"}',
+        '{"ev":"play","t":7,"p":0,"slot":0,"card":"KS","pile":1}',
+        '{"ev":"play","t":0,"p":0,"slot":2,"card":"X1","pile":1,"tie":"lost"}',
+        '{"ev":"draw","t":0,"p":0,"slot":2,"card":"X1"}',
+    ]
