@@ -34,13 +34,10 @@ from speedduo.cards import (
 )
 from speedduo.matchlog import (
     END_CLAIM,
-    END_DEAD_STALL,
     END_OUT,
     END_PHOTO_FINISH,
-    EV_FLIP,
     EV_HAND_END,
     EV_PENALTY,
-    EV_REDEAL,
     EV_REJECT,
     EV_STALL,
     NULL_PLAYER,
@@ -49,8 +46,7 @@ from speedduo.matchlog import (
     WHY_LOCKED,
 )
 from speedduo.rules import CLAIM_OFF, CLAIM_RACE
-
-REDEAL_EACH = const(5)  # R10: at most 5 per side pile
+from speedduo.stall import stall_ends
 
 # results of play()
 PLAYED = const(0)
@@ -399,121 +395,9 @@ class Hand:
     def advance(self, t: int) -> None:
         """Let time pass to t: every stall whose countdown ended by t flips, in order (R9-R11)."""
         while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
-            self._stall_now(self.stall_due)
-
-    def _stall_now(self, due: int) -> None:
-        self.stall_due = _NO_TIME
-        if self.side_n[0] and self.side_n[1]:
-            self._flip(due, 0)  # R9: both side piles at the same instant
-            self._flip(due, 1)
-        elif self.rules.end_on_exhaustion:  # V6
-            self._end_dead_stall(due)
-            return
-        elif self.redeals and self.plays_since_redeal == 0:  # R11: cards only go round
-            self._end_dead_stall(due)
-            return
-        elif not self._redeal(due):  # R11: nothing to redeal
-            self._end_dead_stall(due)
-            return
-        self._check_stall(due)
-
-    def _flip(self, t: int, p: int) -> None:
-        """Player p's side pile turns its top card onto centre pile p."""
-        n = self.side_n[p] - 1
-        card = self.side[p * _CAP + n]
-        self.side_n[p] = n
-        k = p * _CAP + self.centre_n[p]
-        self.covered_at[k - 1] = t
-        self.centre[k] = card
-        self.centre_n[p] += 1
-        self._update_room()
-        self.log.put(EV_FLIP, p, 0, card, p, 0, 0, t, 0)
-
-    def _redeal(self, t: int) -> bool:
-        """R10 (or V7): new side piles from the centre; False when there is nothing."""
-        if self.rules.pile_redeal:
-            gathered = self._pile_redeal()
-        else:
-            gathered = self._gather_redeal()
-        if not gathered:
-            return False
-        self.redeals += 1
-        self.plays_since_redeal = 0
-        self.log.put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
-        for p in range(2):
-            self.log.put_cards(self.side, p * _CAP, self.side_n[p], True)
-        for p in range(2):
-            if self.side_n[p]:  # a side pile that received nothing does not flip
-                self._flip(t, p)
-        return True
-
-    def _gather_redeal(self) -> int:
-        """R10: centre cards under the tops + side piles + reserve, shuffled, dealt alternately."""
-        deck = self._deck
-        n = 0
-        for pile in range(2):
-            base = pile * _CAP
-            top_index = self.centre_n[pile] - 1
-            for k in range(top_index):
-                deck[n] = self.centre[base + k]
-                n += 1
-            self.centre[base] = self.centre[base + top_index]
-            self.centre_n[pile] = 1
-            for k in range(self.side_n[pile]):
-                deck[n] = self.side[base + k]
-                n += 1
-            self.side_n[pile] = 0
-        for k in range(self.reserve_n):
-            deck[n] = self.reserve[k]
-            n += 1
-        self.reserve_n = 0
-        if n == 0:
-            return 0
-        self._rng.shuffle(deck, 0, n)
-        dealt = n if n < 2 * REDEAL_EACH else 2 * REDEAL_EACH
-        for k in range(dealt):  # alternately: player 0 first
-            p = k & 1
-            self.side[p * _CAP + self.side_n[p]] = deck[k]
-            self.side_n[p] += 1
-        for k in range(dealt, n):  # beyond ten: the reserve
-            self.reserve[self.reserve_n] = deck[k]
-            self.reserve_n += 1
-        return n
-
-    def _pile_redeal(self) -> int:
-        """V7: each centre pile minus its top, shuffled, goes under that player's side pile."""
-        moved = 0
-        for pile in range(2):
-            base = pile * _CAP
-            top_index = self.centre_n[pile] - 1
-            if top_index == 0:
-                continue
-            top = self.centre[base + top_index]
-            under = self.side_n[pile]
-            # the old side cards stay on top: shift them up, put the pile beneath
-            for k in range(under - 1, -1, -1):
-                self.side[base + top_index + k] = self.side[base + k]
-            for k in range(top_index):
-                self.side[base + k] = self.centre[base + k]
-            self._rng.shuffle(self.side, base, top_index)
-            self.side_n[pile] = under + top_index
-            self.centre[base] = top
-            self.centre_n[pile] = 1
-            moved += top_index
-        return moved
-
-    # ---- R11-R13: the end of a hand ----
-
-    def _end_dead_stall(self, t: int) -> None:
-        """R11: fewer cards in hand + draw wins; equal counts: replayed (winner null)."""
-        left0 = self.cards_left(0)
-        left1 = self.cards_left(1)
-        winner = NULL_PLAYER
-        if left0 < left1:
-            winner = 0
-        elif left1 < left0:
-            winner = 1
-        self._end(t, winner, END_DEAD_STALL)
+            due = self.stall_due
+            self.stall_due = _NO_TIME
+            stall_ends(self, due)
 
     def photo_finish(self, t: int) -> None:
         """R13: both played their last card with the same timestamp: replay the hand."""

@@ -27,20 +27,16 @@ try:
 except ImportError:
     pass
 
-from array import array
 from struct import pack_into
 
-from speedduo.cards import (
-    DEAL_EACH,
-    DEAL_HAND,
-    DEAL_SIDE,
-    DEAL_STARTER,
-    DECK_SIZE,
-    DRAW_CARDS,
-    HAND_SLOTS,
-    JOKER1,
-    NO_CARD,
-    SIDE_CARDS,
+from speedduo.cards import DECK_SIZE, NO_CARD
+from speedduo.logtext import (
+    DEAL_AT,
+    DEAL_TEMPLATE,
+    RANK_BYTES,
+    SUIT_BYTES,
+    card_into,
+    int_into,
 )
 
 EV_MATCH = const(1)
@@ -203,7 +199,7 @@ class MatchLog:
             line.extend(b'{"ev":"reject","t":')
             self._slot_card(r, i, t)
             line.extend(b',"pile":')
-            _int(line, r[i + 4])
+            int_into(line, r[i + 4])
             line.extend(b',"why":"')
             line.extend(REJECT_WHY[r[i + 5]])
             line.append(34)  # "
@@ -213,68 +209,68 @@ class MatchLog:
                 line.extend(b',"tie":"lost"')
         elif kind == EV_PENALTY:
             line.extend(b'{"ev":"penalty","t":')
-            _int(line, t)
+            int_into(line, t)
             line.extend(b',"p":')
-            _int(line, r[i + 1])
+            int_into(line, r[i + 1])
             line.extend(b',"until":')
-            _int(line, u)
+            int_into(line, u)
         elif kind == EV_STALL:
             line.extend(b'{"ev":"stall","t":')
-            _int(line, t)
+            int_into(line, t)
             line.extend(b',"due":')
-            _int(line, u)
+            int_into(line, u)
         elif kind == EV_FLIP:
             line.extend(b'{"ev":"flip","t":')
-            _int(line, t)
+            int_into(line, t)
             line.extend(b',"p":')
-            _int(line, r[i + 1])
+            int_into(line, r[i + 1])
             line.extend(b',"card":')
-            _card(line, r[i + 3])
+            card_into(line, r[i + 3])
             line.extend(b',"pile":')
-            _int(line, r[i + 4])
+            int_into(line, r[i + 4])
         elif kind == EV_HAND_END:
             line.extend(b'{"ev":"hand_end","t":')
-            _int(line, t)
+            int_into(line, t)
             line.extend(b',"winner":')
-            _player(line, r[i + 1])
+            player_into(line, r[i + 1])
             line.extend(b',"why":"')
             line.extend(END_WHY[r[i + 5]])
             line.extend(b'","left":[')
-            _int(line, r[i + 2])
+            int_into(line, r[i + 2])
             line.append(44)  # ,
-            _int(line, r[i + 3])
+            int_into(line, r[i + 3])
             line.extend(b'],"sweep":true' if r[i + 4] else b'],"sweep":false')
             if r[i + 6]:
                 line.extend(b',"overflows":')
-                _int(line, r[i + 6])
+                int_into(line, r[i + 6])
         elif kind == EV_MATCH_END:
             line.extend(b'{"ev":"match_end","winner":')
-            _player(line, r[i + 1])
+            player_into(line, r[i + 1])
             line.extend(b',"score":[')
-            _int(line, r[i + 2])
+            int_into(line, r[i + 2])
             line.append(44)
-            _int(line, r[i + 3])
+            int_into(line, r[i + 3])
             line.append(93)  # ]
             if r[i + 5]:
                 line.extend(b',"points":[')
-                _int(line, t)
+                int_into(line, t)
                 line.append(44)
-                _int(line, u)
+                int_into(line, u)
                 line.append(93)
         elif kind == EV_MATCH:
             self._header()
         elif kind == EV_DEAL:
             line.extend(b'{"ev":"deal","hand_no":')
-            _int(line, u)
+            int_into(line, u)
             line.extend(b',"hands":[[')
             self._deal_at = len(line)
-            line.extend(_DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
+            line.extend(DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
             self._lists = -1  # the shuffled deck follows
             self._dealt_n = 0
             return False
         elif kind == EV_REDEAL:
             line.extend(b'{"ev":"redeal","t":')
-            _int(line, t)
+            int_into(line, t)
             line.extend(b',"side":[[')
             self._lists = 0
             return False
@@ -292,18 +288,18 @@ class MatchLog:
         line = self.line
         line[:] = b""
         line.extend(b'{"ev":"play","t":')
-        _int(line, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
+        int_into(line, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
         k = len(line)
         line.extend(b',"p":0,"slot":0,"card":"AS","pile":0')
         line[k + 5] = 48 + r[i + 1]  # p, slot and pile are single digits
         line[k + 14] = 48 + r[i + 2]
         card = r[i + 3]
         if card < DECK_SIZE:
-            line[k + 24] = _RANK_BYTES[card >> 2]
-            line[k + 25] = _SUIT_BYTES[card & 3]
+            line[k + 24] = RANK_BYTES[card >> 2]
+            line[k + 25] = SUIT_BYTES[card & 3]
         else:  # a second deck or a joker (V3, V4): the general form
             line[k + 23 :] = b""
-            _card(line, card)
+            card_into(line, card)
             line.extend(b',"pile":0')
         line[len(line) - 1] = 48 + r[i + 4]
         tie = r[i + 6]
@@ -319,23 +315,23 @@ class MatchLog:
         line[k + 23 :] = b""
         if drawn < DECK_SIZE:
             line.extend(b'"AS"}')
-            line[k + 24] = _RANK_BYTES[drawn >> 2]
-            line[k + 25] = _SUIT_BYTES[drawn & 3]
+            line[k + 24] = RANK_BYTES[drawn >> 2]
+            line[k + 25] = SUIT_BYTES[drawn & 3]
         else:
-            _card(line, drawn)
+            card_into(line, drawn)
             line.append(125)  # }
         sink(line)
         return 2
 
     def _slot_card(self, r, i, t):
         line = self.line
-        _int(line, t)
+        int_into(line, t)
         line.extend(b',"p":')
-        _int(line, r[i + 1])
+        int_into(line, r[i + 1])
         line.extend(b',"slot":')
-        _int(line, r[i + 2])
+        int_into(line, r[i + 2])
         line.extend(b',"card":')
-        _card(line, r[i + 3])
+        card_into(line, r[i + 3])
 
     def _cards(self, r, i) -> bool:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
@@ -346,7 +342,7 @@ class MatchLog:
         for k in range(n):
             if line[len(line) - 1] != 91:  # not right after [
                 line.append(44)
-            _card(line, r[i + 3 + k])
+            card_into(line, r[i + 3 + k])
         if r[i + 2]:  # more of this list follows
             return False
         self._lists += 1
@@ -364,9 +360,9 @@ class MatchLog:
         src = i + 3 - have  # deck card d of this record is r[src + d]
         for d in range(have, have + n):
             card = r[src + d]
-            at = base + _DEAL_AT[d]
-            line[at] = _RANK_BYTES[card >> 2]
-            line[at + 1] = _SUIT_BYTES[card & 3]
+            at = base + DEAL_AT[d]
+            line[at] = RANK_BYTES[card >> 2]
+            line[at + 1] = SUIT_BYTES[card & 3]
         self._dealt_n = have + n
         if r[i + 2]:  # more of the deck follows
             return False
@@ -378,9 +374,9 @@ class MatchLog:
         seed, rules, best_of, tie_first = self.header
         line = self.line
         line.extend(b'{"ev":"match","v":')
-        _int(line, LOG_VERSION)
+        int_into(line, LOG_VERSION)
         line.extend(b',"seed":')
-        _int(line, seed)
+        int_into(line, seed)
         line.extend(b',"rules":{')
         first = True
         for name, value in rules.as_pairs():
@@ -399,106 +395,15 @@ class MatchLog:
                 line.extend(value.encode())
                 line.append(34)
             else:
-                _int(line, value)
+                int_into(line, value)
         line.extend(b'},"best_of":')
-        _int(line, best_of)
+        int_into(line, best_of)
         line.extend(b',"tie_break":"alternate","tie_first":')
-        _int(line, tie_first)
+        int_into(line, tie_first)
 
 
-_ZEROS = (b"", b"0", b"00", b"000", b"0000", b"00000")
-
-
-# The deal line's eight lists in line order: (first deck index, count, step); see cards.DEAL_*.
-_DEAL_LISTS = (
-    (DEAL_HAND, HAND_SLOTS, 1),  # hands, in slot order
-    (DEAL_EACH + DEAL_HAND, HAND_SLOTS, 1),
-    (DRAW_CARDS - 1, DRAW_CARDS, -1),  # draw piles, top first
-    (DEAL_EACH + DRAW_CARDS - 1, DRAW_CARDS, -1),
-    (DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1),  # side piles, top first
-    (DEAL_EACH + DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1),
-    (DEAL_STARTER, 1, 1),  # the starters
-    (DEAL_EACH + DEAL_STARTER, 1, 1),
-)
-_DEAL_ENDS = (
-    b"],[",
-    b']],"draw":[[',
-    b"],[",
-    b']],"side":[[',
-    b"],[",
-    b']],"piles":[[',
-    b"],[",
-    b"]]}",
-)
-
-
-def _deal_layout():
-    """The deal line after ``"hands":[[`` with every card "AS", and, for each card of the
-    shuffled deck, where its rank letter goes in it. Built once, in place (no garbage)."""
-    size = 0
-    for n in range(8):
-        size += _DEAL_LISTS[n][1] * 5 - 1 + len(_DEAL_ENDS[n])  # '"AS",' per card, no last ','
-    template = bytearray(size)
-    at = array("H", bytes(2 * DECK_SIZE))
-    k = 0
-    for n in range(8):
-        d, count, step = _DEAL_LISTS[n]
-        for j in range(count):
-            if j:
-                template[k] = 44  # ,
-                k += 1
-            template[k : k + 4] = b'"AS"'
-            at[d] = k + 1
-            d += step
-            k += 4
-        end = _DEAL_ENDS[n]
-        template[k : k + len(end)] = end
-        k += len(end)
-    return template, at
-
-
-_DEAL_TEMPLATE, _DEAL_AT = _deal_layout()
-_RANK_BYTES = b"A23456789TJQK"
-_SUIT_BYTES = b"SHDC"
-
-
-def _int(line, n: int) -> None:
-    """Append the decimal digits of n (a small int; no str is built)."""
-    if n < 0:
-        line.append(45)  # -
-        n = -n
-    if n < 10:
-        line.append(48 + n)
-        return
-    # room for every digit, then the digits from the last one back
-    if n < 100000:
-        line.extend(_ZEROS[5 if n > 9999 else 4 if n > 999 else 3 if n > 99 else 2])
-    else:
-        m = n
-        while m:
-            line.append(48)
-            m //= 10
-    k = len(line) - 1
-    while n:
-        line[k] = 48 + n % 10
-        n //= 10
-        k -= 1
-
-
-def _card(line, card: int) -> None:
-    """Append a card's quoted name: ``"TH"``, jokers ``"X1"``/``"X2"`` (cards.card_name)."""
-    line.append(34)
-    if card >= JOKER1:
-        line.append(88)  # X
-        line.append(49 if card == JOKER1 else 50)
-    else:
-        line.append(_RANK_BYTES[(card % DECK_SIZE) >> 2])
-        line.append(_SUIT_BYTES[card & 3])
-    line.append(34)
-
-
-def _player(line, p: int) -> None:
+def player_into(line, p: int) -> None:
     if p == NULL_PLAYER:
         line.extend(b"null")
     else:
-        _int(line, p)
+        int_into(line, p)
