@@ -6,9 +6,9 @@ pile is a stack in a preallocated ``bytearray`` with its top at the end. The
 play path (``play``) allocates nothing: it moves bytes and records fixed-width
 events in the match log's ring.
 
-Variants handled here: V1 (no wrap), V2 (same rank), V5 (claim), V6 (end on
-exhaustion), V7 (pile redeal). The match around hands (R14, R15, R17) lives
-in ``match.py``.
+Variants handled here: V1 (no wrap), V2 (same rank), V5 (claim). What a
+stall's end does (R9-R11, V6 end on exhaustion, V7 pile redeal) is in
+``stall.py``; the match around hands (R14, R15, R17) in ``match.py``.
 """
 
 from array import array
