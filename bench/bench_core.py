@@ -10,7 +10,9 @@ Sections (all printed; none is a pass/fail test except where a target is named):
   d) the smallest -X heapsize (4K steps) at which a best-of-3 match completes in the VM,
      through the CLI (log compared with CPython's) and with bench/mp_selfplay.py.
   e) bench/mp_heap_lock.py: every play path under micropython.heap_lock().
-  f) instructions per play in the VM, counted by callgrind (start-up cancelled out).
+  f) instructions per play in the VM, counted by callgrind (start-up cancelled out), and
+     what a Hand, a deal, an Rng and a Match cost (bench/cg_ops.py).
+  g) the same on CPython (PYTHONHASHSEED=0): the issue-9 measure, target <= 40,000 per play.
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_core.py [--quick] [--profile] [--only a,b]
 """
@@ -40,6 +42,7 @@ use_board_paths()
 import mp_selfplay  # noqa: E402
 
 TARGET_PLAYS_PER_S = 150000
+TARGET_INSTRUCTIONS_PER_PLAY = 40000  # issue 9 (goal 20,000), CPython, callgrind
 SEED = 1
 PLAYERS = ("bot:hard", "bot:easy")
 
@@ -184,14 +187,14 @@ def section_c(args, mpy, ticks):
         start = time.perf_counter()
         for seed in range(1, count + 1):
             log = os.path.join(tmp, "m%d.jsonl" % seed)
-            result = _cli(seed, log, vm, "128K")
+            result = _cli(seed, log, vm, "160K")
             if result.returncode != 0:
                 raise RuntimeError("CLI failed: " + result.stderr.strip()[-300:])
             h, p = _count(_read_lines(log))
             hands += h
             plays += p
         elapsed = time.perf_counter() - start
-        label = "CLI --vm micropython --heap 128K" if vm else "CLI (CPython)"
+        label = "CLI --vm micropython --heap 160K" if vm else "CLI (CPython)"
         print(_sim_line(label, count, hands, plays, elapsed, ", process start-up included"))
     # the VM alone: the command the CLI runs, without the CLI's CPython start-up
     count = args.cli_matches
@@ -199,7 +202,7 @@ def section_c(args, mpy, ticks):
     start = time.perf_counter()
     for seed in range(1, count + 1):
         out = subprocess.run(
-            [mpy, "-X", "heapsize=128K", os.path.join(ROOT, "host_sim", "vm_main.py"), ROOT]
+            [mpy, "-X", "heapsize=160K", os.path.join(ROOT, "host_sim", "vm_main.py"), ROOT]
             + [ticks, str(seed), "3", PLAYERS[0], PLAYERS[1], "0", "0", "0", "-"],
             capture_output=True,
             text=True,
@@ -323,17 +326,81 @@ def section_e(mpy, ticks):
     print()
 
 
-def _callgrind(mpy, hands, mode, out_file):
-    command = ["setarch", "-R", "valgrind", "--tool=callgrind", "--toggle-collect=main_"]
-    command += ["--callgrind-out-file=" + out_file, mpy, "-X", "heapsize=256K"]
-    command += [os.path.join(BENCH, "mp_selfplay.py"), ROOT, str(hands), mode, str(SEED)]
-    result = subprocess.run(command, capture_output=True, text=True)
+def _instructions(command, out_file, env=None):
+    """Run ``command`` under callgrind (address space not randomised); (stdout, instructions)."""
+    run = ["setarch", "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file]
+    result = subprocess.run(run + command, capture_output=True, text=True, env=env)
     if result.returncode != 0:
         raise RuntimeError("callgrind run failed: " + result.stderr.strip()[-300:])
-    plays, n_hands, _, _ = _parse_selfplay(result.stdout)
     with open(out_file, encoding="utf-8") as f:
         m = re.search(r"^totals: (\d+)", f.read(), re.M)
-    return plays, n_hands, int(m.group(1))
+    return result.stdout, int(m.group(1))
+
+
+def _vm_command(mpy, script, *args):
+    # --toggle-collect=main_: count MicroPython's own entry point, not the CPython wrapper
+    return ["--toggle-collect=main_", mpy, "-X", "heapsize=256K", script, ROOT] + list(args)
+
+
+def _cpython_command(script, *args):
+    return [sys.executable, script, ROOT] + list(args)
+
+
+def _cpython_env():
+    return dict(os.environ, PYTHONHASHSEED="0")  # the same dict layout every run
+
+
+def _per_play(tmp, n1, n2, mode, command_of, env=None):
+    """Instructions per play: runs of n1 and n2 hands, the difference divided by the plays."""
+    counts = []
+    for n in (n1, n2):
+        out, instructions = _instructions(
+            command_of(os.path.join(BENCH, "mp_selfplay.py"), str(n), mode, str(SEED)),
+            os.path.join(tmp, "selfplay.out"),
+            env,
+        )
+        plays, hands, _, _ = _parse_selfplay(out)
+        counts.append((plays, hands, instructions))
+    (p1, h1, i1), (p2, h2, i2) = counts
+    return p1, p2, i1, i2, (i2 - i1) / (p2 - p1), (i2 - i1) / (h2 - h1)
+
+
+def _per_op(tmp, op, n1, n2, command_of, env=None):
+    counts = []
+    for n in (n1, n2):
+        _, instructions = _instructions(
+            command_of(os.path.join(BENCH, "cg_ops.py"), op, str(n)),
+            os.path.join(tmp, "ops.out"),
+            env,
+        )
+        counts.append(instructions)
+    return (counts[1] - counts[0]) / (n2 - n1)
+
+
+def _instruction_table(tmp, args, command_of, env=None):
+    n1, n2 = args.cg_hands
+    per_play = {}
+    for mode in ("core", "drain"):
+        p1, p2, i1, i2, play, hand = _per_play(tmp, n1, n2, mode, command_of, env)
+        per_play[mode] = play
+        print(
+            "%-5s %d hands (%d plays): %d instr; %d hands (%d plays): %d instr; "
+            "=> %.0f instructions/play, %.0f instructions/hand"
+            % (mode, n1, p1, i1, n2, p2, i2, play, hand)
+        )
+    print(
+        "formatting included / core alone: %.2f (target <= 2)"
+        % (per_play["drain"] / per_play["core"])
+    )
+    for op, label in (
+        ("hand", "Hand() (R5 tables already built)"),
+        ("tables", "the R5 fits table (first Hand of a process)"),
+        ("deal", "Hand.deal (shuffle, deal, log records)"),
+        ("rng", "Rng(seed)"),
+        ("match", "Match() (two Rng, a Hand)"),
+    ):
+        print("%-46s %9.0f instructions" % (label, _per_op(tmp, op, 20, 120, command_of, env)))
+    return per_play
 
 
 def section_f(args, mpy):
@@ -342,17 +409,23 @@ def section_f(args, mpy):
         print("valgrind/setarch not found: skipped")
         return
     tmp = tempfile.mkdtemp(prefix="speedduo-cg-")
-    n1, n2 = args.cg_hands
-    for mode in ("core", "drain"):
-        p1, h1, i1 = _callgrind(mpy, n1, mode, os.path.join(tmp, "a.out"))
-        p2, h2, i2 = _callgrind(mpy, n2, mode, os.path.join(tmp, "b.out"))
-        per_play = (i2 - i1) / (p2 - p1)
-        print(
-            "%-5s %d hands (%d plays): %d instr; %d hands (%d plays): %d instr; "
-            "=> %.0f instructions/play, %.0f instructions/hand"
-            % (mode, h1, p1, i1, h2, p2, i2, per_play, (i2 - i1) / (h2 - h1))
-        )
-    print("(core: log ring reset; drain: log formatted. Deals and match set-up are amortised in.)")
+    _instruction_table(tmp, args, lambda *a: _vm_command(mpy, *a))
+    print("(core: log records dropped; drain: log formatted. Deals and match set-up amortised in.)")
+    shutil.rmtree(tmp, ignore_errors=True)
+    print()
+
+
+def section_g(args):
+    print("## g) instructions per play on CPython %s (callgrind)" % sys.version.split()[0])
+    if not shutil.which("valgrind") or not shutil.which("setarch"):
+        print("valgrind/setarch not found: skipped")
+        return
+    tmp = tempfile.mkdtemp(prefix="speedduo-cg-")
+    per_play = _instruction_table(tmp, args, _cpython_command, _cpython_env())
+    verdict = "MET" if per_play["core"] <= TARGET_INSTRUCTIONS_PER_PLAY else "MISSED"
+    target = TARGET_INSTRUCTIONS_PER_PLAY
+    print("target <= %d instructions/play (core alone): %s" % (target, verdict))
+    print("(the greedy driver of bench/mp_selfplay.py; deals and match set-up amortised in)")
     shutil.rmtree(tmp, ignore_errors=True)
     print()
 
@@ -363,11 +436,11 @@ def main(argv=None):
     )
     parser.add_argument("--quick", action="store_true", help="fewer hands and matches (~30 s)")
     parser.add_argument("--profile", action="store_true", help="always print the cProfile table")
-    parser.add_argument("--only", default="abcdef", help="sections to run, e.g. --only a,e")
+    parser.add_argument("--only", default="abcdefg", help="sections to run, e.g. --only a,g")
     args = parser.parse_args(argv)
     only = set(args.only.replace(",", ""))
-    if not only <= set("abcdef"):
-        parser.exit(2, "bench_core: error: --only takes letters a-f\n")
+    if not only <= set("abcdefg"):
+        parser.exit(2, "bench_core: error: --only takes letters a-g\n")
     args.hands = 2000 if args.quick else 20000
     args.vm_hands = 1000 if args.quick else 5000
     args.sim_matches = 20 if args.quick else 200
@@ -394,6 +467,8 @@ def main(argv=None):
         section_e(mpy, ticks)
     if "f" in only:
         section_f(args, mpy)
+    if "g" in only:
+        section_g(args)
     shutil.rmtree(ticks, ignore_errors=True)
     print("total %.1f s" % (time.perf_counter() - started))
     return 0

@@ -63,19 +63,17 @@ def _mpy_part(root):
     n = 0
     for k in range(400):
         p = k & 1
-        for slot in range(5):
-            c = h.slot_card(p, slot)
-            if c != 255 and h.pile_for(p, c) >= 0:
-                now += 50
-                h.play(now - m.hand_start, p, slot)
-                m.log.drain(lambda line: None)
-                t0 = time.ticks_us()
-                s.render(h, m, now)
-                total += time.ticks_diff(time.ticks_us(), t0)
-                n += 1
-                s.send_shared()
-                s.send_private()
-                break
+        slot = h.first_playable(p)
+        if slot >= 0:
+            now += 50
+            h.play(now - m.hand_start, p, slot)
+            m.log.drain(lambda line: None)
+            t0 = time.ticks_us()
+            s.render(h, m, now)
+            total += time.ticks_diff(time.ticks_us(), t0)
+            n += 1
+            s.send_shared()
+            s.send_private()
         if h.over:
             break
     print("micropython heap: modules (code + glyph bytes) %d B" % (free0 - free1))
@@ -115,13 +113,6 @@ def _cpython_part():
         match.pressed(0)
         return screens, match, buses, log, clock
 
-    def legal(hand, p):
-        for s in range(5):
-            c = hand.slot_card(p, s)
-            if c != 255 and hand.pile_for(p, c) >= 0:
-                return s
-        return -1
-
     def run(seed, frequency, interleave):
         """Per refresh: kind, bytes and bus us per panel, render us, skew, pile-top and end us."""
         screens, match, buses, log, clock = game(seed, frequency, interleave)
@@ -134,9 +125,9 @@ def _cpython_part():
                 screens.refresh(match.hand, match, now)
                 continue
             hand = match.hand
-            slot = legal(hand, p)
+            slot = hand.first_playable(p)
             if slot < 0:
-                slot = legal(hand, 1 - p)
+                slot = hand.first_playable(1 - p)
                 p = 1 - p
             kind = "play"
             moments = [v.moment for v in screens.views]

@@ -77,8 +77,7 @@ def new_match(rules, seed=1):
     m = Match(seed, rules, 3, log)
     m.pressed(0)
     m.advance(m.hand_start)
-    log._count = 0
-    log._head = 0
+    log.discard()
     return m
 
 
@@ -106,8 +105,7 @@ def race_position(h, draw_n):
         h._update_mask(p)
     h.stall_due = -1
     h.over = False
-    h.log._count = 0
-    h.log._head = 0
+    h.log.discard()
 
 
 # ---- the paths: each returns True when every result was the expected one ----
@@ -117,10 +115,20 @@ def path_log_put(m):
     log = m.log
     for i in range(REPEAT):
         log.put(3, 1, 2, 12, 0, 0, 0, i * 1000, 0)
-        if log._count > 200:
-            log._count = 0
-    log._count = 0
+        if i % 100 == 99:
+            log.discard()
+    log.discard()
     return True
+
+
+def path_legal_query(m):
+    """Hand.first_playable and playable_mask: what bots and screens ask at every step."""
+    h = m.hand
+    ok = True
+    for _i in range(REPEAT):
+        race_position(h, 15)
+        ok = ok and h.first_playable(0) == 0 and h.playable_mask(1) == 1
+    return ok
 
 
 def path_play_refill(m):
@@ -199,8 +207,7 @@ def path_next_hand(m):
         return True
     m.pressed(m.hand_start)
     m.advance(m.hand_start)
-    m.log._count = 0
-    m.log._head = 0
+    m.log.discard()
     return m.phase == PLAYING and not m.hand.over
 
 
@@ -263,8 +270,7 @@ def path_arbiter_service(arb):
         arb.service(now + 60)
         want = CARD_P1 if first else CARD_P0
         ok = ok and h.top(0) == want
-        h.log._count = 0
-        h.log._head = 0
+        h.log.discard()
     return ok
 
 
@@ -304,6 +310,7 @@ def main():
     service_match = new_match(classic, 4)
     paths = (
         ("MatchLog.put", path_log_put, lambda: new_match(classic)),
+        ("Hand.first_playable + playable_mask", path_legal_query, lambda: new_match(classic)),
         ("Hand.play accepted + refill (R5-R7)", path_play_refill, lambda: new_match(classic)),
         ("Hand.play accepted, no draw left", path_play_last_cards, lambda: new_match(classic)),
         ("Hand.play refused late (R8)", path_refused_late, lambda: new_match(classic)),

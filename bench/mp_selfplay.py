@@ -10,10 +10,10 @@ HANDS hands have been dealt. Runs unchanged under CPython and MicroPython:
 
 MODE says what happens to the match log ring after every loop pass:
 ``drain`` formats every record into the log's line buffer and hands it to a
-no-op (``drain_into``: what the board's main loop pays), ``core`` empties the ring by resetting its
-two counters (``log._count = 0; log._head = 0``; a benchmark-only shortcut that
-leaves the rules core alone). ``match`` plays one best-of-3 match with ``drain``
-(the smallest-heap check). Prints one line: ``plays P hands H matches M us U``.
+no-op (``drain_into``: what the board's main loop pays), ``core`` drops the
+records unformatted (``MatchLog.discard``: the rules core alone). ``match`` plays
+one best-of-3 match with ``drain`` (the smallest-heap check).
+Prints one line: ``plays P hands H matches M us U``.
 """
 
 import sys
@@ -46,33 +46,35 @@ def _empty(log, drain):
     if drain:
         log.drain_into(_discard)
     else:
-        log._count = 0
-        log._head = 0
+        log.discard()
 
 
 def greedy_hand(h, drain):
-    """Play one hand to its end with no delays: the first card that fits, player 0 first;
-    a stall flips at once. Returns the number of accepted plays."""
+    """Play one hand to its end with no delays: each player in turn plays the first
+    slot that fits (``Hand.first_playable``), player 0 first; a stall flips at once.
+    Returns the number of accepted plays."""
     plays = 0
     t = 0
+    log = h.log
     while not h.over:
         moved = 0
-        for p in (0, 1):
-            for s in range(5):
-                card = h.slot_card(p, s)
-                if card != 255 and h.pile_for(p, card) >= 0:
-                    h.play(t, p, s)
-                    plays += 1
-                    moved = 1
-                    break
-            if h.over:
-                break
+        slot = h.first_playable(0)
+        if slot >= 0:
+            h.play(t, 0, slot)
+            plays += 1
+            moved = 1
+        if not h.over:
+            slot = h.first_playable(1)
+            if slot >= 0:
+                h.play(t, 1, slot)
+                plays += 1
+                moved = 1
         if not moved and not h.over:
             t = h.stall_due
             if t < 0:
                 raise RuntimeError("nobody can play but no stall is due")
             h.advance(t)
-        _empty(h.log, drain)
+        _empty(log, drain)
     return plays
 
 

@@ -59,16 +59,18 @@ class Bot:
             self.pending_slot = CLAIM
             self.pending_us = now_us + self.reaction_us()
             return
-        playable = 0
-        slots = [0, 0, 0, 0, 0]
-        for slot in range(5):
-            card = hand.slot_card(p, slot)
-            if card != 255 and hand.pile_for(p, card) >= 0:
-                slots[playable] = slot
-                playable += 1
-        if not playable:
+        mask = hand.playable_mask(p)  # bit s: slot s's card fits a pile
+        if not mask:
             return
-        self.pending_slot = slots[self.rng.below(playable)]
+        playable = 0
+        for slot in range(5):
+            playable += (mask >> slot) & 1
+        pick = self.rng.below(playable)  # the pick-th playable slot, lowest first
+        slot = 0
+        while pick or not (mask >> slot) & 1:
+            pick -= (mask >> slot) & 1
+            slot += 1
+        self.pending_slot = slot
         self.pending_us = now_us + self.reaction_us()
 
     def forget(self):

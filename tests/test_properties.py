@@ -84,12 +84,10 @@ def test_core_greedy_hands_always_end_within_bounds(seed, rules):
             t = now - match.hand_start
             played = False
             for p in (0, 1):
-                for s in range(5):
-                    c = hand.slot_card(p, s)
-                    if c != 255 and hand.pile_for(p, c) >= 0:
-                        hand.play(t, p, s)
-                        played = True
-                        break
+                s = hand.first_playable(p)
+                if s >= 0:
+                    hand.play(t, p, s)
+                    played = True
             if not played and hand.stall_due >= 0:
                 now = match.hand_start + hand.stall_due
             now += 1

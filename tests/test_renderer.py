@@ -79,12 +79,7 @@ class Game:
         assert self.match.phase == PLAYING
 
     def legal_slot(self, p):
-        hand = self.hand
-        for s in range(5):
-            card = hand.slot_card(p, s)
-            if card != 255 and hand.pile_for(p, card) >= 0:
-                return s
-        return -1
+        return self.hand.first_playable(p)
 
     def play(self, p, dt=150):
         """Player p plays a legal card dt ms from now; False when they have none."""
@@ -612,21 +607,19 @@ screens.refresh(h, m, now)
 played = 0
 for k in range(200):
     p = k & 1
-    for s in range(5):
-        c = h.slot_card(p, s)
-        if c != 255 and h.pile_for(p, c) >= 0:
-            now += 50
-            h.play(now - m.hand_start, p, s)
-            m.log.drain(lambda line: None)
-            if h.over:
-                break
-            micropython.heap_lock()
-            try:
-                screens.refresh(h, m, now)
-            finally:
-                micropython.heap_unlock()
-            played += 1
+    s = h.first_playable(p)
+    if s >= 0:
+        now += 50
+        h.play(now - m.hand_start, p, s)
+        m.log.drain(lambda line: None)
+        if h.over:
             break
+        micropython.heap_lock()
+        try:
+            screens.refresh(h, m, now)
+        finally:
+            micropython.heap_unlock()
+        played += 1
     if h.over:
         break
 print("OK", played)

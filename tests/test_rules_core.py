@@ -472,3 +472,117 @@ def test_shuffle_is_a_permutation():
     deck = bytearray(range(52))
     Rng(77).shuffle(deck, 0, 52)
     assert sorted(deck) == list(range(52)) and list(deck) != list(range(52))
+
+
+def _reference_shuffle(rng, buf, start, count):
+    """Fisher-Yates on Rng.below, as rng.py describes it (shuffle inlines all of it)."""
+    i = count - 1
+    while i > 0:
+        j = rng.below(i + 1)
+        buf[start + i], buf[start + j] = buf[start + j], buf[start + i]
+        i -= 1
+
+
+def test_shuffle_draws_exactly_what_below_draws():
+    """The inlined shuffle keeps the stream: same permutations, same state after.
+
+    2,000 decks are ~100,000 draws: below()'s rejection (about 1 in 2**15) happens too.
+    """
+    fast = Rng(2024)
+    slow = Rng(2024)
+    for k in range(2000):
+        count = 52 if k % 3 else k % 53
+        a = bytearray(range(60))
+        b = bytearray(range(60))
+        fast.shuffle(a, 3, count)
+        _reference_shuffle(slow, b, 3, count)
+        assert a == b
+    assert fast.next30() == slow.next30()
+
+
+def test_rng_seed_stir_is_unchanged():
+    """First values pinned before the stir loop was inlined: every seed's stream stays."""
+    assert [Rng(seed).next30() for seed in (0, 1, 5, 32768, (1 << 30) - 1)] == [
+        895126652,
+        323876993,
+        529378229,
+        244434316,
+        683761266,
+    ]
+
+
+def test_first_playable_is_the_first_slot_whose_card_fits_either_pile():
+    """R5 as a query: the slot a greedy player presses; NO_CARD and misfits are skipped."""
+    _, hand, _ = new_hand()
+    lay_out(hand, [["9S", None, "4S", "JC", "6D"], FILLER1], [["5H"], ["QC"]])
+    assert hand.first_playable(0) == 2
+    assert hand.playable_mask(0) == 0b11100  # 4S on 5H, JC on QC, 6D on 5H
+    assert hand.first_playable(1) == -1 and hand.playable_mask(1) == 0
+
+
+def test_first_playable_agrees_with_pile_for_in_dealt_hands():
+    for seed in range(1, 40):
+        _, hand, _ = new_hand(seed=seed)
+        for p in range(2):
+            fits = [
+                s
+                for s in range(5)
+                if hand.slot_card(p, s) != NO_CARD and hand.pile_for(p, hand.slot_card(p, s)) >= 0
+            ]
+            assert hand.first_playable(p) == (fits[0] if fits else -1)
+            assert hand.playable_mask(p) == sum(1 << s for s in fits)
+
+
+def test_first_playable_follows_v1_and_v2():
+    _, hand, _ = new_hand(no_wrap=True)
+    lay_out(hand, [["AS", "QS"] + FILLER0[:3], FILLER1], [["KH"], ["5C"]])
+    assert hand.first_playable(0) == 1  # V1: no A on K
+    _, hand, _ = new_hand(same_rank=True)
+    lay_out(hand, [FILLER0 + ["5S"], FILLER1], [["5H"], ["QC"]])
+    assert hand.first_playable(0) == 4  # V2: a 5 on a 5
+
+
+@pytest.mark.parametrize("shift", range(8))
+def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift):
+    """R2 in the log: the deal's records (its own + four of the shuffled deck) may wrap the ring."""
+    from speedduo.core import Hand
+    from speedduo.matchlog import EV_STALL
+
+    log = MatchLog(8)
+    for _ in range(shift):  # move the ring's head so the deal lands across its end
+        log.put(EV_STALL, 0, 0, 0, 0, 0, 0, 0, 0)
+    log.drain(lambda line: None)
+    hand = Hand(Rules(), log)
+    hand.deal(Rng(shift + 11), 4)
+    lines = []
+    log.drain(lines.append)
+    deal = json.loads(lines[0])
+    names = [[card_name(hand.slot_card(p, s)) for s in range(5)] for p in range(2)]
+    assert deal["hands"] == names
+    for key, stack in (("draw", hand.draw), ("side", hand.side)):
+        count = hand.draw_n if key == "draw" else hand.side_n
+        assert deal[key] == [
+            [card_name(stack[p * 52 + k]) for k in range(count[p] - 1, -1, -1)] for p in range(2)
+        ]
+    assert deal["piles"] == [[card_name(hand.top(0))], [card_name(hand.top(1))]]
+    assert deal["hand_no"] == 4
+
+
+def test_one_play_record_gives_the_play_line_and_its_draw_line():
+    """R7 in the log: the refill rides in the play's record; ties and a missing refill too."""
+    from speedduo.cards import JOKER1
+    from speedduo.matchlog import TIE_LOST, TIE_NONE, TIE_WON
+
+    log = MatchLog(4)
+    log.put_play(12345, 1, 4, card_from_name("TH"), 0, TIE_WON, card_from_name("2C"))
+    log.put_play(7, 0, 0, card_from_name("KS"), 1, TIE_NONE, NO_CARD)
+    log.put_play(0, 0, 2, JOKER1, 1, TIE_LOST, JOKER1)
+    lines = []
+    assert log.drain(lines.append) == 5
+    assert lines == [
+        '{"ev":"play","t":12345,"p":1,"slot":4,"card":"TH","pile":0,"tie":"won"}',
+        '{"ev":"draw","t":12345,"p":1,"slot":4,"card":"2C"}',
+        '{"ev":"play","t":7,"p":0,"slot":0,"card":"KS","pile":1}',
+        '{"ev":"play","t":0,"p":0,"slot":2,"card":"X1","pile":1,"tie":"lost"}',
+        '{"ev":"draw","t":0,"p":0,"slot":2,"card":"X1"}',
+    ]

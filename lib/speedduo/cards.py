@@ -1,4 +1,4 @@
-"""Cards as small ints (docs/rules.md R1; V3 and V4 reserve their codes).
+"""Cards as small ints and the deal layout (docs/rules.md R1, R2; V3 and V4 reserve codes).
 
 A card is ``rank * 4 + suit`` with rank 0 = Ace .. 12 = King and suit
 0 = spades, 1 = hearts, 2 = diamonds, 3 = clubs, so a 52-card deck is 0..51.
@@ -15,6 +15,17 @@ RANKS = const(13)
 JOKER1 = const(104)
 JOKER2 = const(105)
 JOKER_RANK = const(13)
+
+# R2: what each player gets from the shuffled deck; player p's 26 cards are
+# deck[p * DEAL_EACH ...]: DRAW_CARDS for the draw pile (bottom first), then
+# HAND_SLOTS for the hand, the starter, then SIDE_CARDS for the side pile (bottom first).
+HAND_SLOTS = const(5)
+DRAW_CARDS = const(15)
+SIDE_CARDS = const(5)
+DEAL_EACH = const(26)
+DEAL_HAND = const(15)  # = DRAW_CARDS
+DEAL_STARTER = const(20)  # = DRAW_CARDS + HAND_SLOTS
+DEAL_SIDE = const(21)
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"

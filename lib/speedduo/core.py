@@ -6,28 +6,38 @@ pile is a stack in a preallocated ``bytearray`` with its top at the end. The
 play path (``play``) allocates nothing: it moves bytes and records fixed-width
 events in the match log's ring.
 
-Variants handled here: V1 (no wrap), V2 (same rank), V5 (claim), V6 (end on
-exhaustion), V7 (pile redeal). The match around hands (R14, R15, R17) lives
-in ``match.py``.
+Variants handled here: V1 (no wrap), V2 (same rank), V5 (claim). What a
+stall's end does (R9-R11, V6 end on exhaustion, V7 pile redeal) is in
+``stall.py``; the match around hands (R14, R15, R17) in ``match.py``.
 """
 
 from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.cards import DECK_SIZE, NO_CARD, rank_of
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
+from speedduo.cards import (
+    DEAL_EACH,
+    DEAL_HAND,
+    DEAL_SIDE,
+    DEAL_STARTER,
+    DECK_SIZE,
+    DRAW_CARDS,
+    HAND_SLOTS,
+    NO_CARD,
+    RANKS,
+    SIDE_CARDS,
+)
 from speedduo.matchlog import (
     END_CLAIM,
-    END_DEAD_STALL,
     END_OUT,
     END_PHOTO_FINISH,
-    EV_DEAL,
-    EV_DRAW,
-    EV_FLIP,
     EV_HAND_END,
     EV_PENALTY,
-    EV_PLAY,
-    EV_REDEAL,
     EV_REJECT,
     EV_STALL,
     NULL_PLAYER,
@@ -35,13 +45,8 @@ from speedduo.matchlog import (
     WHY_LATE,
     WHY_LOCKED,
 )
-from speedduo.rng import Rng
 from speedduo.rules import CLAIM_OFF, CLAIM_RACE
-
-HAND_SLOTS = const(5)  # R2
-DRAW_CARDS = const(15)  # R2
-SIDE_CARDS = const(5)  # R2
-REDEAL_EACH = const(5)  # R10: at most 5 per side pile
+from speedduo.stall import stall_ends
 
 # results of play()
 PLAYED = const(0)
@@ -53,6 +58,36 @@ NOT_PLAYING = const(6)  # the hand is over; ignored, not logged
 
 _CAP = const(52)  # every pile can hold the whole deck
 _NO_TIME = const(-1)
+_FRESH_DECK = bytes(range(DECK_SIZE))
+
+# R5 as lookups. _RANK_BIT[card] is the card's rank as one bit (0 for NO_CARD and
+# codes that are no card); a fits table (_fits_table) holds, for each top card, the
+# bits of every rank that may be played on it, built once per rule variant and
+# shared by every Hand. Lists, not arrays: CPython reads a list item without
+# making an int object, and the board's RAM for both is about 1.3 KB.
+_RANK_BIT = [0] * 256
+for _card in range(DECK_SIZE):
+    _RANK_BIT[_card] = 1 << (_card >> 2)
+_FITS = [None, None, None, None]  # type: list  # by variant: 2 * no_wrap (V1) + same_rank (V2)
+
+
+def _fits_table(no_wrap: bool, same_rank: bool):
+    """The fits-on table of one rule variant (R5 with R1's wrap, V1, V2), built on first use."""
+    variant = (2 if no_wrap else 0) + (1 if same_rank else 0)
+    table = _FITS[variant]
+    if table is None:
+        table = [0] * DECK_SIZE
+        for card in range(DECK_SIZE):
+            rank = card >> 2
+            if no_wrap:  # V1: Ace low, King high
+                mask = (2 << rank if rank < RANKS - 1 else 0) | (1 << rank >> 1)
+            else:  # R1: ranks form a circle
+                mask = (1 << (rank + 1) % RANKS) | (1 << (rank - 1) % RANKS)
+            if same_rank:  # V2
+                mask |= 1 << rank
+            table[card] = mask
+        _FITS[variant] = table
+    return table
 
 
 class Hand:
@@ -74,32 +109,25 @@ class Hand:
         self.reserve = bytearray(_CAP)  # R10
         self.reserve_n = 0
         self.target = bytearray(2)  # each player's target pile (input issue)
-        self.hand_mask = array("H", [0, 0])  # ranks held in each hand, one bit each
+        self.hand_mask = [0, 0]  # ranks held in each hand, one bit each
+        self.room = 0  # ranks that fit either centre pile now, one bit each
         self.locked_until = array("i", [0, 0])  # R16
         self.hand_no = 0
         self._clear(True)
         self._deck = bytearray(DECK_SIZE)
-        self._rng = Rng(1)  # replaced by the match's stream at every deal
-        # Rank tables: RANK_BIT[card] has the card's rank bit; FITS_ON[top] has
-        # the bits of every rank that may be played on top (R5, R1 wrap, V1, V2).
-        self._rank_bit = array("H", [0] * 256)
-        self._fits_on = array("H", [0] * 256)
-        for card in range(DECK_SIZE):
-            rank = rank_of(card)
-            self._rank_bit[card] = 1 << rank
-            up = rank + 1
-            down = rank - 1
-            mask = 0
-            if rules.no_wrap:  # V1: Ace low, King high
-                if up < 13:
-                    mask |= 1 << up
-                if down >= 0:
-                    mask |= 1 << down
-            else:  # R1: ranks form a circle
-                mask = (1 << (up % 13)) | (1 << (down % 13))
-            if rules.same_rank:  # V2
-                mask |= 1 << rank
-            self._fits_on[card] = mask
+        # views of the shuffled deck, made once: a deal copies them without allocating
+        deck = memoryview(self._deck)
+        self._deal_parts = (
+            deck[0:DRAW_CARDS],
+            deck[DEAL_HAND:DEAL_STARTER],
+            deck[DEAL_SIDE:DEAL_EACH],
+            deck[DEAL_EACH : DEAL_EACH + DRAW_CARDS],
+            deck[DEAL_EACH + DEAL_HAND : DEAL_EACH + DEAL_STARTER],
+            deck[DEAL_EACH + DEAL_SIDE : 2 * DEAL_EACH],
+        )
+        self._deck_quarters = (deck[0:13], deck[13:26], deck[26:39], deck[39:52])
+        self._rng = None  # type: Any  # the match's stream, given at every deal
+        self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
 
     def _clear(self, over: bool) -> None:
         """The per-hand timers and results, as at a deal (or "no hand yet")."""
@@ -116,26 +144,27 @@ class Hand:
 
     def deal(self, rng, hand_no: int) -> None:
         """R2: shuffle and deal 26 cards each; R3: both starters face up at t=0."""
+        rules = self.rules
+        self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
         deck = self._deck
-        for card in range(DECK_SIZE):
-            deck[card] = card
+        deck[:] = _FRESH_DECK
         rng.shuffle(deck, 0, DECK_SIZE)
         self._rng = rng  # R10/V7 redeals shuffle from the same stream
         self.hand_no = hand_no
+        parts = self._deal_parts  # cards.DEAL_*: who gets which cards of the deck
+        self.draw[0:DRAW_CARDS] = parts[0]
+        self.hand[0:HAND_SLOTS] = parts[1]
+        self.side[0:SIDE_CARDS] = parts[2]
+        self.centre[0] = deck[DEAL_STARTER]
+        self.draw[_CAP : _CAP + DRAW_CARDS] = parts[3]
+        self.hand[HAND_SLOTS : 2 * HAND_SLOTS] = parts[4]
+        self.side[_CAP : _CAP + SIDE_CARDS] = parts[5]
+        self.centre[_CAP] = deck[DEAL_EACH + DEAL_STARTER]
         for p in range(2):
-            k = p * 26  # player p's 26 cards: 15 draw, 5 hand, 1 starter, 5 side
-            base = p * _CAP
-            for i in range(DRAW_CARDS):
-                self.draw[base + i] = deck[k + i]
             self.draw_n[p] = DRAW_CARDS
-            for s in range(HAND_SLOTS):
-                self.hand[p * HAND_SLOTS + s] = deck[k + DRAW_CARDS + s]
             self.hand_n[p] = HAND_SLOTS
-            self.centre[base] = deck[k + 20]
-            self.centre_n[p] = 1
-            for i in range(SIDE_CARDS):
-                self.side[base + i] = deck[k + 21 + i]
             self.side_n[p] = SIDE_CARDS
+            self.centre_n[p] = 1
             self.target[p] = p  # each player starts aiming at their own pile
             self.locked_until[p] = 0
             self._update_mask(p)
@@ -143,16 +172,7 @@ class Hand:
         self.covered_at[_CAP] = 0
         self.reserve_n = 0
         self._clear(False)
-        log = self.log
-        log.put(EV_DEAL, 0, 0, 0, 0, 0, 0, 0, hand_no)
-        for p in range(2):
-            log.put_cards(self.hand, p * HAND_SLOTS, HAND_SLOTS, False)
-        for p in range(2):
-            log.put_cards(self.draw, p * _CAP, self.draw_n[p], True)
-        for p in range(2):
-            log.put_cards(self.side, p * _CAP, self.side_n[p], True)
-        for p in range(2):
-            log.put_cards(self.centre, p * _CAP, 1, True)
+        self.log.put_deal(hand_no, self._deck_quarters)
         self._check_stall(0)
 
     # ---- what a player sees ----
@@ -170,11 +190,11 @@ class Hand:
 
     def fits(self, card: int, pile: int) -> bool:
         """R5 (with R1's wrap, V1, V2): may ``card`` go on centre pile ``pile`` now?"""
-        return (self._rank_bit[card] & self._fits_on[self.top(pile)]) != 0
+        return (_RANK_BIT[card] & self._fits_on[self.top(pile)]) != 0
 
     def pile_for(self, p: int, card: int) -> int:
         """The pile a card goes to: the one it fits, the target pile when it fits both; -1."""
-        bit = self._rank_bit[card]
+        bit = _RANK_BIT[card]
         on0 = bit & self._fits_on[self.centre[self.centre_n[0] - 1]]
         on1 = bit & self._fits_on[self.centre[_CAP + self.centre_n[1] - 1]]
         if on0 and on1:
@@ -184,6 +204,35 @@ class Hand:
         if on1:
             return 1
         return -1
+
+    def playable_mask(self, p: int) -> int:
+        """Bit s set when player p's slot s holds a card that fits a centre pile now (R5)."""
+        room = self.room
+        hand = self.hand
+        base = p * HAND_SLOTS
+        mask = 0
+        for s in range(HAND_SLOTS):
+            if _RANK_BIT[hand[base + s]] & room:
+                mask |= 1 << s
+        return mask
+
+    def first_playable(self, p: int) -> int:
+        """The first hand slot of player p whose card fits a centre pile now (R5); -1: none."""
+        room = self.room
+        if not self.hand_mask[p] & room:
+            return -1
+        hand = self.hand
+        base = p * HAND_SLOTS
+        for s in range(HAND_SLOTS):
+            if _RANK_BIT[hand[base + s]] & room:
+                return s
+        return -1
+
+    def _update_room(self) -> None:
+        """``room``: the ranks that fit either centre pile (after any change to a top)."""
+        fits = self._fits_on
+        centre = self.centre
+        self.room = fits[centre[self.centre_n[0] - 1]] | fits[centre[_CAP + self.centre_n[1] - 1]]
 
     def is_out(self, p: int) -> bool:
         """R12: hand and draw pile both empty."""
@@ -209,47 +258,76 @@ class Hand:
         """
         if self.over:
             return NOT_PLAYING
+        hand = self.hand
         i = p * HAND_SLOTS + slot
-        card = self.hand[i]
+        card = hand[i]
         if card == NO_CARD:
             return EMPTY_SLOT
-        if pile < 0 or not self.fits(card, pile):
-            pile = self.pile_for(p, card)
-        log = self.log
-        if self.rules.penalty and t < self.locked_until[p]:  # R16 lock-out
+        # pile_for, inlined: the tops are needed again below
+        centre = self.centre
+        n0 = self.centre_n[0]
+        n1 = self.centre_n[1]
+        top0 = centre[n0 - 1]
+        top1 = centre[_CAP + n1 - 1]
+        fits = self._fits_on
+        bit = _RANK_BIT[card]
+        on0 = bit & fits[top0]
+        on1 = bit & fits[top1]
+        if pile < 0 or not (on1 if pile else on0):
+            if on0:
+                pile = self.target[p] if on1 else 0
+            else:
+                pile = 1 if on1 else -1
+        if t < self.locked_until[p] and self.rules.penalty:  # R16 lock-out
             aim = pile if pile >= 0 else self.target[p]
-            log.put(EV_REJECT, p, slot, card, aim, WHY_LOCKED, tie, t, 0)
+            self.log.put(EV_REJECT, p, slot, card, aim, WHY_LOCKED, tie, t, 0)
             return LOCKED
         if pile < 0:
             return self._refuse(t, p, slot, card, tie)
         # R5/R6: one card onto the pile it fits.
-        n = self.centre_n[pile]
-        k = pile * _CAP + n
+        if pile:
+            k = _CAP + n1
+            self.centre_n[1] = n1 + 1
+            other = top0
+        else:
+            k = n0
+            self.centre_n[0] = n0 + 1
+            other = top1
         self.covered_at[k - 1] = t
-        self.centre[k] = card
-        self.centre_n[pile] = n + 1
-        self.hand[i] = NO_CARD
-        log.put(EV_PLAY, p, slot, card, pile, 0, tie, t, 0)
+        centre[k] = card
         self.plays_since_redeal += 1
         d = self.draw_n[p]
         if d:  # R7: refill the emptied slot at once
             d -= 1
             self.draw_n[p] = d
-            card = self.draw[p * _CAP + d]
-            self.hand[i] = card
-            log.put(EV_DRAW, p, slot, card, 0, 0, 0, t, 0)
+            drawn = self.draw[p * _CAP + d]
         else:
+            drawn = NO_CARD
             self.hand_n[p] -= 1
-        self._update_mask(p)
-        if self.hand_n[p] == 0 and d == 0 and self.rules.claim_mode == CLAIM_OFF:
-            self._end(t, p, END_OUT)  # R12
+        hand[i] = drawn
+        self.log.put_play(t, p, slot, card, pile, tie, drawn)
+        b = i - slot
+        mask = (
+            _RANK_BIT[hand[b]]
+            | _RANK_BIT[hand[b + 1]]
+            | _RANK_BIT[hand[b + 2]]
+            | _RANK_BIT[hand[b + 3]]
+            | _RANK_BIT[hand[b + 4]]
+        )
+        self.hand_mask[p] = mask
+        if not d and self.hand_n[p] == 0 and self.rules.claim_mode == CLAIM_OFF:
+            self._end(t, p, END_OUT)  # R12: hand and draw pile empty
             return PLAYED
-        self._check_stall(t)
+        room = fits[card] | fits[other]
+        self.room = room
+        # R9 (_check_stall, inlined): can anyone play on the new tops?
+        if self.stall_due == _NO_TIME and not (mask | self.hand_mask[1 - p]) & room:
+            self._declare_stall(t)
         return PLAYED
 
     def _refuse(self, t: int, p: int, slot: int, card: int, tie: int) -> int:
         """R8: a miss right after a top changed under it is late; otherwise invalid."""
-        bit = self._rank_bit[card]
+        bit = _RANK_BIT[card]
         window = self.rules.race_window_ms
         for pile in range(2):
             base = pile * _CAP
@@ -271,11 +349,17 @@ class Hand:
         self.target[p] = pile
 
     def _update_mask(self, p: int) -> None:
+        """hand_mask[p] (the ranks in player p's hand, one bit each) and ``room``, after a
+        change to the layout made from outside (deal, a test's set-up)."""
+        self._update_room()
         b = p * HAND_SLOTS
         h = self.hand
-        bits = self._rank_bit
         self.hand_mask[p] = (
-            bits[h[b]] | bits[h[b + 1]] | bits[h[b + 2]] | bits[h[b + 3]] | bits[h[b + 4]]
+            _RANK_BIT[h[b]]
+            | _RANK_BIT[h[b + 1]]
+            | _RANK_BIT[h[b + 2]]
+            | _RANK_BIT[h[b + 3]]
+            | _RANK_BIT[h[b + 4]]
         )
 
     # ---- V5: claim ----
@@ -296,9 +380,11 @@ class Hand:
         """R9: when nobody can play, the stall countdown starts (the core says when it is due)."""
         if self.over or self.stall_due != _NO_TIME:
             return
-        fits = self._fits_on[self.top(0)] | self._fits_on[self.top(1)]
-        if (self.hand_mask[0] | self.hand_mask[1]) & fits:
+        if (self.hand_mask[0] | self.hand_mask[1]) & self.room:
             return
+        self._declare_stall(t)
+
+    def _declare_stall(self, t: int) -> None:
         self.stall_due = t + self.rules.stall_countdown_ms
         self.log.put(EV_STALL, 0, 0, 0, 0, 0, 0, t, self.stall_due)
 
@@ -309,120 +395,9 @@ class Hand:
     def advance(self, t: int) -> None:
         """Let time pass to t: every stall whose countdown ended by t flips, in order (R9-R11)."""
         while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
-            self._stall_now(self.stall_due)
-
-    def _stall_now(self, due: int) -> None:
-        self.stall_due = _NO_TIME
-        if self.side_n[0] and self.side_n[1]:
-            self._flip(due, 0)  # R9: both side piles at the same instant
-            self._flip(due, 1)
-        elif self.rules.end_on_exhaustion:  # V6
-            self._end_dead_stall(due)
-            return
-        elif self.redeals and self.plays_since_redeal == 0:  # R11: cards only go round
-            self._end_dead_stall(due)
-            return
-        elif not self._redeal(due):  # R11: nothing to redeal
-            self._end_dead_stall(due)
-            return
-        self._check_stall(due)
-
-    def _flip(self, t: int, p: int) -> None:
-        """Player p's side pile turns its top card onto centre pile p."""
-        n = self.side_n[p] - 1
-        card = self.side[p * _CAP + n]
-        self.side_n[p] = n
-        k = p * _CAP + self.centre_n[p]
-        self.covered_at[k - 1] = t
-        self.centre[k] = card
-        self.centre_n[p] += 1
-        self.log.put(EV_FLIP, p, 0, card, p, 0, 0, t, 0)
-
-    def _redeal(self, t: int) -> bool:
-        """R10 (or V7): new side piles from the centre; False when there is nothing."""
-        if self.rules.pile_redeal:
-            gathered = self._pile_redeal()
-        else:
-            gathered = self._gather_redeal()
-        if not gathered:
-            return False
-        self.redeals += 1
-        self.plays_since_redeal = 0
-        self.log.put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
-        for p in range(2):
-            self.log.put_cards(self.side, p * _CAP, self.side_n[p], True)
-        for p in range(2):
-            if self.side_n[p]:  # a side pile that received nothing does not flip
-                self._flip(t, p)
-        return True
-
-    def _gather_redeal(self) -> int:
-        """R10: centre cards under the tops + side piles + reserve, shuffled, dealt alternately."""
-        deck = self._deck
-        n = 0
-        for pile in range(2):
-            base = pile * _CAP
-            top_index = self.centre_n[pile] - 1
-            for k in range(top_index):
-                deck[n] = self.centre[base + k]
-                n += 1
-            self.centre[base] = self.centre[base + top_index]
-            self.centre_n[pile] = 1
-            for k in range(self.side_n[pile]):
-                deck[n] = self.side[base + k]
-                n += 1
-            self.side_n[pile] = 0
-        for k in range(self.reserve_n):
-            deck[n] = self.reserve[k]
-            n += 1
-        self.reserve_n = 0
-        if n == 0:
-            return 0
-        self._rng.shuffle(deck, 0, n)
-        dealt = n if n < 2 * REDEAL_EACH else 2 * REDEAL_EACH
-        for k in range(dealt):  # alternately: player 0 first
-            p = k & 1
-            self.side[p * _CAP + self.side_n[p]] = deck[k]
-            self.side_n[p] += 1
-        for k in range(dealt, n):  # beyond ten: the reserve
-            self.reserve[self.reserve_n] = deck[k]
-            self.reserve_n += 1
-        return n
-
-    def _pile_redeal(self) -> int:
-        """V7: each centre pile minus its top, shuffled, goes under that player's side pile."""
-        moved = 0
-        for pile in range(2):
-            base = pile * _CAP
-            top_index = self.centre_n[pile] - 1
-            if top_index == 0:
-                continue
-            top = self.centre[base + top_index]
-            under = self.side_n[pile]
-            # the old side cards stay on top: shift them up, put the pile beneath
-            for k in range(under - 1, -1, -1):
-                self.side[base + top_index + k] = self.side[base + k]
-            for k in range(top_index):
-                self.side[base + k] = self.centre[base + k]
-            self._rng.shuffle(self.side, base, top_index)
-            self.side_n[pile] = under + top_index
-            self.centre[base] = top
-            self.centre_n[pile] = 1
-            moved += top_index
-        return moved
-
-    # ---- R11-R13: the end of a hand ----
-
-    def _end_dead_stall(self, t: int) -> None:
-        """R11: fewer cards in hand + draw wins; equal counts: replayed (winner null)."""
-        left0 = self.cards_left(0)
-        left1 = self.cards_left(1)
-        winner = NULL_PLAYER
-        if left0 < left1:
-            winner = 0
-        elif left1 < left0:
-            winner = 1
-        self._end(t, winner, END_DEAD_STALL)
+            due = self.stall_due
+            self.stall_due = _NO_TIME
+            stall_ends(self, due)
 
     def photo_finish(self, t: int) -> None:
         """R13: both played their last card with the same timestamp: replay the hand."""

@@ -10,10 +10,14 @@ must use it before it returns: on the board that is the USB data port
 event but the ``match`` header. ``drain(write)`` is the host's form: each
 line as a ``str``.
 
-Record layout: 0 kind, 1 player (or winner; 2 = null), 2 slot, 3 card,
-4 pile, 5 why, 6-7 extra, 8-11 ``t`` (ms, little-endian), 12-15 ``u`` (a
-second time or number). Events with card lists (``deal``, ``redeal``) are
-followed by ``CARDS`` records: 1 count, 2 "more follows", 3.. up to 13 cards.
+Record layout (``struct`` ``<BBBBBBBBii``): 0 kind, 1 player (or winner;
+2 = null), 2 slot, 3 card, 4 pile, 5 why, 6 extra, 7 the card an accepted
+play's slot was refilled with (R7; NO_CARD: none, so one record gives the
+``play`` and ``draw`` lines), 8-11 ``t`` (ms, little-endian), 12-15 ``u`` (a
+second time or number). Events with cards are followed by ``CARDS`` records
+(1 count, 2 "more follows", 3.. up to 13 cards): a ``redeal`` by its two card
+lists, a ``deal`` by the 52 cards of the shuffled deck in four records, which
+the formatter turns into the line's lists (cards.py says who gets which).
 """
 
 from micropython import const  # on the host, Blinka provides this module
@@ -23,7 +27,17 @@ try:
 except ImportError:
     pass
 
-from speedduo.cards import DECK_SIZE, JOKER1
+from struct import pack_into
+
+from speedduo.cards import DECK_SIZE, NO_CARD
+from speedduo.logtext import (
+    DEAL_AT,
+    DEAL_TEMPLATE,
+    RANK_BYTES,
+    SUIT_BYTES,
+    card_into,
+    int_into,
+)
 
 EV_MATCH = const(1)
 EV_DEAL = const(2)
@@ -62,6 +76,7 @@ NULL_PLAYER = const(2)
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
+_LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
 LOG_VERSION = const(1)
 
 
@@ -74,61 +89,77 @@ class MatchLog:
         self._head = 0  # next record to format
         self._count = 0  # records waiting
         self._seen = 0  # of those, how many ``observe`` has shown
+        self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
-        self._lists = 0  # card lists of a deal/redeal line written so far
+        self._lists = 0  # card lists of a redeal line written so far; -1: a deal's deck follows
+        self._deal_at = 0  # where the deal line's card template starts in ``line``
+        self._dealt_n = 0  # cards of the deal's deck filled in so far
+
+    # ---- recording, on the hot path: one struct.pack_into per record ----
+
+    def _claim(self) -> int:
+        """The byte offset of a new record at the ring's tail (raises when the ring is full)."""
+        if self._count >= self._capacity:
+            raise RuntimeError("match log ring is full: drain it every loop pass")
+        w = self._tail
+        self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
+        self._count += 1
+        return w
 
     def put(self, kind, p, slot, card, pile, why, extra, t, u):
         """Record one event. Allocation-free; the caller drains often enough."""
-        if self._count >= self._capacity:
+        i = self._claim()
+        pack_into(_LAYOUT, self._ring, i, kind, p, slot, card, pile, why, extra, 0, t, u)
+
+    def put_play(self, t, p, slot, card, pile, tie, drawn) -> None:
+        """An accepted play and, when ``drawn`` is not NO_CARD, its R7 refill: one record."""
+        if self._count >= self._capacity:  # _claim, inlined: this is every play's record
             raise RuntimeError("match log ring is full: drain it every loop pass")
-        i = self._head + self._count
-        if i >= self._capacity:
-            i -= self._capacity
-        i *= _RECORD
-        ring = self._ring
-        ring[i] = kind
-        ring[i + 1] = p
-        ring[i + 2] = slot
-        ring[i + 3] = card
-        ring[i + 4] = pile
-        ring[i + 5] = why
-        ring[i + 6] = extra
-        ring[i + 7] = 0
-        ring[i + 8] = t & 0xFF
-        ring[i + 9] = (t >> 8) & 0xFF
-        ring[i + 10] = (t >> 16) & 0xFF
-        ring[i + 11] = (t >> 24) & 0xFF
-        ring[i + 12] = u & 0xFF
-        ring[i + 13] = (u >> 8) & 0xFF
-        ring[i + 14] = (u >> 16) & 0xFF
-        ring[i + 15] = (u >> 24) & 0xFF
+        w = self._tail
+        self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
         self._count += 1
+        pack_into(_LAYOUT, self._ring, w, EV_PLAY, p, slot, card, pile, 0, tie, drawn, t, 0)
 
     def put_cards(self, buf, start: int, count: int, top_first: bool) -> None:
-        """Record a card list (follows a deal/redeal record); piles top first."""
+        """Record a card list (follows a redeal record); piles top first."""
         done = 0
+        ring = self._ring
         while True:
             n = count - done
             if n > _CARDS_PER_RECORD:
                 n = _CARDS_PER_RECORD
-            self.put(EV_CARDS, n, 1 if done + n < count else 0, 0, 0, 0, 0, 0, 0)
-            i = self._head + self._count - 1
-            if i >= self._capacity:
-                i -= self._capacity
-            i = i * _RECORD + 3
+            i = self._claim()
+            more = 1 if done + n < count else 0
+            pack_into(_LAYOUT, ring, i, EV_CARDS, n, more, 0, 0, 0, 0, 0, 0, 0)
+            i += 3
             for k in range(n):
                 j = done + k
-                self._ring[i + k] = buf[start + count - 1 - j] if top_first else buf[start + j]
+                ring[i + k] = buf[start + count - 1 - j] if top_first else buf[start + j]
             done += n
             if done >= count:
                 return
 
-    # ---- formatting, outside the hot path ----
+    def put_deal(self, hand_no: int, deck_quarters) -> None:
+        """A deal: its record, then the shuffled deck (cards.DEAL_* says who got what).
 
-    def drain(self, write) -> int:
-        """Host form of ``drain_into``: each line as a str."""
-        return self.drain_into(lambda line: write(line.decode()))
+        ``deck_quarters`` holds four views of 13 cards each (52 in deck order);
+        each becomes one CARDS record by one slice copy.
+        """
+        self.put(EV_DEAL, 0, 0, 0, 0, 0, 0, 0, hand_no)
+        ring = self._ring
+        for k in range(4):
+            i = self._claim()
+            more = 1 if k < 3 else 0
+            pack_into(_LAYOUT, ring, i, EV_CARDS, _CARDS_PER_RECORD, more, 0, 0, 0, 0, 0, 0, 0)
+            ring[i + 3 : i + _RECORD] = deck_quarters[k]
+
+    def discard(self) -> None:
+        """Drop every waiting record unformatted (benchmarks of the rules core alone)."""
+        self._head = 0
+        self._count = 0
+        self._tail = 0
+        self._seen = 0
 
     def observe(self, observer) -> None:
         """Show each record not yet observed to ``observer(kind, p, slot, card, pile, why, t)``
@@ -147,18 +178,30 @@ class MatchLog:
             k += 1
         self._seen = k
 
+    # ---- formatting, outside the hot path ----
+
+    def drain(self, write) -> int:
+        """Host form of ``drain_into``: each line as a str."""
+        return self.drain_into(lambda line: write(line.decode()))
+
     def drain_into(self, sink) -> int:
         """Format every complete waiting event into ``line``; ``sink(line)`` each. Returns lines."""
         lines = 0
         ring = self._ring
+        line = self.line
+        capacity = self._capacity
+        head = self._head
         while self._count:
-            i = self._head * _RECORD
-            self._head += 1
-            if self._head == self._capacity:
-                self._head = 0
+            i = head * _RECORD
+            head += 1
+            if head == capacity:
+                head = 0
+            self._head = head
             self._count -= 1
-            if self._format(ring, i):
-                sink(self.line)
+            if ring[i] == EV_PLAY:  # most records: the play line, then its refill's
+                lines += self._play(ring, i, sink)
+            elif self._format(ring, i):
+                sink(line)
                 lines += 1
         self._seen = 0
         return lines
@@ -172,99 +215,188 @@ class MatchLog:
         line[:] = b""  # a new line; the capacity stays
         t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
         u = r[i + 12] | (r[i + 13] << 8) | (r[i + 14] << 16) | (r[i + 15] << 24)
-        if kind == EV_PLAY or kind == EV_REJECT:
-            line.extend(b'{"ev":"play","t":' if kind == EV_PLAY else b'{"ev":"reject","t":')
+        if kind == EV_REJECT:
+            line.extend(b'{"ev":"reject","t":')
             self._slot_card(r, i, t)
-            _num(line, b',"pile":', r[i + 4])
-            if kind == EV_REJECT:
-                line.extend(b',"why":"')
-                line.extend(REJECT_WHY[r[i + 5]])
-                line.append(34)  # "
+            line.extend(b',"pile":')
+            int_into(line, r[i + 4])
+            line.extend(b',"why":"')
+            line.extend(REJECT_WHY[r[i + 5]])
+            line.append(34)  # "
             if r[i + 6] == TIE_WON:
                 line.extend(b',"tie":"won"')
             elif r[i + 6] == TIE_LOST:
                 line.extend(b',"tie":"lost"')
-        elif kind == EV_DRAW:
-            line.extend(b'{"ev":"draw","t":')
-            self._slot_card(r, i, t)
         elif kind == EV_PENALTY:
-            _num(line, b'{"ev":"penalty","t":', t)
-            _num(line, b',"p":', r[i + 1])
-            _num(line, b',"until":', u)
+            line.extend(b'{"ev":"penalty","t":')
+            int_into(line, t)
+            line.extend(b',"p":')
+            int_into(line, r[i + 1])
+            line.extend(b',"until":')
+            int_into(line, u)
         elif kind == EV_STALL:
-            _num(line, b'{"ev":"stall","t":', t)
-            _num(line, b',"due":', u)
+            line.extend(b'{"ev":"stall","t":')
+            int_into(line, t)
+            line.extend(b',"due":')
+            int_into(line, u)
         elif kind == EV_FLIP:
-            _num(line, b'{"ev":"flip","t":', t)
-            _num(line, b',"p":', r[i + 1])
+            line.extend(b'{"ev":"flip","t":')
+            int_into(line, t)
+            line.extend(b',"p":')
+            int_into(line, r[i + 1])
             line.extend(b',"card":')
-            _card(line, r[i + 3])
-            _num(line, b',"pile":', r[i + 4])
+            card_into(line, r[i + 3])
+            line.extend(b',"pile":')
+            int_into(line, r[i + 4])
         elif kind == EV_HAND_END:
-            _num(line, b'{"ev":"hand_end","t":', t)
+            line.extend(b'{"ev":"hand_end","t":')
+            int_into(line, t)
             line.extend(b',"winner":')
-            _player(line, r[i + 1])
+            player_into(line, r[i + 1])
             line.extend(b',"why":"')
             line.extend(END_WHY[r[i + 5]])
-            _pair(line, b'","left":', r[i + 2], r[i + 3])
-            line.extend(b',"sweep":true' if r[i + 4] else b',"sweep":false')
+            line.extend(b'","left":[')
+            int_into(line, r[i + 2])
+            line.append(44)  # ,
+            int_into(line, r[i + 3])
+            line.extend(b'],"sweep":true' if r[i + 4] else b'],"sweep":false')
             if r[i + 6]:
-                _num(line, b',"overflows":', r[i + 6])
+                line.extend(b',"overflows":')
+                int_into(line, r[i + 6])
         elif kind == EV_MATCH_END:
             line.extend(b'{"ev":"match_end","winner":')
-            _player(line, r[i + 1])
-            _pair(line, b',"score":', r[i + 2], r[i + 3])
+            player_into(line, r[i + 1])
+            line.extend(b',"score":[')
+            int_into(line, r[i + 2])
+            line.append(44)
+            int_into(line, r[i + 3])
+            line.append(93)  # ]
             if r[i + 5]:
-                _pair(line, b',"points":', t, u)
+                line.extend(b',"points":[')
+                int_into(line, t)
+                line.append(44)
+                int_into(line, u)
+                line.append(93)
         elif kind == EV_MATCH:
             self._header()
         elif kind == EV_DEAL:
-            _num(line, b'{"ev":"deal","hand_no":', u)
+            line.extend(b'{"ev":"deal","hand_no":')
+            int_into(line, u)
             line.extend(b',"hands":[[')
-            self._lists = 0
+            self._deal_at = len(line)
+            line.extend(DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
+            self._lists = -1  # the shuffled deck follows
+            self._dealt_n = 0
             return False
         elif kind == EV_REDEAL:
-            _num(line, b'{"ev":"redeal","t":', t)
+            line.extend(b'{"ev":"redeal","t":')
+            int_into(line, t)
             line.extend(b',"side":[[')
-            self._lists = 6  # a redeal's two lists take the deal's "side" places
+            self._lists = 0
             return False
         else:
             raise ValueError("corrupt match log record kind %d" % kind)
         line.append(125)  # }
         return True
 
+    def _play(self, r, i, sink) -> int:
+        """A play record's ``play`` line and, when its slot was refilled (R7), ``draw`` line.
+
+        The play line is a template with its one-digit fields filled in; the draw
+        line is the play line cut after ``"card":`` (same fields up to there).
+        """
+        line = self.line
+        line[:] = b""
+        line.extend(b'{"ev":"play","t":')
+        int_into(line, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
+        k = len(line)
+        line.extend(b',"p":0,"slot":0,"card":"AS","pile":0')
+        line[k + 5] = 48 + r[i + 1]  # p, slot and pile are single digits
+        line[k + 14] = 48 + r[i + 2]
+        card = r[i + 3]
+        if card < DECK_SIZE:
+            line[k + 24] = RANK_BYTES[card >> 2]
+            line[k + 25] = SUIT_BYTES[card & 3]
+        else:  # a second deck or a joker (V3, V4): the general form
+            line[k + 23 :] = b""
+            card_into(line, card)
+            line.extend(b',"pile":0')
+        line[len(line) - 1] = 48 + r[i + 4]
+        tie = r[i + 6]
+        if tie == TIE_NONE:
+            line.append(125)  # }
+        else:
+            line.extend(b',"tie":"won"}' if tie == TIE_WON else b',"tie":"lost"}')
+        sink(line)
+        drawn = r[i + 7]
+        if drawn == NO_CARD:
+            return 1
+        line[7:11] = b"draw"  # same fields up to the card: cut after "card":, put the refill
+        line[k + 23 :] = b""
+        if drawn < DECK_SIZE:
+            line.extend(b'"AS"}')
+            line[k + 24] = RANK_BYTES[drawn >> 2]
+            line[k + 25] = SUIT_BYTES[drawn & 3]
+        else:
+            card_into(line, drawn)
+            line.append(125)  # }
+        sink(line)
+        return 2
+
     def _slot_card(self, r, i, t):
         line = self.line
-        _int(line, t)
-        _num(line, b',"p":', r[i + 1])
-        _num(line, b',"slot":', r[i + 2])
+        int_into(line, t)
+        line.extend(b',"p":')
+        int_into(line, r[i + 1])
+        line.extend(b',"slot":')
+        int_into(line, r[i + 2])
         line.extend(b',"card":')
-        _card(line, r[i + 3])
+        card_into(line, r[i + 3])
 
     def _cards(self, r, i) -> bool:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
         line = self.line
         n = r[i + 1]
+        if self._lists < 0:  # a deal: gather the deck, then write its eight lists
+            return self._deck(r, i, n)
         for k in range(n):
             if line[len(line) - 1] != 91:  # not right after [
                 line.append(44)
-            _card(line, r[i + 3 + k])
+            card_into(line, r[i + 3 + k])
         if r[i + 2]:  # more of this list follows
             return False
         self._lists += 1
-        lists = self._lists
-        if lists == 8:  # a deal's last list, or a redeal's second
+        if self._lists == 2:  # a redeal's second list
             line.extend(b"]]}")
             return True
-        line.extend(_BETWEEN_LISTS[lists])
+        line.extend(b"],[")
         return False
+
+    def _deck(self, r, i, n) -> bool:
+        """A CARDS record of a deal's deck: its cards' names go into the template (R2)."""
+        line = self.line
+        base = self._deal_at
+        have = self._dealt_n
+        src = i + 3 - have  # deck card d of this record is r[src + d]
+        for d in range(have, have + n):
+            card = r[src + d]
+            at = base + DEAL_AT[d]
+            line[at] = RANK_BYTES[card >> 2]
+            line[at + 1] = SUIT_BYTES[card & 3]
+        self._dealt_n = have + n
+        if r[i + 2]:  # more of the deck follows
+            return False
+        self._lists = 0
+        return True
 
     def _header(self):
         """The ``match`` line: once per match, before play (it may allocate)."""
         seed, rules, best_of, tie_first = self.header
         line = self.line
-        _num(line, b'{"ev":"match","v":', LOG_VERSION)
-        _num(line, b',"seed":', seed)
+        line.extend(b'{"ev":"match","v":')
+        int_into(line, LOG_VERSION)
+        line.extend(b',"seed":')
+        int_into(line, seed)
         line.extend(b',"rules":{')
         first = True
         for name, value in rules.as_pairs():
@@ -283,72 +415,15 @@ class MatchLog:
                 line.extend(value.encode())
                 line.append(34)
             else:
-                _int(line, value)
-        _num(line, b'},"best_of":', best_of)
-        _num(line, b',"tie_break":"alternate","tie_first":', tie_first)
+                int_into(line, value)
+        line.extend(b'},"best_of":')
+        int_into(line, best_of)
+        line.extend(b',"tie_break":"alternate","tie_first":')
+        int_into(line, tie_first)
 
 
-# what closes a deal line's card list k (1..7) and opens list k + 1
-_BETWEEN_LISTS = (
-    b"",
-    b"],[",
-    b']],"draw":[[',
-    b"],[",
-    b']],"side":[[',
-    b"],[",
-    b']],"piles":[[',
-    b"],[",
-)
-_RANK_BYTES = b"A23456789TJQK"
-_SUIT_BYTES = b"SHDC"
-
-
-def _num(line, key: bytes, n: int) -> None:
-    """Append ``key`` (the bytes before a number, e.g. ``b',"p":'``) and the number."""
-    line.extend(key)
-    _int(line, n)
-
-
-def _pair(line, key: bytes, a: int, b: int) -> None:
-    """Append ``key`` and the list ``[a,b]``."""
-    line.extend(key)
-    line.append(91)  # [
-    _int(line, a)
-    line.append(44)  # ,
-    _int(line, b)
-    line.append(93)  # ]
-
-
-def _int(line, n: int) -> None:
-    """Append the decimal digits of n (a small int; no str is built)."""
-    if n < 0:
-        line.append(45)  # -
-        n = -n
-    if n < 10:
-        line.append(48 + n)
-        return
-    divisor = 10
-    while divisor <= n // 10:  # never past n: stays a small int on the board
-        divisor *= 10
-    while divisor:
-        line.append(48 + (n // divisor) % 10)
-        divisor //= 10
-
-
-def _card(line, card: int) -> None:
-    """Append a card's quoted name: ``"TH"``, jokers ``"X1"``/``"X2"`` (cards.card_name)."""
-    line.append(34)
-    if card >= JOKER1:
-        line.append(88)  # X
-        line.append(49 if card == JOKER1 else 50)
-    else:
-        line.append(_RANK_BYTES[(card % DECK_SIZE) >> 2])
-        line.append(_SUIT_BYTES[card & 3])
-    line.append(34)
-
-
-def _player(line, p: int) -> None:
+def player_into(line, p: int) -> None:
     if p == NULL_PLAYER:
         line.extend(b"null")
     else:
-        _int(line, p)
+        int_into(line, p)
