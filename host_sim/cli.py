@@ -147,6 +147,43 @@ def main(argv):
     except (LogError, ValueError, RuntimeError) as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # a file or folder that became unusable during the run
+        where = f" {e.filename}" if e.filename else ""
+        print(f"host_sim: error: cannot write{where}: {e.strerror or e}", file=sys.stderr)
+        return 2
+
+
+def say(text, file=None):
+    """Print a line; a reader that has gone away (``play | head``) just stops seeing them."""
+    stream = file or sys.stdout
+    try:
+        print(text, file=stream, flush=True)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())  # the rest goes nowhere, and exit does not complain
+        os.close(devnull)
+
+
+def _check_log_path(path):
+    """Refuse a --log path that cannot be written, before the match is played."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise LogError(f"cannot write log {path}: it is a folder")
+    if not os.path.isdir(folder):
+        raise LogError(f"cannot write log {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise LogError(f"cannot write log {path}: folder {folder} is not writable")
+
+
+def _check_screens_path(path):
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise LogError(f"cannot use screens folder {path}: it is not a folder")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise LogError(f"cannot use screens folder {path}: {e.strerror}") from None
+    if not os.access(path, os.W_OK):
+        raise LogError(f"cannot use screens folder {path}: not writable")
 
 
 def _board_or_device(args):
@@ -168,6 +205,12 @@ def _load_script(path):
 
 def _run(args):
     rules, changed = _rules_from_args(args)
+    if args.snap and not args.screens:
+        raise ValueError("--snap needs --screens DIR (the folder for the PNGs)")
+    if args.log:
+        _check_log_path(args.log)
+    if args.screens and args.vm == "cpython":
+        _check_screens_path(args.screens)
     if not 0 <= args.phase_us < 977:
         raise ValueError("--phase-us must be 0..976 (one 1/1024 s tick)")
     if not 0 <= args.bounce_us <= 20000:
@@ -209,15 +252,18 @@ def _run(args):
 
         sim.run(write)
     if args.log:
-        write_atomically(args.log, lines)
-    print(_summary(args, lines))
+        try:
+            write_atomically(args.log, lines)
+        except OSError as e:
+            raise LogError(f"cannot write log {args.log}: {e.strerror}") from None
+    say(_summary(args, lines))
     return 0
 
 
 def _screens_hook(args):
     from host_sim.screens_hook import ScreensHook
 
-    return ScreensHook(args.screens or ".", args.snap)
+    return ScreensHook(args.screens, args.snap)
 
 
 def _run_in_vm(args, changed):
@@ -290,7 +336,7 @@ def _replay(args):
     except ReplayError as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
         return 2
-    print(message, file=sys.stdout if ok else sys.stderr)
+    say(message, sys.stdout if ok else sys.stderr)
     return 0 if ok else 1
 
 
@@ -303,22 +349,22 @@ class _Watcher:
         e = json.loads(line)
         ev = e["ev"]
         if ev == "match":
-            print(f"Speed Duo: seed {e['seed']}, best of {e['best_of']}")
+            say(f"Speed Duo: seed {e['seed']}, best of {e['best_of']}")
         elif ev == "deal":
-            print(f"-- hand {e['hand_no']}: starters {e['piles'][0][0]} | {e['piles'][1][0]}")
+            say(f"-- hand {e['hand_no']}: starters {e['piles'][0][0]} | {e['piles'][1][0]}")
         elif ev == "play":
             tie = f" (tie {e['tie']})" if "tie" in e else ""
-            print(f"{e['t'] / 1000:7.2f}s  P{e['p']} plays {e['card']} on pile {e['pile']}{tie}")
+            say(f"{e['t'] / 1000:7.2f}s  P{e['p']} plays {e['card']} on pile {e['pile']}{tie}")
         elif ev == "reject":
-            print(f"{e['t'] / 1000:7.2f}s  P{e['p']} {e['card']} refused: {e['why']}")
+            say(f"{e['t'] / 1000:7.2f}s  P{e['p']} {e['card']} refused: {e['why']}")
         elif ev == "stall":
-            print(f"{e['t'] / 1000:7.2f}s  stall! nobody can play")
+            say(f"{e['t'] / 1000:7.2f}s  stall! nobody can play")
         elif ev == "flip":
-            print(f"{e['t'] / 1000:7.2f}s  P{e['p']} flips {e['card']} onto pile {e['pile']}")
+            say(f"{e['t'] / 1000:7.2f}s  P{e['p']} flips {e['card']} onto pile {e['pile']}")
         elif ev == "redeal":
-            print(f"{e['t'] / 1000:7.2f}s  redeal of the side piles")
+            say(f"{e['t'] / 1000:7.2f}s  redeal of the side piles")
         elif ev == "hand_end":
             w = "nobody (replayed)" if e["winner"] is None else f"P{e['winner']}"
-            print(f"{e['t'] / 1000:7.2f}s  hand over: {w} wins ({e['why']}), left {e['left']}")
+            say(f"{e['t'] / 1000:7.2f}s  hand over: {w} wins ({e['why']}), left {e['left']}")
         elif ev == "match_end":
-            print(f"== match over: winner {e['winner']}, score {e['score']}")
+            say(f"== match over: winner {e['winner']}, score {e['score']}")

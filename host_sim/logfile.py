@@ -8,6 +8,7 @@ the first bad line.
 
 import json
 import os
+import stat
 import tempfile
 
 REQUIRED = {
@@ -47,13 +48,43 @@ def write_atomically(path, lines):
 
 def read_text(path, what="log"):
     """A whole UTF-8 file; LogError (one line) when it cannot be read."""
+    data = read_bytes(path, what)
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise LogError(f"cannot read {what} {path}: {e.strerror}") from None
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise LogError(f"{what} {path} is not UTF-8 text") from None
+
+
+def read_bytes(path, what="log"):
+    """A whole file's bytes; a FIFO without a writer reads as empty instead of blocking."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise LogError(f"cannot read {what} {path}: {e.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise LogError(f"cannot read {what} {path}: it is a directory")
+        try:
+            first = os.read(fd, 65536)  # b"": an empty file, or a pipe nobody writes to
+        except BlockingIOError:
+            first = b""  # a writer that has not written yet: wait for it below
+        else:
+            if not first and stat.S_ISFIFO(mode):
+                raise LogError(f"cannot read {what} {path}: a pipe with no writer")
+            if not first:
+                return b""
+        os.set_blocking(fd, True)
+        chunks = [first]
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    except OSError as e:
+        raise LogError(f"cannot read {what} {path}: {e.strerror}") from None
+    finally:
+        os.close(fd)
 
 
 def read_log(path):

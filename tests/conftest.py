@@ -73,11 +73,11 @@ def drained(hand):
     return lines
 
 
-def run_cli(*args, check=True, timeout=600):
+def run_cli(*args, check=True, timeout=600, cwd=ROOT):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
     result = subprocess.run(
         [sys.executable, "-m", "host_sim", *args],
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,

@@ -2,6 +2,8 @@
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from conftest import ROOT, run_cli
@@ -131,3 +133,84 @@ def test_readme_scripted_races_print_what_the_readme_says(tmp_path, args, expect
     run_cli("run", *args)
     lines = (tmp_path / "x.jsonl").read_text().splitlines()
     assert expected and all(line in lines for line in expected)
+
+
+# ---- unusable paths and pipes: one line, exit 2, no traceback (issue 9) ----
+
+
+def _one_line_exit_2(result, *words):
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("host_sim: error: ")
+    assert all(word in result.stderr for word in words), result.stderr
+
+
+@pytest.mark.parametrize("where", ["no_such_folder/m.jsonl", "a_folder", "a_file/m.jsonl"])
+def test_an_unusable_log_path_is_one_line_and_exit_2(tmp_path, where):
+    (tmp_path / "a_folder").mkdir()
+    (tmp_path / "a_file").write_text("x")
+    path = tmp_path / where
+    result = run_cli("run", "--seed", "1", "--log", str(path), check=False)
+    _one_line_exit_2(result, "log", str(path))
+    assert not result.stdout  # refused before the match was played
+
+
+@pytest.mark.parametrize("where", ["a_file", "a_file/shots"])
+def test_an_unusable_screens_folder_is_one_line_and_exit_2(tmp_path, where):
+    (tmp_path / "a_file").write_text("x")
+    path = tmp_path / where
+    result = run_cli("run", "--seed", "3", "--screens", str(path), check=False)
+    _one_line_exit_2(result, "screens", str(path))
+
+
+def test_snap_without_screens_is_refused_and_writes_nothing(tmp_path):
+    result = run_cli("run", "--seed", "3", "--snap", "5000", check=False, cwd=tmp_path)
+    _one_line_exit_2(result, "--snap", "--screens")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_replay_of_a_fifo_without_a_writer_does_not_hang(tmp_path):
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    result = run_cli("replay", str(fifo), check=False, timeout=60)
+    _one_line_exit_2(result, "no writer")
+
+
+def test_replay_of_a_fifo_with_a_writer_reads_it(tmp_path):
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "host_sim", "replay", str(fifo)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    with open(fifo, "w") as f:  # blocks until the reader has opened it
+        f.write(open(os.path.join(GOLDEN, "seed1_hard_vs_easy.jsonl")).read())
+    out, err = reader.communicate(timeout=60)
+    assert reader.returncode == 0 and "replayed identically" in out, err
+
+
+@pytest.mark.parametrize("command", ["play", "run"])
+def test_output_into_a_closed_pipe_ends_quietly_and_still_writes_the_log(tmp_path, command):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    log = tmp_path / "m.jsonl"
+    args = [sys.executable, "-m", "host_sim", command, "--seed", "3", "--log", str(log)]
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # like `| head -0`: the reader is gone before anything is printed
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+    assert json.loads(log.read_text().splitlines()[-1])["ev"] == "match_end"  # written whole
+
+
+def test_an_unreadable_script_is_one_line_and_exit_2(tmp_path):
+    fifo = tmp_path / "script.fifo"
+    os.mkfifo(fifo)
+    result = run_cli("run", "--script", str(fifo), check=False, timeout=60)
+    _one_line_exit_2(result, "script", "no writer")
+    result = run_cli("run", "--script", str(tmp_path), check=False)
+    _one_line_exit_2(result, "script", "directory")
