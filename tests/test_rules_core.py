@@ -586,3 +586,20 @@ def test_one_play_record_gives_the_play_line_and_its_draw_line():
         '{"ev":"play","t":0,"p":0,"slot":2,"card":"X1","pile":1,"tie":"lost"}',
         '{"ev":"draw","t":0,"p":0,"slot":2,"card":"X1"}',
     ]
+
+
+def test_r17_idle_time_counts_from_the_hands_start_signal_not_the_countdown():
+    """idle_ms 2000 with nobody pressing: the hand is dealt after the 3 s countdown and
+    abandoned 2 s into play (the countdown is not idle time), never before the deal."""
+    log = MatchLog()
+    match = Match(1, Rules(idle_ms=2000), 3, log)
+    match.pressed(0)  # PLAY
+    for now in range(0, 10000, 7):
+        match.advance(now)
+    lines = []
+    log.drain(lines.append)
+    events = [json.loads(line) for line in lines if '"ev":"stall"' not in line]
+    kinds = [e["ev"] for e in events if e["ev"] != "flip"]  # (a stall may flip meanwhile)
+    assert kinds == ["match", "deal", "hand_end", "match_end"]
+    end = next(e for e in events if e["ev"] == "hand_end")
+    assert end["why"] == "abandoned" and end["t"] == 2000

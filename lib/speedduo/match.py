@@ -59,7 +59,7 @@ class Match:
         """The next match time at which ``advance`` has work to do (-1: never)."""
         if self.phase == OVER:
             return -1
-        idle = self.last_press + self.rules.idle_ms
+        idle = self.idle_at()
         if self.phase == PLAYING:
             due = self.hand.next_due()
             if due >= 0:
@@ -68,6 +68,13 @@ class Match:
             return idle
         due = self.hand_start if self.phase == COUNTDOWN else self.hand_start - self.countdown_ms
         return due if due < idle else idle
+
+    def idle_at(self) -> int:
+        """R17: when the match stops idle: ``idle_ms`` after the last press or after the
+        current (or next) hand's start signal, whichever is later, so every hand can be
+        played for at least ``idle_ms`` (no countdown or result counts as idle)."""
+        start = self.hand_start if self.hand_start > self.last_press else self.last_press
+        return start + self.rules.idle_ms
 
     def pressed(self, now: int) -> None:
         """Any button, pressed or released, keeps the device awake (R17)."""
@@ -80,13 +87,17 @@ class Match:
         However far ``now`` jumps, things happen in time order: what was due
         before the R17 idle instant happens first, then the idle stop.
         """
-        idle_at = self.last_press + self.rules.idle_ms
-        if now >= idle_at:
+        while True:
+            idle_at = self.idle_at()
+            if now < idle_at:
+                self._advance_to(now)
+                return
             self._advance_to(idle_at - 1)
-            if self.phase != OVER:
+            if self.phase == OVER:
+                return
+            if self.idle_at() == idle_at:  # (a new hand on the way moves the idle instant)
                 self._idle_stop(idle_at)  # R17
-            return
-        self._advance_to(now)
+                return
 
     def _advance_to(self, now: int) -> None:
         """Countdowns, stall flips and hand ends due by ``now`` (no R17)."""
