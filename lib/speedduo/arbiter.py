@@ -27,14 +27,12 @@ from adafruit_ticks import ticks_diff
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import NO_CARD
+from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER  # noqa: F401  (re-exported)
 from speedduo.core import NOT_PLAYING
 from speedduo.match import PLAYING
 from speedduo.matchlog import TIE_LOST, TIE_WON
 from speedduo.rules import CLAIM_OFF
 
-KEYS_PER_PLAYER = const(7)
-KEY_L = const(0)
-KEY_R = const(6)
 KEY_NAMES = "L12345R"
 # A press this soon after the same key's release is chatter: longer than the
 # worst chatter the simulator makes (20 ms; real tact switches 0.1-5 ms), far

@@ -32,6 +32,14 @@ from speedduo.cards import (
     RANKS,
     SIDE_CARDS,
 )
+from speedduo.codes import (  # noqa: F401  (the results of play(), re-exported)
+    EMPTY_SLOT,
+    INVALID,
+    LATE,
+    LOCKED,
+    NOT_PLAYING,
+    PLAYED,
+)
 from speedduo.matchlog import (
     END_CLAIM,
     END_OUT,
@@ -48,13 +56,7 @@ from speedduo.matchlog import (
 from speedduo.rules import CLAIM_OFF, CLAIM_RACE
 from speedduo.stall import stall_ends
 
-# results of play()
-PLAYED = const(0)
-LATE = const(1)  # R8: lost a race, no penalty
-INVALID = const(2)  # does not fit (R16 penalises it when on)
-LOCKED = const(3)  # R16 lock-out
-EMPTY_SLOT = const(5)  # nothing under that button; ignored, not logged
-NOT_PLAYING = const(6)  # the hand is over; ignored, not logged
+# results of play(): speedduo.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
 
 _CAP = const(52)  # every pile can hold the whole deck
 _NO_TIME = const(-1)

@@ -9,16 +9,11 @@ through ``next_due()``, when it next needs to be called.
 
 from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.codes import COUNTDOWN, OVER, PLAYING, RESULT  # noqa: F401  (re-exported)
 from speedduo.core import Hand
 from speedduo.matchlog import END_ABANDONED, EV_MATCH, EV_MATCH_END, NULL_PLAYER
 from speedduo.rng import Rng
 from speedduo.rules import BEST_OF
-
-# phases
-COUNTDOWN = const(0)  # R3: the synchronised countdown before the starters turn
-PLAYING = const(1)
-RESULT = const(2)  # a hand has ended; its result is on screen
-OVER = const(3)
 
 COUNTDOWN_MS = const(3000)
 RESULT_MS = const(3000)

@@ -30,6 +30,21 @@ except ImportError:
 from struct import pack_into
 
 from speedduo.cards import DECK_SIZE, NO_CARD
+from speedduo.codes import (  # noqa: F401  (re-exported: the log's words for them)
+    END_ABANDONED,
+    END_CLAIM,
+    END_DEAD_STALL,
+    END_OUT,
+    END_PHOTO_FINISH,
+    INVALID,
+    JOKER_LAST,
+    LATE,
+    LOCKED,
+    NULL_PLAYER,
+    TIE_LOST,
+    TIE_NONE,
+    TIE_WON,
+)
 from speedduo.logtext import (
     DEAL_AT,
     DEAL_TEMPLATE,
@@ -52,27 +67,14 @@ EV_HAND_END = const(10)
 EV_MATCH_END = const(11)
 EV_CARDS = const(12)
 
-# reject reasons (field "why" of reject)
-WHY_LATE = const(1)
-WHY_INVALID = const(2)
-WHY_LOCKED = const(3)
-WHY_JOKER_LAST = const(4)
+# reject reasons (field "why" of reject): the core's results of the same name
+WHY_LATE = LATE
+WHY_INVALID = INVALID
+WHY_LOCKED = LOCKED
+WHY_JOKER_LAST = JOKER_LAST
 REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
+END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")  # by END_*
 
-# hand_end reasons
-END_OUT = const(1)
-END_DEAD_STALL = const(2)
-END_PHOTO_FINISH = const(3)
-END_CLAIM = const(4)
-END_ABANDONED = const(5)
-END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")
-
-# ties settled by the arbiter (extra field "tie" on play/reject)
-TIE_NONE = const(0)
-TIE_WON = const(1)
-TIE_LOST = const(2)
-
-NULL_PLAYER = const(2)
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)

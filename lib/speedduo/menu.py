@@ -6,7 +6,7 @@ changes the selected setting or, on PLAY, starts the match. Settings: best of
 from settings.toml. Not on the play path: it may build strings.
 """
 
-from speedduo.arbiter import KEY_L, KEY_R, KEYS_PER_PLAYER
+from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER
 
 PLAY = 0
 BEST_OF = 1

@@ -27,7 +27,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
 from speedduo.cards import NO_CARD
-from speedduo.match import COUNTDOWN, OVER, RESULT
+from speedduo.codes import COUNTDOWN, OVER, RESULT
 from speedduo.matchlog import (
     END_CLAIM,
     END_DEAD_STALL,

@@ -1,0 +1,43 @@
+"""The game's shared vocabulary: every number that means something, declared once.
+
+Match phases, what a press came to (the core's play results, which are also
+the match log's reject reasons), why a hand ended, tie outcomes, "no player",
+and the layout of each player's row of keys. Every other module imports these
+names; none repeats a value (docs/rules.md for the rule ids).
+"""
+
+from micropython import const  # on the host, Blinka provides this module
+
+# match phases (speedduo.match)
+COUNTDOWN = const(0)  # R3: the synchronised countdown before the starters turn
+PLAYING = const(1)
+RESULT = const(2)  # a hand has ended; its result is on screen
+OVER = const(3)
+
+# what a press came to (Hand.play); 1-4 are also the log's reject "why"
+PLAYED = const(0)
+LATE = const(1)  # R8: lost a race, no penalty
+INVALID = const(2)  # fits no pile (R16 penalises it when on)
+LOCKED = const(3)  # R16 lock-out
+JOKER_LAST = const(4)  # V3: a joker may not be the last card
+EMPTY_SLOT = const(5)  # nothing under that button; ignored, not logged
+NOT_PLAYING = const(6)  # the hand is over; ignored, not logged
+
+# why a hand ended (hand_end "why")
+END_OUT = const(1)  # R12
+END_DEAD_STALL = const(2)  # R11, V6
+END_PHOTO_FINISH = const(3)  # R13
+END_CLAIM = const(4)  # V5
+END_ABANDONED = const(5)  # R17
+
+# a press that was part of a tie on one pile (the log's extra field "tie")
+TIE_NONE = const(0)
+TIE_WON = const(1)
+TIE_LOST = const(2)
+
+NULL_PLAYER = const(2)  # no winner / no player
+
+# each player's row of keys: L 1 2 3 4 5 R is keys 7p .. 7p+6 (hardware/pinmap.json)
+KEYS_PER_PLAYER = const(7)
+KEY_L = const(0)
+KEY_R = const(6)

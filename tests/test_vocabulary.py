@@ -1,0 +1,41 @@
+"""One vocabulary (speedduo.codes): every shared number is declared once, nowhere else."""
+
+import os
+import re
+
+from conftest import ROOT
+from speedduo import codes, pins
+
+LIB = os.path.join(ROOT, "lib", "speedduo")
+
+
+def _shared_names():
+    return [name for name in dir(codes) if name.isupper() and not name.startswith("_")]
+
+
+def test_no_board_module_declares_a_shared_name_again():
+    for filename in sorted(os.listdir(LIB)):
+        if not filename.endswith(".py") or filename in ("codes.py", "pins.py"):
+            continue  # pins.py is generated from the pin map: checked against codes below
+        with open(os.path.join(LIB, filename)) as f:
+            source = f.read()
+        for name in _shared_names():
+            again = re.search(r"^_?%s\s*=\s*(const\()?\d" % name, source, re.M)
+            assert again is None, f"{filename} declares {name} by value: import it from codes"
+
+
+def test_the_key_layout_is_the_pin_maps():
+    assert codes.KEYS_PER_PLAYER == pins.KEYS_PER_PLAYER
+    assert pins.BUTTON_NAMES[codes.KEY_L] == "L" and pins.BUTTON_NAMES[codes.KEY_R] == "R"
+
+
+def test_the_logs_reject_reasons_are_the_cores_results():
+    from speedduo import core, matchlog
+
+    assert (matchlog.WHY_LATE, matchlog.WHY_INVALID, matchlog.WHY_LOCKED) == (
+        core.LATE,
+        core.INVALID,
+        core.LOCKED,
+    )
+    assert matchlog.REJECT_WHY[codes.LATE] == b"late"
+    assert matchlog.END_WHY[codes.END_ABANDONED] == b"abandoned"
