@@ -165,20 +165,6 @@ class Panel:
             self.mark(PRIVATE, 0, PAGES - 1, 0, WIDTH - 1)
         return st[_ONLINE] == 1
 
-    def contrast(self, value):
-        st = self._st
-        st[_CONTRAST] = value & 0xFF
-        st[_CMD + 1] = 0x81
-        st[_CMD + 2] = value & 0xFF
-        self._write(st, _CMD, _CMD + 3)
-        self._template()
-
-    def power(self, on):
-        st = self._st
-        st[_CMD + 1] = 0xAF if on else 0xAE
-        self._write(st, _CMD, _CMD + 2)
-        self._template()
-
     def recover(self, now_ms):
         """Try to bring an offline panel back (at most every ``retry_ms``). Returns online."""
         st = self._st
@@ -266,16 +252,6 @@ class Panel:
                 st[_HI + k] = hi2
             st[_LO2 + k] = _CLEAN
             st[_HI2 + k] = 0
-
-    def dirty(self, cls=-1):
-        """Is anything of class ``cls`` (-1: any) waiting to be sent?"""
-        st = self._st
-        start = PAGES if cls == PRIVATE else 0
-        end = PAGES if cls == SHARED else 2 * PAGES
-        for k in range(start, end):
-            if st[_LO + k] != _CLEAN or st[_LO2 + k] != _CLEAN:
-                return True
-        return False
 
     def plan(self, cls):
         """Turn class ``cls``'s dirty spans into windows for send_next(); returns their count.
