@@ -14,6 +14,20 @@ _ticks_dir = sys.argv[2]
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", _ticks_dir]
 
 
+_BOARD_MODULES = (
+    "codes",
+    "cards",
+    "rng",
+    "logtext",
+    "matchlog",
+    "stall",
+    "core",
+    "match",
+    "arbiter",
+    "app",
+)
+
+
 def _value(text):
     if text == "true":
         return True
@@ -45,7 +59,12 @@ def main(argv):
 
         with open(script_path) as f:
             script = parse_script(f.read())
-    gc.collect()
+    # Import the board modules one at a time, collecting between: compiling a
+    # source file leaves its parse tree behind as garbage, and a heap this size
+    # has no room for several of them at once.
+    for name in _BOARD_MODULES:
+        __import__("speedduo." + name)
+        gc.collect()
     from runner import Simulation
 
     gc.collect()

@@ -11,9 +11,13 @@ be used before it returns: the board's ``LogPort.send``). The board
 same object.
 """
 
+from micropython import const  # on the host, Blinka provides this module
+
 from speedduo.arbiter import Arbiter
 from speedduo.match import OVER, Match
 from speedduo.matchlog import MatchLog
+
+REDRAW_MS = const(40)  # the screens follow time at least this often
 
 
 class App:
@@ -32,6 +36,7 @@ class App:
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play
         self._overflows = 0
+        self._drawn_at = -REDRAW_MS  # match time of the last screen refresh
         self._on_event = self._event  # one bound method, made once (making one allocates)
 
     @property
@@ -39,18 +44,26 @@ class App:
         return self.match.phase == OVER
 
     def step(self) -> None:
-        """One loop pass."""
+        """One loop pass.
+
+        The screens are brought up to date when something happened (a key event, a
+        record of the core, lost presses) and at least every ``REDRAW_MS`` for what
+        only time changes (countdowns, a flash running out): a pass in which nothing
+        happened costs little, so a press waits less for the pass that sees it."""
         now_ticks = self.ticks_ms()
         arbiter = self.arbiter
-        arbiter.service(now_ticks)
+        news = arbiter.service(now_ticks)
         screens = self.screens
         if screens is not None:
             now = arbiter.match_time(now_ticks)
-            self.log.observe(self._on_event)  # what the core recorded, for the screens
+            news += self.log.observe(self._on_event)  # what the core recorded, for the screens
             if arbiter.overflows != self._overflows:  # presses were lost: say so
                 self._overflows = arbiter.overflows
                 screens.show_overflow(now)
-            screens.refresh(self.match.hand, self.match, now)
+                news += 1
+            if news or now - self._drawn_at >= REDRAW_MS or now < self._drawn_at:
+                self._drawn_at = now
+                screens.refresh(self.match.hand, self.match, now)
         self.log.drain_into(self.send_line)
 
     def _event(self, kind, p, slot, card, pile, why, t) -> None:

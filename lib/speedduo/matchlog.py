@@ -163,9 +163,10 @@ class MatchLog:
         self._tail = 0
         self._seen = 0
 
-    def observe(self, observer) -> None:
+    def observe(self, observer) -> int:
         """Show each record not yet observed to ``observer(kind, p, slot, card, pile, why, t)``
-        (card lists are skipped), before ``drain_into`` formats them. Allocation-free."""
+        (card lists are skipped), before ``drain_into`` formats them; returns how many
+        records were new. Allocation-free."""
         ring = self._ring
         k = self._seen
         while k < self._count:
@@ -178,7 +179,9 @@ class MatchLog:
                 t = ring[i + 8] | (ring[i + 9] << 8) | (ring[i + 10] << 16) | (ring[i + 11] << 24)
                 observer(kind, ring[i + 1], ring[i + 2], ring[i + 3], ring[i + 4], ring[i + 5], t)
             k += 1
+        new = k - self._seen
         self._seen = k
+        return new
 
     # ---- formatting, outside the hot path ----
 
