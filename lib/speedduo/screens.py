@@ -1,14 +1,16 @@
 """Both panels together: render both views, then flush fairly.
 
-``refresh(hand, match, now)`` is the app's one call per loop pass:
+``refresh(hand, match, now)`` is the app's call when something changed:
 
-1. both views update their framebuffers (CPU only, no bus traffic yet);
+1. both views draw their shared part into their framebuffers (pile tops and
+   the centre message; CPU only, no bus traffic yet);
 2. the regions both players share (pile tops, countdown, stall, flip, results)
    go out to both panels, interleaved transfer by transfer: window command to
    panel A, to panel B, page 1 to A, page 1 to B, ... so a new pile top lands
    on the second panel one page transfer after the first; which panel goes
    first alternates from one shared update to the next;
-3. then each panel's private regions (hand, counts, target, refusals).
+3. then each view draws its private part (hand, counts, target) and each
+   panel's private regions go out, so a new pile top waits for none of it.
 
 An offline panel (it raised ``OSError``: unplugged, loose wire) is skipped;
 ``refresh`` asks it to re-initialise at most every ``retry_ms`` and, when it
@@ -76,8 +78,14 @@ class Screens:
     def refresh(self, hand, match, now):
         """Bring both panels up to date with the game (see the module docstring)."""
         self.recover(now)
-        self.render(hand, match, now)
-        self.send_shared()
+        views = self.views
+        playing0 = views[0].update_shared(hand, match, now)
+        playing1 = views[1].update_shared(hand, match, now)
+        self.send_shared()  # the new pile top reaches both panels before the rest is drawn
+        if playing0:
+            views[0].update_private(hand, match)
+        if playing1:
+            views[1].update_private(hand, match)
         self.send_private()
 
     def recover(self, now):

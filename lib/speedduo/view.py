@@ -39,7 +39,7 @@ from speedduo.matchlog import (
     WHY_INVALID,
     WHY_LATE,
 )
-from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH
+from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, sprite_rows
 
 _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)
@@ -77,6 +77,9 @@ _SCREEN_OVER = const(2)
 _SCREEN_MENU = const(3)
 
 _FONT = glyphs.SMALL
+# every page row of the large rank sprites (pile tops, countdown), as views made once:
+# Panel.put copies them in C, so a new pile top is drawn without a loop per byte
+_LARGE_ROWS = sprite_rows(glyphs.LARGE, 13, glyphs.LARGE_SIZE, glyphs.LARGE_W, glyphs.LARGE_PAGES)
 _INDEX = glyphs.SMALL_INDEX
 
 
@@ -195,20 +198,26 @@ class PlayerView:
 
     def update(self, hand, match, now):
         """Redraw what changed since the last update (allocation-free while playing)."""
+        if self.update_shared(hand, match, now):
+            self.update_private(hand, match)
+
+    def update_shared(self, hand, match, now):
+        """The part both players see at once: pile tops and the centre message. The
+        coordinator sends it before the private part is even drawn. Returns True
+        while the game screen shows (then ``update_private`` follows)."""
         screen = self._screen
         if screen == _SCREEN_MENU:
-            return
+            return False
         phase = match.phase
         if phase == OVER:
             if screen != _SCREEN_OVER:
                 self._draw_over(match)
-            return
+            return False
         panel = self.panel
         if screen != _SCREEN_PLAY:
             panel.clear(PRIVATE)
             self._forget()
             self._screen = _SCREEN_PLAY
-        p = self.player
         dealt = phase != COUNTDOWN
         if dealt and hand.hand_no != self._hand_no:
             self._hand_no = hand.hand_no
@@ -220,6 +229,13 @@ class PlayerView:
             if card != self._tops[side]:
                 self._tops[side] = card
                 self._draw_top(side, card)
+        self._centre(hand, match, now, phase)
+        return True
+
+    def update_private(self, hand, match):
+        """This player's own part: hand slots, counts, score, target pile."""
+        p = self.player
+        dealt = match.phase != COUNTDOWN
         # hand slots
         base = p * 5
         for s in range(5):
@@ -238,7 +254,6 @@ class PlayerView:
         target = hand.target[p] if dealt else _UNKNOWN
         if target != self._target:
             self._draw_target(target)
-        self._centre(hand, match, now, phase)
 
     # ---- parts ----
 
@@ -254,8 +269,8 @@ class PlayerView:
             panel.fill(x, 1, glyphs.LARGE_W, 4, 0, SHARED)
             panel.char(_FONT, _INDEX, 63, x + 9, 2, SHARED, False)
             return
-        start = rank * glyphs.LARGE_SIZE
-        panel.blit(glyphs.LARGE, start, glyphs.LARGE_W, glyphs.LARGE_W, 4, x, 1, SHARED, False)
+        for k in range(glyphs.LARGE_PAGES):
+            panel.put(_LARGE_ROWS[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
         panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, False)
 
     def _draw_slot(self, slot, card):
@@ -268,6 +283,7 @@ class PlayerView:
             panel.fill(x, 6, w, 2, 0, PRIVATE)
             panel.fill(x + 2, 7, w - 4, 1, 0x08, PRIVATE)  # a short dash: empty slot
         else:
+            # (private, after the piles: the per-byte diff keeps the bytes sent down)
             start = (card >> 2) * glyphs.MEDIUM_SIZE
             panel.blit(glyphs.MEDIUM, start, w, w, 2, x, 6, PRIVATE, False)
 
@@ -364,8 +380,8 @@ class PlayerView:
                 self._extent(1, 4, x, x + 10)
             else:
                 x = _CENTRE_X + (_CENTRE_W - 24) // 2
-                start = (arg - 1) * glyphs.LARGE_SIZE  # rank 1 is "2"
-                panel.blit(glyphs.LARGE, start, 24, 24, 4, x, 1, cls, False)
+                for k in range(glyphs.LARGE_PAGES):  # rank 1 is "2"
+                    panel.put(_LARGE_ROWS[(arg - 1) * glyphs.LARGE_PAGES + k], x, 1 + k, cls)
                 self._extent(1, 4, x, x + 23)
             return
         if msg == _M_STALL:
