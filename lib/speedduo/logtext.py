@@ -75,6 +75,12 @@ RANK_BYTES = b"A23456789TJQK"
 SUIT_BYTES = b"SHDC"
 
 
+def field_into(line, key, n):
+    """Append ``key`` (the bytes before a number, e.g. ``b',"p":'``) and the number."""
+    line.extend(key)
+    int_into(line, n)
+
+
 def int_into(line, n: int) -> None:
     """Append the decimal digits of n (a small int; no str is built)."""
     if n < 0:

@@ -51,6 +51,7 @@ from speedduo.logtext import (
     RANK_BYTES,
     SUIT_BYTES,
     card_into,
+    field_into,
     int_into,
 )
 
@@ -223,8 +224,7 @@ class MatchLog:
         if kind == EV_REJECT:
             line.extend(b'{"ev":"reject","t":')
             self._slot_card(r, i, t)
-            line.extend(b',"pile":')
-            int_into(line, r[i + 4])
+            field_into(line, b',"pile":', r[i + 4])
             line.extend(b',"why":"')
             line.extend(REJECT_WHY[r[i + 5]])
             line.append(34)  # "
@@ -233,60 +233,46 @@ class MatchLog:
             elif r[i + 6] == TIE_LOST:
                 line.extend(b',"tie":"lost"')
         elif kind == EV_PENALTY:
-            line.extend(b'{"ev":"penalty","t":')
-            int_into(line, t)
-            line.extend(b',"p":')
-            int_into(line, r[i + 1])
-            line.extend(b',"until":')
-            int_into(line, u)
+            field_into(line, b'{"ev":"penalty","t":', t)
+            field_into(line, b',"p":', r[i + 1])
+            field_into(line, b',"until":', u)
         elif kind == EV_STALL:
-            line.extend(b'{"ev":"stall","t":')
-            int_into(line, t)
-            line.extend(b',"due":')
-            int_into(line, u)
+            field_into(line, b'{"ev":"stall","t":', t)
+            field_into(line, b',"due":', u)
         elif kind == EV_FLIP:
-            line.extend(b'{"ev":"flip","t":')
-            int_into(line, t)
-            line.extend(b',"p":')
-            int_into(line, r[i + 1])
+            field_into(line, b'{"ev":"flip","t":', t)
+            field_into(line, b',"p":', r[i + 1])
             line.extend(b',"card":')
             card_into(line, r[i + 3])
-            line.extend(b',"pile":')
-            int_into(line, r[i + 4])
+            field_into(line, b',"pile":', r[i + 4])
         elif kind == EV_HAND_END:
-            line.extend(b'{"ev":"hand_end","t":')
-            int_into(line, t)
+            field_into(line, b'{"ev":"hand_end","t":', t)
             line.extend(b',"winner":')
             player_into(line, r[i + 1])
             line.extend(b',"why":"')
             line.extend(END_WHY[r[i + 5]])
-            line.extend(b'","left":[')
-            int_into(line, r[i + 2])
+            field_into(line, b'","left":[', r[i + 2])
             line.append(44)  # ,
             int_into(line, r[i + 3])
             line.extend(b'],"sweep":true' if r[i + 4] else b'],"sweep":false')
             if r[i + 6]:
-                line.extend(b',"overflows":')
-                int_into(line, r[i + 6])
+                field_into(line, b',"overflows":', r[i + 6])
         elif kind == EV_MATCH_END:
             line.extend(b'{"ev":"match_end","winner":')
             player_into(line, r[i + 1])
-            line.extend(b',"score":[')
-            int_into(line, r[i + 2])
+            field_into(line, b',"score":[', r[i + 2])
             line.append(44)
             int_into(line, r[i + 3])
             line.append(93)  # ]
             if r[i + 5]:
-                line.extend(b',"points":[')
-                int_into(line, t)
+                field_into(line, b',"points":[', t)
                 line.append(44)
                 int_into(line, u)
                 line.append(93)
         elif kind == EV_MATCH:
             self._header()
         elif kind == EV_DEAL:
-            line.extend(b'{"ev":"deal","hand_no":')
-            int_into(line, u)
+            field_into(line, b'{"ev":"deal","hand_no":', u)
             line.extend(b',"hands":[[')
             self._deal_at = len(line)
             line.extend(DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
@@ -294,8 +280,7 @@ class MatchLog:
             self._dealt_n = 0
             return False
         elif kind == EV_REDEAL:
-            line.extend(b'{"ev":"redeal","t":')
-            int_into(line, t)
+            field_into(line, b'{"ev":"redeal","t":', t)
             line.extend(b',"side":[[')
             self._lists = 0
             return False
@@ -312,8 +297,8 @@ class MatchLog:
         """
         line = self.line
         line[:] = b""
-        line.extend(b'{"ev":"play","t":')
-        int_into(line, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
+        t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
+        field_into(line, b'{"ev":"play","t":', t)
         k = len(line)
         line.extend(b',"p":0,"slot":0,"card":"AS","pile":0')
         line[k + 5] = 48 + r[i + 1]  # p, slot and pile are single digits
@@ -351,10 +336,8 @@ class MatchLog:
     def _slot_card(self, r, i, t):
         line = self.line
         int_into(line, t)
-        line.extend(b',"p":')
-        int_into(line, r[i + 1])
-        line.extend(b',"slot":')
-        int_into(line, r[i + 2])
+        field_into(line, b',"p":', r[i + 1])
+        field_into(line, b',"slot":', r[i + 2])
         line.extend(b',"card":')
         card_into(line, r[i + 3])
 
@@ -398,10 +381,8 @@ class MatchLog:
         """The ``match`` line: once per match, before play (it may allocate)."""
         seed, rules, best_of, tie_first = self.header
         line = self.line
-        line.extend(b'{"ev":"match","v":')
-        int_into(line, LOG_VERSION)
-        line.extend(b',"seed":')
-        int_into(line, seed)
+        field_into(line, b'{"ev":"match","v":', LOG_VERSION)
+        field_into(line, b',"seed":', seed)
         line.extend(b',"rules":{')
         first = True
         for name, value in rules.as_pairs():
@@ -421,10 +402,8 @@ class MatchLog:
                 line.append(34)
             else:
                 int_into(line, value)
-        line.extend(b'},"best_of":')
-        int_into(line, best_of)
-        line.extend(b',"tie_break":"alternate","tie_first":')
-        int_into(line, tie_first)
+        field_into(line, b'},"best_of":', best_of)
+        field_into(line, b',"tie_break":"alternate","tie_first":', tie_first)
 
 
 def player_into(line, p: int) -> None:
