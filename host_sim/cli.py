@@ -56,7 +56,7 @@ def _heap(text):
 
 
 def _add_rule_options(parser):
-    group = parser.add_argument_group("rule options (RULES.md; defaults are the classic rules)")
+    group = parser.add_argument_group("rule options (docs/rules.md; defaults: the classic rules)")
     for name in option_names():
         default = _OPTION_DEFAULTS[name]
         flag = "--" + name.replace("_", "-")

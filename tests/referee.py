@@ -1,7 +1,7 @@
 """An independent referee: rebuilds every pile from a match log alone and checks each event.
 
 It shares no code with lib/: its own card and rank logic, written from
-RULES.md and MATCH-LOG.md, so a bug in the core cannot hide behind itself.
+docs/rules.md and docs/match-log.md, so a bug in the core cannot hide behind itself.
 """
 
 RANKS = "A23456789TJQK"
