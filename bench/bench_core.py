@@ -294,7 +294,7 @@ def _import_heaps(mpy):
     """
     print("smallest heap to import one module from source (its own imports included):")
     ticks = _ticks_dir()
-    for name in ("cards", "rng", "rules", "matchlog", "core", "match", "arbiter", "app"):
+    for name in ("cards", "rng", "rules", "matchlog", "keylog", "core", "match", "arbiter", "app"):
         path = os.path.join(ROOT, "lib", "speedduo", name + ".py")
         with open(path) as f:
             lines = sum(1 for _ in f)

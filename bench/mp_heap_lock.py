@@ -32,8 +32,9 @@ from array import array  # noqa: E402
 from mp_selfplay import greedy_hand  # noqa: E402  (this script's folder)
 from speedduo.arbiter import Arbiter  # noqa: E402
 from speedduo.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
+from speedduo.keylog import KeyRecorder  # noqa: E402
 from speedduo.match import OVER, PLAYING, Match  # noqa: E402
-from speedduo.matchlog import MatchLog  # noqa: E402
+from speedduo.matchlog import EV_KEY, KEY_CLEARED, MatchLog  # noqa: E402
 from speedduo.rules import Rules  # noqa: E402
 
 REPEAT = 200
@@ -69,6 +70,13 @@ class FakeQueue:
         event.timestamp = self.stamps[i]
         self.i = i + 1
         return True
+
+    def __len__(self):
+        return self.n - self.i
+
+    def clear(self):
+        self.i = self.n
+        self.overflowed = False  # a plain attribute here; read-only for the arbiter
 
 
 def new_match(rules, seed=1):
@@ -274,6 +282,48 @@ def path_arbiter_service(arb):
     return ok
 
 
+def path_recorded_service(arb):
+    """The board's input path: the arbiter reads through the log's KeyRecorder; overflows."""
+    m = arb.match
+    h = m.hand
+    recorder = arb.events
+    q = recorder.events
+    ok = True
+    now = m.hand_start + 1000
+    for i in range(REPEAT):
+        race_position(h, 15)
+        now += 100
+        q.load(0, 1, 1, now)
+        q.load(1, 1, 0, now + 40)
+        q.load(2, 8, 1, now + 50)
+        q.n = 3
+        q.i = 0
+        q.overflowed = (i & 1) == 1  # every other pass: events were lost
+        arb.service(now + 60)
+        ok = ok and h.top(0) == CARD_P0 and not q.overflowed
+        ok = ok and h.log._count >= 5  # three key records, a play, a draw (and a loss mark)
+        ok = ok and h.log.drain_into(_discard) >= 2  # play (with the keys), draw, ...
+    return ok
+
+
+def path_keys_line(m):
+    """More key entries than one line carries: a "keys" line of their own, formatted."""
+    log = m.log
+    log.keys_total = 0
+    lines = 0
+    for i in range(REPEAT):
+        log.put(EV_KEY, i % 14, i & 1, 0, 0, 0, 0, 100000000 + i, 0)
+        log.put(EV_KEY, KEY_CLEARED, 1, 0, 0, 0, 0, 100000000 + i, 0)
+        if i % 50 == 49:
+            lines += log.drain_into(_discard)
+    return lines >= 10 and log.keys_total == 2 * REPEAT
+
+
+def _recording_arbiter():
+    m = new_match(Rules(), 5)
+    return Arbiter(KeyRecorder(FakeQueue(), m.log, 0, m), m, 0)
+
+
 def _discard(line):
     pass
 
@@ -326,6 +376,12 @@ def main():
             "Arbiter.service (fake EventQueue)",
             path_arbiter_service,
             lambda: Arbiter(FakeQueue(), service_match, 0),
+        ),
+        ("Arbiter.service through KeyRecorder, drained", path_recorded_service, _recording_arbiter),
+        (
+            "key entries beyond a line's room (keys lines)",
+            path_keys_line,
+            lambda: new_match(classic),
         ),
     )
     failures = 0

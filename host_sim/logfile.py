@@ -23,6 +23,7 @@ REQUIRED = {
     "flip": ("t", "p", "card", "pile"),
     "hand_end": ("t", "winner", "why", "left", "sweep"),
     "match_end": ("winner", "score"),
+    "keys": ("keys", "keys_total"),
 }
 
 
@@ -88,34 +89,188 @@ def read_bytes(path, what="log"):
 
 
 def read_log(path):
-    """The log's lines as (text, object) pairs; LogError for anything malformed."""
-    text = read_text(path)
-    if not text:
+    """The log's lines as (text, object) pairs; LogError for anything malformed.
+
+    Every line's fields are checked for type and range (``check_fields``), so a
+    consumer may use them without further checks.
+    """
+    return parse_log_bytes(read_bytes(path), path)
+
+
+def parse_log_bytes(data, path="log"):
+    """``read_log`` for the bytes of a file."""
+    if not data:
         raise LogError(f"{path} is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise LogError(f"{path}: line {line} is not UTF-8 text") from None
+    return parse_log(text, path)
+
+
+def parse_log(text, path="log"):
+    """``read_log`` for text already read."""
     if not text.endswith("\n"):
         raise LogError(f"{path}: line {text.count(chr(10)) + 1} is truncated (no newline)")
     entries = []
     for number, line in enumerate(text.split("\n")[:-1], 1):
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise LogError(f"{path}: line {number} is not valid JSON ({e.msg})") from None
+        except (json.JSONDecodeError, RecursionError) as e:
+            msg = getattr(e, "msg", "nested too deeply")
+            raise LogError(f"{path}: line {number} is not valid JSON ({msg})") from None
         if not isinstance(obj, dict) or "ev" not in obj:
             raise LogError(f"{path}: line {number} is not an event object")
         ev = obj["ev"]
-        if ev not in REQUIRED:
+        if not isinstance(ev, str) or ev not in REQUIRED:
             raise LogError(f"{path}: line {number} has unknown event {ev!r}")
         if number == 1:
             if ev != "match":
                 raise LogError(f"{path}: line 1 must be the match event")
-            if obj.get("v") != 1:
+            if obj.get("v") != 1 or isinstance(obj.get("v"), bool):
                 raise LogError(
                     f"{path}: unknown log version {obj.get('v')!r} (this tool reads v 1)"
                 )
+        elif ev == "match":
+            raise LogError(f"{path}: line {number} is a second match event")
         missing = [field for field in REQUIRED[ev] if field not in obj]
         if missing:
             raise LogError(f"{path}: line {number} ({ev}) lacks {', '.join(missing)}")
+        problem = check_fields(obj)
+        if problem:
+            raise LogError(f"{path}: line {number} ({ev}): {problem}")
         entries.append((line, obj))
     if entries[-1][1]["ev"] != "match_end":
         raise LogError(f"{path}: line {len(entries)} is not match_end: the log is truncated")
     return entries
+
+
+# ---- field types (MATCH-LOG.md v1 and the extra fields in README "The match log") ----
+
+_RANKS = "A23456789TJQK"
+_SUITS = "SHDC"
+_MAX_TIME = 1 << 32  # the board's log records times in 32 bits
+
+
+def _whole(value, low=0, high=_MAX_TIME):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value < high
+
+
+def _card(value):
+    return isinstance(value, str) and (
+        (len(value) == 2 and value[0] in _RANKS and value[1] in _SUITS) or value in ("X1", "X2")
+    )
+
+
+def _cards(value, low=0, high=52):
+    return (
+        isinstance(value, list) and low <= len(value) <= high and all(_card(card) for card in value)
+    )
+
+
+def _pair(check):
+    return lambda v: isinstance(v, list) and len(v) == 2 and all(check(x) for x in v)
+
+
+def _key_event(value):
+    if not (isinstance(value, list) and len(value) == 3):
+        return False
+    t, key, pressed = value
+    if key == -1:  # events lost here: [t, -1, 0]
+        return _whole(t) and pressed == 0 and not isinstance(pressed, bool)
+    if key == -2:  # the keypad queue cleared here: [t, -2, hand_no that counted the loss, or 0]
+        return _whole(t) and _whole(pressed, 0, 256)
+    return _whole(t) and _whole(key, 0, 14) and _whole(pressed, 0, 2)
+
+
+def _one_of(*choices):
+    return lambda v: isinstance(v, str) and v in choices
+
+
+_TIME = (_whole, "a whole number of ms >= 0")
+_PLAYER = (lambda v: _whole(v, 0, 2), "0 or 1")
+_SLOT = (lambda v: _whole(v, 0, 5), "a hand slot 0-4")
+_CARD = (_card, 'a card name such as "TH"')
+_PILE = (lambda v: _whole(v, 0, 2), "a centre pile 0 or 1")
+_WINNER = (lambda v: v is None or _whole(v, 0, 2), "0, 1 or null")
+_TIE = (_one_of("won", "lost"), '"won" or "lost"')
+_TWO_COUNTS = (_pair(lambda v: _whole(v, 0, 1000)), "two whole numbers [a, b]")
+_TWO_LISTS = (_pair(_cards), "two lists of card names")
+
+FIELDS = {
+    "match": {
+        "v": (lambda v: _whole(v, 1, 2), "1"),
+        "seed": (lambda v: _whole(v, 0, 1 << 30), "a whole number 0 <= seed < 2**30"),
+        "rules": (lambda v: isinstance(v, dict), "an object of rule options"),
+        "best_of": (lambda v: _whole(v) and v in (3, 5, 7), "3, 5 or 7"),
+        "tie_break": (_one_of("alternate"), '"alternate"'),
+        "tie_first": _PLAYER,
+    },
+    "deal": {
+        "hand_no": (lambda v: _whole(v, 1, 256), "a hand number >= 1"),
+        "hands": (_pair(lambda v: _cards(v, 5, 5)), "two lists of 5 card names"),
+        "draw": _TWO_LISTS,
+        "side": _TWO_LISTS,
+        "piles": (_pair(lambda v: _cards(v, 1, 1)), "two lists of 1 card name"),
+    },
+    "play": {"t": _TIME, "p": _PLAYER, "slot": _SLOT, "card": _CARD, "pile": _PILE, "tie": _TIE},
+    "draw": {"t": _TIME, "p": _PLAYER, "slot": _SLOT, "card": _CARD},
+    "reject": {
+        "t": _TIME,
+        "p": _PLAYER,
+        "slot": _SLOT,
+        "card": _CARD,
+        "pile": _PILE,
+        "why": (
+            _one_of("late", "invalid", "locked", "joker_last"),
+            "late, invalid, locked or joker_last",
+        ),
+        "tie": _TIE,
+    },
+    "penalty": {"t": _TIME, "p": _PLAYER, "until": _TIME},
+    "stall": {"t": _TIME, "due": _TIME},
+    "redeal": {"t": _TIME, "side": _TWO_LISTS},
+    "flip": {"t": _TIME, "p": _PLAYER, "card": _CARD, "pile": _PILE},
+    "hand_end": {
+        "t": _TIME,
+        "winner": _WINNER,
+        "why": (
+            _one_of("out", "dead_stall", "photo_finish", "claim", "abandoned"),
+            "out, dead_stall, photo_finish, claim or abandoned",
+        ),
+        "left": _TWO_COUNTS,
+        "sweep": (lambda v: isinstance(v, bool), "true or false"),
+        "overflows": (lambda v: _whole(v, 1, 256), "a whole number 1-255"),
+    },
+    "match_end": {"winner": _WINNER, "score": _TWO_COUNTS, "points": _TWO_COUNTS},
+    "keys": {},  # key events only (docs/match-log.md "Key events"): checked below
+}
+_KEYS = (
+    lambda v: isinstance(v, list) and len(v) > 0 and all(_key_event(e) for e in v),
+    "a list of [t, key 0-13, pressed 0|1], [t, -1, 0] or [t, -2, hand_no] entries",
+)
+_KEYS_TOTAL = (_whole, "a whole number >= 0")
+
+
+def check_fields(obj):
+    """What is wrong with one event's known fields (a phrase naming the field), or None."""
+    ev = obj["ev"]
+    fields = FIELDS[ev]
+    for name, value in obj.items():
+        if name in fields:
+            check, expected = fields[name]
+        elif name == "keys":
+            check, expected = _KEYS
+        elif name == "keys_total":
+            check, expected = _KEYS_TOTAL
+        else:
+            continue  # MATCH-LOG.md: extra fields are allowed
+        if not check(value):
+            return f"field {name} must be {expected}, not {_short(value)}"
+    return None
+
+
+def _short(value):
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,28 +1,38 @@
-"""Replay: rebuild a match from its log's seed, rules and inputs, and compare every line.
+"""Replay: check a match log against the rules by playing its key events again.
 
-The inputs a log holds are the presses behind its ``play`` and ``reject``
-lines, and the claims and photo finishes behind ``hand_end``. The replayer
-turns them back into key events at the same timestamps, adds the L/R press
-that aimed a card which fitted both piles, feeds them through the real
-arbiter and rules core, and diffs the regenerated log against the file.
+A log holds every key event the arbiter read (the extra fields ``keys`` and
+``keys_total``, see README "The match log"), so nothing has to be guessed:
 
-What the format does not carry: a lone L/R press or a release that played
-nothing. They matter only for R17 (idle), so an ``abandoned`` hand is taken
-at the time the log gives.
+1. every line is read and its fields type-checked (``logfile.read_log``):
+   anything malformed is a one-line ``LogError`` (exit status 2);
+2. the record itself is checked: hands are numbered 1, 2, ... and each is
+   ``deal`` ... ``hand_end``; time never runs backwards (within a hand, and
+   along the key record); no key event is missing or duplicated
+   (``keys_total``); each key alternates press and release unless the keypad
+   queue overflowed in between;
+3. the key events are fed, at their timestamps, through the real arbiter,
+   match and rules core, and every regenerated line must equal the file's.
+
+2 and 3 end in a named divergence (exit status 1): the first line that is not
+what the rules produce at that instant.
 """
+
+import json
 
 from host_sim import use_board_paths
 from host_sim.logfile import read_log
 
 use_board_paths()
 
-from speedduo.arbiter import KEY_L, KEY_R, KEYS_PER_PLAYER, Arbiter, pile_on_left  # noqa: E402
-from speedduo.cards import card_from_name  # noqa: E402
-from speedduo.match import OVER, PLAYING, Match  # noqa: E402
-from speedduo.matchlog import MatchLog  # noqa: E402
+from speedduo.arbiter import Arbiter  # noqa: E402
+from speedduo.match import OVER, Match  # noqa: E402
+from speedduo.matchlog import KEY_TEXT_MAX, KEYS_CAPACITY, MatchLog  # noqa: E402
 from speedduo.rules import Rules  # noqa: E402
 
 _TICKS_MASK = (1 << 29) - 1
+_MAX_MATCH_MS = 1 << 28  # ticks_diff's range: longer than any match R17 lets run
+_OVERFLOW = -1  # key number of a "the keypad queue overflowed" entry
+_CLEARED = -2  # ... of "the queue was cleared": the window of unseen losses ends
 
 
 class _Event:
@@ -50,7 +60,15 @@ class _Queue:
 
 
 class ReplayError(ValueError):
-    pass
+    """The log cannot be replayed at all (exit status 2)."""
+
+
+class Divergence(Exception):
+    """The log is not what the rules produce: ``line`` (1-based) and why."""
+
+    def __init__(self, line, why, detail=""):
+        super().__init__(f"line {line} diverges: {why}" + detail)
+        self.line = line
 
 
 def rules_from_log(match_obj):
@@ -58,163 +76,252 @@ def rules_from_log(match_obj):
     for name, value in match_obj["rules"].items():
         try:
             rules.set(name, value)
-        except ValueError as e:
+        except (ValueError, TypeError) as e:
             raise ReplayError(f"line 1: rule {name}: {e}") from None
     return rules
 
 
-def replay_lines(entries):
-    """Regenerate the log lines from the inputs found in ``entries``."""
+def check_record(entries):
+    """Step 2: hands in order, time forwards, a complete key record.
+
+    Returns (key events [(t, key, pressed)], overflows counted per hand_no).
+    """
+    hand_no = 0
+    in_hand = False
+    last_t = None
+    keys = []
+    overflows = {}
+    total = 0
+    state = {}  # key -> last pressed flag, while no overflow intervened
+    lossy = False  # between a loss mark and the queue's clearing: more may be lost unseen
+    key_t = 0
+    scans = _Scans()
+    for number, (_, obj) in enumerate(entries, 1):
+        ev = obj["ev"]
+        if ev == "deal":
+            if in_hand:
+                raise Divergence(number, f"hand {hand_no} has no hand_end before this deal")
+            if obj["hand_no"] != hand_no + 1:
+                raise Divergence(number, f"hand {obj['hand_no']} dealt after hand {hand_no}")
+            hand_no = obj["hand_no"]
+            in_hand = True
+            last_t = None
+        elif ev == "keys":  # key events that did not fit on the next line
+            if number < len(entries) and "keys" not in entries[number][1]:
+                raise Divergence(number, "a keys line not followed by more key events")
+            if len(_compact(obj["keys"])) - 2 + KEY_TEXT_MAX <= KEYS_CAPACITY:
+                raise Divergence(number, "a keys line with room for more key events")
+        elif ev == "match_end":
+            if number != len(entries):
+                raise Divergence(number, "match_end before the last line")
+            if in_hand:
+                raise Divergence(number, f"the match ends inside hand {hand_no}")
+        elif ev != "match":
+            if not in_hand:
+                raise Divergence(number, f"{ev} outside a hand (no deal before it)")
+            t = obj["t"]
+            if last_t is not None and t < last_t:
+                raise Divergence(number, f"time runs backwards: t={t} after t={last_t}")
+            last_t = t
+            if ev == "hand_end":
+                in_hand = False
+        if ev == "match" and ("keys" in obj or "keys_total" in obj):
+            raise Divergence(number, "key events before the match began")
+        if ev == "draw" and ("keys" in obj or "keys_total" in obj):
+            raise Divergence(number, "key events on a draw line (they go on its play line)")
+        if "keys" in obj:
+            for t, key, pressed in obj["keys"]:
+                if t < key_t:
+                    raise Divergence(number, f"key time runs backwards: {t} after {key_t}")
+                key_t = t
+                total += 1
+                if key == _OVERFLOW:  # [t, -1, 0]: events were lost here
+                    if lossy:
+                        raise Divergence(number, f"a second loss at {t} before the queue cleared")
+                    lossy = True
+                    state.clear()  # lost events: any key may be up or down now
+                    continue
+                if key == _CLEARED:  # [t, -2, hand that counted the loss (0: none)]
+                    if not lossy:
+                        raise Divergence(number, f"the keypad queue cleared at {t} with no loss")
+                    lossy = False
+                    state.clear()
+                    if pressed > hand_no:
+                        raise Divergence(number, f"events lost in hand {pressed}, not dealt yet")
+                    if pressed:
+                        overflows[pressed] = overflows.get(pressed, 0) + 1
+                    continue
+                if not lossy and state.get(key) == pressed:
+                    what = "pressed" if pressed else "released"
+                    raise Divergence(number, f"key {key} {what} twice in a row at {t}")
+                state[key] = pressed
+                keys.append((t, key, pressed))
+                scans.note(t, key, number)
+        if "keys_total" in obj and obj["keys_total"] != total:
+            raise Divergence(
+                number,
+                f"keys_total is {obj['keys_total']} but the log lists {total} key events so far"
+                " (key events are missing or duplicated)",
+            )
+        if "keys" in obj and "keys_total" not in obj:
+            raise Divergence(number, "keys without keys_total")
+    if key_t >= _MAX_MATCH_MS:
+        raise Divergence(len(entries), f"a key time of {key_t} ms is beyond any match")
+    scans.check()
+    if "keys_total" not in entries[-1][1]:
+        raise ReplayError(
+            f"line {len(entries)}: match_end has no keys_total: a log written without its"
+            " key events cannot be checked"
+        )
+    return keys, overflows
+
+
+def _first_tick(ms):
+    """The first 1/1024 s tick whose ticks_ms is ``ms`` (ticks_ms = tick * 1000 // 1024)."""
+    return (ms * 1024 + 999) // 1000
+
+
+class _Scans:
+    """The keypad's timing: can each key event have had a scan of its own?
+
+    A key changes at most once per scan and the events of one scan come in
+    key-number order, all stamped with that scan's ticks_ms. On the board
+    (docs/device.md "Timing") the scans come every ~990 µs from the tick
+    interrupt, each stamped with the ms of the 1/1024 s tick it falls in, and
+    never two in one tick (989.6-993 µs apart > 976.6 µs); the simulator scans
+    on every tick. Either way two scans share a millisecond only when it holds
+    two ticks (24 in every 1000), and which ones do depends only on the tick
+    the match started at (128 possibilities, the pattern repeats every 125 ms;
+    match times are tick differences, so the 2**29 wrap of ticks_ms does not
+    move it). Events that need two scans in one millisecond must all fall on
+    two-tick milliseconds of one of them; none needs three.
+    """
+
+    def __init__(self):
+        self.ms = -1
+        self.last_key = -1
+        self.scans = 0
+        self.doubles = []  # (ms, line) needing two scans
+
+    def note(self, t, key, line):
+        if t != self.ms:
+            self.ms, self.last_key, self.scans = t, key, 1
+            return
+        if key <= self.last_key:  # the same key again, or out of key order: a later scan
+            self.scans += 1
+            if self.scans > 2 and t > 0:  # ms 0 also holds events from before the start
+                raise Divergence(line, f"key events at {t} ms need {self.scans} keypad scans")
+            if self.scans == 2 and t > 0:
+                self.doubles.append((t, line))
+        self.last_key = key
+
+    def check(self):
+        starts = list(range(128))  # the board's tick at the match's start, modulo 128
+        for ms, line in self.doubles:
+            starts = [a for a in starts if _two_ticks(ms + a * 1000 // 1024)]
+            if not starts:
+                raise Divergence(
+                    line,
+                    f"key events at {ms} ms need two keypad scans in that millisecond, which"
+                    " has one (with every other such millisecond of this log)",
+                )
+
+
+def _two_ticks(ms):
+    return _first_tick(ms + 1) - _first_tick(ms) == 2
+
+
+def replay_events(entries):
+    """Step 3: the lines the rules produce for the log's key events (without key fields)."""
     header = entries[0][1]
     rules = rules_from_log(header)
-    seed = header["seed"]
-    if not isinstance(seed, int) or not 0 <= seed < 1 << 30:
-        raise ReplayError("line 1: seed must be an integer 0 <= seed < 2**30")
+    keys, overflows = check_record(entries)
     out = []
     log = MatchLog()
-    try:
-        match = Match(seed, rules, header["best_of"], log)
-    except ValueError as e:
-        raise ReplayError(f"line 1: {e}") from None
+    match = Match(header["seed"], rules, header["best_of"], log)
+    hand = match.hand
+    deal = hand.deal
+
+    def deal_counting_overflows(rng, hand_no):
+        deal(rng, hand_no)
+        hand.overflows = overflows.get(hand_no, 0)  # lost key events, as the board counted
+
+    hand.deal = deal_counting_overflows
     queue = _Queue()
     arbiter = Arbiter(queue, match, 0)
-    groups = _input_groups(entries)
-    for hand_no, t, lines in groups:
-        _reach_hand(match, hand_no, log, out)
-        if match.phase == OVER:
-            break
-        now = match.hand_start + t
-        if not any(obj.get("why") == "abandoned" for obj in lines):
-            match.pressed(now - 1)  # unlogged presses kept it awake (see module doc)
-        _feed_group(match, arbiter, queue, now, t, lines)
+    pending_t = None
+    for t, key, pressed in keys:
+        if pending_t is not None and t > pending_t:
+            arbiter.service(t & _TICKS_MASK)  # every instant before t is complete
+            log.drain(out.append)
+        queue.items.append(_Event(key, pressed == 1, t & _TICKS_MASK))
+        pending_t = t
+    if pending_t is not None:
+        arbiter.service((pending_t + 1) & _TICKS_MASK)
         log.drain(out.append)
     while match.phase != OVER:
-        due = match.next_due()
-        match.advance(due)
+        match.advance(match.next_due())
         log.drain(out.append)
     log.drain(out.append)
     return out
 
 
-def _input_groups(entries):
-    """(hand_no, t, [objects]) for every instant that holds inputs, in log order."""
-    groups = []
-    index = {}
-    hand_no = 0
-    for _, obj in entries:
-        ev = obj["ev"]
-        if ev == "deal":
-            hand_no = obj["hand_no"]
-        elif (
-            ev in ("play", "reject")
-            or (ev == "hand_end" and obj["why"] in ("claim", "photo_finish", "abandoned"))
-            or (ev == "hand_end" and obj.get("overflows"))
-        ):
-            key = (hand_no, obj["t"])
-            if key not in index:
-                index[key] = len(groups)
-                groups.append((hand_no, obj["t"], []))
-            groups[index[key]][2].append(obj)
-    return groups
+def _compact(value):
+    return json.dumps(value, separators=(",", ":"))
 
 
-def _reach_hand(match, hand_no, log, out):
-    """Let time pass (stalls, results, countdowns) until hand ``hand_no`` is being played."""
-    while match.phase != OVER and not (match.phase == PLAYING and match.hand.hand_no == hand_no):
-        due = match.next_due()
-        if match.phase != PLAYING:
-            # between hands the log holds no presses, yet someone started the
-            # next hand in time; within an earlier hand nobody pressed, so R17
-            # may end it (and the diff then names the line that diverges)
-            match.pressed(due - 1)
-        match.advance(due)
-        log.drain(out.append)
-        if match.hand.hand_no > hand_no:
-            raise ReplayError(f"hand {hand_no} never starts in the replay")
+def _with_keys(line, obj):
+    """A regenerated line with the key fields the file gives for it (compact, at the end)."""
+    if "keys_total" not in obj:
+        return line
+    extra = ""
+    if "keys" in obj:
+        extra += ',"keys":' + _compact(obj["keys"])
+    return line[:-1] + extra + ',"keys_total":%d}' % obj["keys_total"]
 
 
-def _feed_group(match, arbiter, queue, now, t, lines):
-    hand = match.hand
-    stamp = now & _TICKS_MASK
-    keys = []
-    # a tie's loser aimed at the pile the winner took, even if it then went elsewhere
-    contested = [o["pile"] for o in lines if o["ev"] == "play" and o.get("tie") == "won"]
-    for obj in lines:
-        ev = obj["ev"]
-        if ev == "hand_end":
-            if obj.get("overflows"):
-                hand.overflows = obj["overflows"]
-            if obj["why"] == "abandoned":
-                match.last_press = now - match.rules.idle_ms  # R17 fires at `now`
-                continue
-            match.advance(now)  # stall flips due by now come first, as in the arbiter
-            if obj["why"] == "claim" and obj["winner"] is not None:
-                base = obj["winner"] * KEYS_PER_PLAYER
-                keys += [base + KEY_L, base + KEY_R]
-            elif obj["why"] == "photo_finish":
-                for p in range(2):
-                    for slot in range(5):
-                        if hand.would_go_out(p, slot):
-                            keys.append(p * KEYS_PER_PLAYER + 1 + slot)
+def replay_lines(entries):
+    """The regenerated log: each line with the key fields of the file's line at its place,
+    and the file's ``keys`` lines (key events only) where the file has them."""
+    out = iter(replay_events(entries))
+    lines = []
+    for line, obj in entries:
+        if obj["ev"] == "keys":
+            lines.append(line)
             continue
-        match.advance(now)
-        p = obj["p"]
-        slot = obj["slot"]
-        if p not in (0, 1) or slot not in range(5):
-            raise ReplayError(f"hand {hand.hand_no} t={t}: bad player or slot")
-        aim = _aimed_pile(hand, obj, contested[0] if contested else None)
-        if aim is not None and hand.target[p] != aim:
-            left = pile_on_left(p)
-            keys.append(p * KEYS_PER_PLAYER + (KEY_L if aim == left else KEY_R))
-        keys.append(p * KEYS_PER_PLAYER + 1 + slot)
-    won = [o for o in lines if o["ev"] == "play" and o.get("tie") == "won"]
-    if won and not any(o.get("tie") == "lost" for o in lines):
-        # the winner went out and the hand ended before the loser's press was
-        # applied, so the log holds no line for it: any card of the loser's that
-        # aimed at the contested pile reproduces the tie
-        loser = 1 - won[0]["p"]
-        for slot in range(5):
-            card = hand.slot_card(loser, slot)
-            if card != 255 and hand.pile_for(loser, card) == won[0]["pile"]:
-                keys.append(loser * KEYS_PER_PLAYER + 1 + slot)
-                break
-    for key in keys:
-        queue.items.append(_Event(key, True, stamp))
-    arbiter.service((stamp + 1) & _TICKS_MASK)
-    for key in keys:
-        queue.items.append(_Event(key, False, (stamp + 1) & _TICKS_MASK))
-    arbiter.service((stamp + 1) & _TICKS_MASK)
+        regenerated = next(out, None)
+        if regenerated is None:
+            return lines
+        lines.append(_with_keys(regenerated, obj))
+    lines.extend(out)  # what the rules produce after the file's end
+    return lines
 
 
-def _aimed_pile(hand, obj, contested):
-    """The target pile the player must have had for this line, or None if it did not matter."""
-    try:
-        card = card_from_name(obj["card"])
-    except ValueError as e:
-        raise ReplayError(str(e)) from None
-    fits0 = hand.fits(card, 0)
-    fits1 = hand.fits(card, 1)
-    why = obj.get("why")
-    if obj["ev"] == "play" and fits0 and fits1:
-        if obj.get("tie") == "lost" and contested is not None:
-            return contested
-        return obj["pile"]
-    if why == "invalid" or (why == "locked" and fits0 == fits1):
-        return obj["pile"]
-    return None
-
-
-def replay_file(path):
-    """(ok, message): compare the file with its replay, naming the first diverging line."""
-    entries = read_log(path)
+def check_entries(entries):
+    """Raise Divergence naming the first line the rules do not produce; else return None."""
     regenerated = replay_lines(entries)
     for number, (line, _) in enumerate(entries, 1):
         if number > len(regenerated):
-            return False, f"line {number} diverges: the replay ended before it\n  log:    {line}"
+            raise Divergence(number, "the replay ended before it", f"\n  log:    {line}")
         if regenerated[number - 1] != line:
-            return False, (
-                f"line {number} diverges\n  log:    {line}\n  replay: {regenerated[number - 1]}"
+            raise Divergence(
+                number,
+                "the rules produce another event here",
+                f"\n  log:    {line}\n  replay: {regenerated[number - 1]}",
             )
     if len(regenerated) > len(entries):
-        return False, f"line {len(entries) + 1} diverges: the log ends before the replay"
+        raise Divergence(
+            len(entries),
+            "the log ends before the replay",
+            f"\n  replay: {regenerated[len(entries)]}",
+        )
+
+
+def replay_file(path):
+    """(ok, message): the file checked against the rules; LogError/ReplayError when unreadable."""
+    entries = read_log(path)
+    try:
+        check_entries(entries)
+    except Divergence as e:
+        return False, f"{path}: {e}"
     return True, f"{path}: {len(entries)} lines replayed identically"

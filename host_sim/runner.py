@@ -34,8 +34,9 @@ class Simulation:
         on_pass=None,
         screens=None,
         loop_us=0,
+        tick_offset=0,
     ):
-        self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset))
+        self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset, tick_offset))
         self.keys = make_keys(board)
         self._start_tick = self.clock.tick_at_or_before(0)
         self._write = None
@@ -90,8 +91,9 @@ class Simulation:
 
     def _match_ms_to_us(self, ms):
         """The first tick time at which ticks_ms has reached match time `ms`."""
-        target = self._start_tick * 1000 // 1024 + ms
-        return self.clock.tick_time((target * 1024 + 999) // 1000)
+        offset = self.clock.tick_offset
+        target = (self._start_tick + offset) * 1000 // 1024 + ms
+        return self.clock.tick_time((target * 1024 + 999) // 1000 - offset)
 
     def _emit(self, line):
         if self._write is None:  # the match line, written as the App is made

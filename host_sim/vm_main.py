@@ -20,6 +20,7 @@ _BOARD_MODULES = (
     "rng",
     "logtext",
     "matchlog",
+    "keylog",
     "stall",
     "core",
     "match",

@@ -45,8 +45,11 @@ class Referee:
         ev = e["ev"]
         self.events += 1
         getattr(self, "_" + ev)(e)
-        if ev not in ("match", "match_end"):
+        if ev not in ("match", "match_end", "keys"):
             self._conserved()
+
+    def _keys(self, e):
+        """Key events that did not fit on the next line (docs/match-log.md): nothing moves."""
 
     def _match(self, e):
         self.rules = e["rules"]

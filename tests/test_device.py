@@ -17,6 +17,8 @@ from PIL import Image
 
 from host_sim import device_run
 from host_sim.fatimage import FatError, fat12_image, read_fat12
+from host_sim.logfile import parse_log
+from host_sim.replay import check_entries
 
 HAVE_FIRMWARE = all(
     os.path.isfile(os.path.join(device_run.firmware_dir(), name))
@@ -163,6 +165,7 @@ def test_smoke_menu_play_and_a_short_match_log_equal_to_board(tmp_path):
     # equal, or (a press on a tick without a keypad scan) only some times 1-2 ms off
     assert _differences(board, device) <= 7
     assert '"ev":"play"' in device and '"ev":"match_end"' in device
+    check_entries(parse_log(device))  # the board's log, key record and all, replays
     for panel in ("p0", "p1"):  # the same pictures on both panels, 200 ms after the race
         pictures = [Image.open(tmp_path / side / f"snap_8300_{panel}.png") for side in "bd"]
         assert pictures[0].tobytes() == pictures[1].tobytes()
@@ -189,7 +192,12 @@ def _differences(board, device):
     or during a scan that straddles the tick boundary, gets a stamp 1-2 ms off the
     simulator's (docs/device.md, Timing): no model short of the CPU's predicts it.
     """
-    board, device = board.splitlines(), device.splitlines()
+    board, board_keys = _key_record(board)
+    device, device_keys = _key_record(device)
+    # the same key events, 1-2 ms apart at most (which pass read them may differ)
+    assert len(board_keys) == len(device_keys)
+    for b, d in zip(board_keys, device_keys, strict=True):
+        assert b[1:] == d[1:] and abs(b[0] - d[0]) <= 2, (b, d)
     assert len(board) == len(device)
     differing = 0
     for b, d in zip(board, device, strict=True):
@@ -204,6 +212,18 @@ def _differences(board, device):
     return differing
 
 
+def _key_record(log):
+    """(the log's lines without the key record, the key entries in order)."""
+    lines, keys = [], []
+    for line in log.splitlines():
+        obj = json.loads(line)
+        keys.extend(obj.pop("keys", []))
+        obj.pop("keys_total", None)
+        if obj["ev"] != "keys":
+            lines.append(json.dumps(obj, separators=(",", ":")))
+    return lines, keys
+
+
 @needs_long
 @slow
 def test_long_a_mashed_match_equal_to_board_but_for_skipped_ticks(tmp_path):
@@ -211,6 +231,7 @@ def test_long_a_mashed_match_equal_to_board_but_for_skipped_ticks(tmp_path):
     board, device, report = _board_and_device(tmp_path, script, "--idle-ms", "4000")
     plays = sum(1 for line in board.splitlines() if '"ev":"play"' in line)
     assert _differences(board, device) <= max(2, plays // 10)
+    check_entries(parse_log(device))
     assert json.loads(report.read_text())["plays_measured"] > 3
 
 

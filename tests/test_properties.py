@@ -16,7 +16,8 @@ from referee import Referee
 from runner import Simulation
 from speedduo.rules import Rules
 
-from host_sim.replay import replay_lines
+from host_sim.logfile import parse_log
+from host_sim.replay import check_entries, replay_lines
 
 EXAMPLES = int(os.environ.get("SPEED_SOAK_EXAMPLES", "2000")) if SOAK else 150
 
@@ -56,9 +57,10 @@ def test_every_event_of_random_matches_is_legal_and_conserves_cards(
     sim.run(lines.append)
     Referee().check_log(lines)
     assert lines[-1].startswith('{"ev":"match_end"')
-    # and the log alone re-plays to itself
+    # and the log alone re-plays to itself, and passes the whole replay check
     entries = [(line, json.loads(line)) for line in lines]
     assert replay_lines(entries) == lines
+    check_entries(parse_log("\n".join(lines) + "\n"))
 
 
 @settings(max_examples=EXAMPLES * 5, deadline=None)

@@ -1,16 +1,21 @@
-"""Replay edge cases found by fuzzing: each match below once failed to replay, or hung.
+"""Replay as a checker: genuine logs replay, altered ones are refused (issue 9, items 6-7).
 
-Each is the match the property test plays for those arguments (``phase_us`` is
-``seed % 977`` there too), so a regression names its seed.
+The genuine matches below once failed to replay (or hung); each is the match
+the property test plays for those arguments (``phase_us`` is ``seed % 977``
+there too), so a regression names its seed. The altered logs are the kinds a
+fuzz run found "replayed identically" or crashing the replay.
 """
 
 import json
+import random
 
 import pytest
 from runner import Simulation
+from script import parse_script
 from speedduo.rules import Rules
 
-from host_sim.replay import replay_lines
+from host_sim.logfile import LogError, parse_log
+from host_sim.replay import Divergence, ReplayError, check_entries, replay_lines
 
 CASES = [
     # R13 photo finish 2 ms after a stall flip: the flip must come before the presses
@@ -19,13 +24,32 @@ CASES = [
     (525667908, {"claim": "off"}, ["none", "none"], 3),
     (323056193, {"pile_redeal": True, "penalty": True, "stall_countdown_ms": 91}, ["none"] * 2, 5),
     (24433215, {"claim": "race"}, ["none", "bot:hard"], 5),
+    # V5 race: both players claim "Speed!" at the same instant (a tie, which takes a turn)
+    (45, {"claim": "race"}, ["bot:perfect", "bot:perfect"], 5),
 ]
 
 
-def _play(seed, rules, players, best_of):
+def _play(seed, rules, players, best_of, **kw):
     lines = []
-    Simulation(seed, Rules(**rules), best_of, players, phase_us=seed % 977).run(lines.append)
+    kw.setdefault("phase_us", seed % 977)
+    Simulation(seed, Rules(**rules), best_of, players, **kw).run(lines.append)
     return lines
+
+
+def _scripted(script, rules=None, **kw):
+    lines = []
+    rules = Rules(**(rules or {"idle_ms": 6000}))
+    Simulation(2, rules, 3, ["none", "none"], parse_script(script), **kw).run(lines.append)
+    return lines
+
+
+def _check(lines):
+    """None when the log replays; else the Divergence or the one-line error."""
+    try:
+        check_entries(parse_log("\n".join(lines) + "\n"))
+    except (Divergence, LogError, ReplayError) as e:
+        return e
+    return None
 
 
 def _entries(lines):
@@ -36,20 +60,197 @@ def _entries(lines):
 def test_match_replays_identically(seed, rules, players, best_of):
     lines = _play(seed, rules, players, best_of)
     assert replay_lines(_entries(lines)) == lines
+    assert _check(lines) is None
 
 
-def test_a_log_missing_the_inputs_that_ended_a_hand_diverges_instead_of_hanging():
-    """Without the photo-finish line hand 2 waits for presses the log never gives.
+def test_the_double_claim_case_is_a_double_claim():
+    lines = _play(*CASES[-1])
+    claims = [json.loads(line) for line in lines if '"why":"claim"' in line]
+    both = [
+        sorted(k[1] for k in c["keys"] if k[2] == 1 and k[0] == c["keys"][-1][0]) for c in claims
+    ]
+    assert [0, 6, 7, 13] in both  # both players' L and R at one instant
 
-    The replay once 'kept the device awake' for ever while looking for hand 3;
-    now the waiting hand meets R17 and the first differing line is reported.
-    """
-    lines = _play(*CASES[0])
-    k = next(i for i, line in enumerate(lines) if '"why":"photo_finish"' in line)
+
+def test_a_key_held_when_r17_ends_the_match_replays():
+    lines = _scripted("200000 0 1 down\n90000000 0 1 up\n")
+    end = json.loads(next(line for line in lines if '"why":"abandoned"' in line))
+    assert end["t"] == 200 + 6000  # idle since the press: the key is still down
+    assert _check(lines) is None
+
+
+def _mashing(trial):
+    """Both players mash random keys (L/R too) every 2-3 ms; the loop is slow."""
+    rng = random.Random(trial)
+    script = []
+    for i in range(rng.choice([50, 100, 200])):
+        for p in (0, 1):
+            for k in rng.sample("L12345R", rng.randrange(3, 8)):
+                t = 200000 + i * rng.choice([2000, 3000])
+                script.append(f"{t} {p} {k} down\n{t + 1000} {p} {k} up\n")
+    rules = rng.choice([{}, {"claim": "race"}, {"penalty": True}])
+    rules["idle_ms"] = 6000
+    lines = []
+    Simulation(
+        rng.randrange(1000),
+        Rules(**rules),
+        3,
+        ["none", "none"],
+        parse_script("".join(script)),
+        loop_us=rng.choice([20000, 30000, 60000]),
+    ).run(lines.append)
+    return lines
+
+
+@pytest.mark.parametrize("trial", [5, 11, 12])  # each once refused by the replay (issue 9)
+def test_a_log_with_keypad_overflows_replays(trial):
+    lines = _mashing(trial)  # the queue (64) overflows: events are lost
+    assert any('"overflows"' in line for line in lines)
+    assert any(",-1," in line for line in lines)  # where the events were lost
+    assert _check(lines) is None
+
+
+def test_a_log_with_contact_bounce_replays():
+    lines = _play(7, {"penalty": True}, ["bot:hard", "bot:hard"], 3, bounce_max_us=5000)
+    assert _check(lines) is None
+
+
+# ---- altered logs: each must be refused, naming the line ----
+
+
+def _golden_like():
+    return _play(7, {"penalty": True}, ["bot:medium", "bot:medium"], 3)
+
+
+def _index(lines, needle, start=0):
+    return next(i for i in range(start, len(lines)) if needle in lines[i])
+
+
+def _diverges_at(lines, number):
+    e = _check(lines)
+    assert isinstance(e, Divergence), e
+    assert e.line == number, str(e)
+    return str(e)
+
+
+def test_a_deleted_reject_line_diverges():
+    lines = _golden_like()
+    k = _index(lines, '"ev":"reject"')
     cut = lines[:k] + lines[k + 1 :]
-    replayed = replay_lines(_entries(cut))
-    first_difference = next(
-        i for i, (a, b) in enumerate(zip(cut, replayed, strict=False)) if a != b
+    e = _check(cut)
+    assert isinstance(e, Divergence) and e.line >= k + 1
+
+
+def test_a_deleted_reject_without_key_fields_diverges():
+    lines = _scripted("200000 0 1\n200000 1 2\n")  # a tie: the loser's reject has no keys
+    k = next(i for i, line in enumerate(lines) if '"ev":"reject"' in line and "keys" not in line)
+    assert _diverges_at(lines[:k] + lines[k + 1 :], k + 1)
+
+
+def test_a_duplicated_reject_line_diverges():
+    lines = _golden_like()
+    k = _index(lines, '"ev":"reject"')
+    e = _check(lines[: k + 1] + lines[k:])
+    assert isinstance(e, Divergence) and e.line in (k + 1, k + 2)
+
+
+@pytest.mark.parametrize("shift", [1, -1, 1000, "zero"])
+def test_a_moved_timestamp_diverges(shift):
+    lines = _golden_like()
+    for needle in ('"ev":"reject"', '"ev":"play"', '"ev":"stall"', '"ev":"hand_end"'):
+        k = _index(lines, needle, 5)
+        event = json.loads(lines[k])
+        event["t"] = 0 if shift == "zero" else event["t"] + shift
+        moved = list(lines)
+        moved[k] = json.dumps(event, separators=(",", ":"))
+        e = _check(moved)
+        assert isinstance(e, Divergence), (needle, shift)
+        assert e.line in (k, k + 1, k + 2), (needle, shift, str(e))
+
+
+def test_two_same_instant_lines_swapped_diverge():
+    lines = _golden_like()
+    k = next(
+        i
+        for i in range(2, len(lines) - 1)
+        if '"t":' in lines[i]
+        and json.loads(lines[i]).get("t") == json.loads(lines[i + 1]).get("t")
+        and lines[i] != lines[i + 1]
     )
-    assert first_difference == k
-    assert '"why":"abandoned"' in replayed[k]
+    swapped = lines[:k] + [lines[k + 1], lines[k]] + lines[k + 2 :]
+    assert _diverges_at(swapped, k + 1)
+
+
+def test_a_log_missing_the_line_that_ended_a_hand_diverges_instead_of_hanging():
+    lines = _play(*CASES[0])
+    k = _index(lines, '"why":"photo_finish"')
+    e = _check(lines[:k] + lines[k + 1 :])
+    assert isinstance(e, Divergence) and e.line == k + 1
+
+
+@pytest.mark.parametrize(
+    "line_no,field,value,message",
+    [
+        (0, "seed", "1", "line 1 (match): field seed"),
+        (0, "rules", [], "line 1 (match): field rules must be an object"),
+        (0, "best_of", 4, "line 1 (match): field best_of"),
+        (1, "hand_no", "1", "line 2 (deal): field hand_no"),
+        (1, "hands", [["AS"], ["2S"]], "line 2 (deal): field hands"),
+        ("play", "t", "1288", "(play): field t must be a whole number"),
+        ("play", "slot", 7, "(play): field slot"),
+        ("play", "card", "ZZ", "(play): field card"),
+        ("play", "keys", [[1, 2]], "(play): field keys"),
+        ("play", "keys", "x", "(play): field keys"),
+        ("hand_end", "winner", 2, "(hand_end): field winner"),
+        ("hand_end", "left", [1], "(hand_end): field left"),
+        ("match_end", "score", None, "(match_end): field score"),
+        ("match_end", "keys_total", -1, "(match_end): field keys_total"),
+    ],
+)
+def test_a_wrong_type_is_one_line_naming_the_line_and_field(line_no, field, value, message):
+    lines = _golden_like()
+    k = line_no if isinstance(line_no, int) else _index(lines, f'"ev":"{line_no}"')
+    event = json.loads(lines[k])
+    event[field] = value
+    lines[k] = json.dumps(event, separators=(",", ":"))
+    e = _check(lines)
+    assert isinstance(e, LogError), e
+    assert message in str(e) and f"line {k + 1} " in str(e) and "\n" not in str(e)
+
+
+def test_key_fields_on_the_match_line_are_checked_not_a_traceback():
+    lines = _golden_like()
+    for keys, kind in (("x", LogError), ([[3000, 1, 1]], Divergence)):
+        event = json.loads(lines[0])
+        event["keys"] = keys
+        event["keys_total"] = 1
+        altered = [json.dumps(event, separators=(",", ":"))] + lines[1:]
+        assert isinstance(_check(altered), kind)
+
+
+def test_a_wrong_hand_number_is_a_named_divergence():
+    lines = _golden_like()
+    k = _index(lines, '"ev":"deal"', 2)
+    lines[k] = lines[k].replace('"hand_no":2', '"hand_no":3')
+    assert "hand 3 dealt after hand 1" in _diverges_at(lines, k + 1)
+
+
+def test_an_unknown_rule_or_bad_rule_value_is_refused_with_exit_2_not_a_traceback():
+    for rules in ({"claim": 3}, {"no_wrap": "yes"}, {"warp": True}, {"idle_ms": [1]}):
+        lines = _golden_like()
+        event = json.loads(lines[0])
+        event["rules"].update(rules)
+        lines[0] = json.dumps(event, separators=(",", ":"))
+        e = _check(lines)
+        assert isinstance(e, ReplayError) and str(e).startswith("line 1: rule"), e
+
+
+def test_a_log_without_its_key_record_cannot_be_checked():
+    lines = []
+    for line in _golden_like():
+        event = json.loads(line)
+        event.pop("keys", None)
+        event.pop("keys_total", None)
+        lines.append(json.dumps(event, separators=(",", ":")))
+    e = _check(lines)
+    assert isinstance(e, ReplayError) and "key events" in str(e)

@@ -2,7 +2,8 @@
 
 Time is kept in microseconds. The board's 1/1024 s supervisor tick is modelled:
 tick k happens at ``phase_us + k * 15625 / 16`` µs and ``supervisor.ticks_ms()``
-is ``k * 1000 // 1024`` (plus an offset, so tests can start near the 2**29 wrap).
+is ``(k + tick_offset) * 1000 // 1024`` (plus an offset, so tests can start near the
+2**29 wrap; ``tick_offset`` chooses which milliseconds hold two ticks).
 Scanners (keypad shims) register with the clock and are run, in time order, up
 to every moment the clock is moved to. Runs under CPython and MicroPython.
 
@@ -27,10 +28,12 @@ _TICK_DEN = 16
 
 
 class VirtualClock:
-    def __init__(self, phase_us=0, ms_offset=0):
+    def __init__(self, phase_us=0, ms_offset=0, tick_offset=0):
         self.now_us = 0
         self.phase_us = phase_us  # where the tick grid sits (0 <= phase < one tick)
         self.ms_offset = ms_offset
+        # the board's tick counter at tick 0: which milliseconds hold two ticks (period 128)
+        self.tick_offset = tick_offset
         self.scanners = []
         self.auto_step_us = 0  # >0: every ticks_ms() read moves time on (a free-running board)
         self.contacts = []  # (t_us, key, closed) that every new keypad.Keys will see
@@ -53,7 +56,7 @@ class VirtualClock:
         return self.phase_us + (k * _TICK_NUM + _TICK_DEN - 1) // _TICK_DEN
 
     def ticks_ms_of_tick(self, k):
-        return (k * 1000 // 1024 + self.ms_offset) % TICKS_PERIOD
+        return ((k + self.tick_offset) * 1000 // 1024 + self.ms_offset) % TICKS_PERIOD
 
     def spend(self):
         """A free-running board: reading the hardware takes time (auto_step_us)."""

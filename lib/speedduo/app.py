@@ -14,6 +14,7 @@ same object.
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.arbiter import Arbiter
+from speedduo.keylog import KeyRecorder
 from speedduo.match import OVER, Match
 from speedduo.matchlog import MatchLog
 
@@ -31,7 +32,9 @@ class App:
         self.match = Match(seed, rules, best_of, self.log)
         if start_ticks is None:
             start_ticks = ticks_ms()
-        self.arbiter = Arbiter(events, self.match, start_ticks)
+        # the arbiter reads the keys through a recorder: the log holds every key event (replay)
+        recorder = KeyRecorder(events, self.log, start_ticks, self.match)
+        self.arbiter = Arbiter(recorder, self.match, start_ticks)
         self.screens = screens
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play

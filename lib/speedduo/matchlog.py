@@ -18,6 +18,15 @@ second time or number). Events with cards are followed by ``CARDS`` records
 (1 count, 2 "more follows", 3.. up to 13 cards): a ``redeal`` by its two card
 lists, a ``deal`` by the 52 cards of the shuffled deck in four records, which
 the formatter turns into the line's lists (cards.py says who gets which).
+
+Key events (replay, docs/match-log.md "Key events"): a ``keylog.KeyRecorder``
+between the keypad queue and the arbiter records every event the arbiter reads
+as a ``KEY`` record (1 key number, KEY_OVERFLOW for "events were lost here"
+or KEY_CLEARED for "the queue was cleared here"; 2 pressed, or for KEY_CLEARED
+the hand that counted the loss; ``t`` match time in ms). The formatter gathers
+them, without allocating, into the extra fields ``keys`` and ``keys_total`` of
+the next line; when more are waiting than one line can carry (KEYS_CAPACITY
+bytes of text), they go out on a ``keys`` line of their own.
 """
 
 from micropython import const  # on the host, Blinka provides this module
@@ -67,6 +76,9 @@ EV_FLIP = const(9)
 EV_HAND_END = const(10)
 EV_MATCH_END = const(11)
 EV_CARDS = const(12)
+EV_KEY = const(13)  # a key event read by the arbiter (extra field "keys" of the next line)
+KEY_OVERFLOW = const(255)  # EV_KEY's key number for "the keypad queue dropped events here"
+KEY_CLEARED = const(254)  # ... "the queue was cleared here" (a loss's window ends; 2: the hand)
 
 # reject reasons (field "why" of reject): the core's results of the same name
 WHY_LATE = LATE
@@ -77,6 +89,9 @@ REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
 END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")  # by END_*
 
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
+# pending key text + the longest line (match header, ~450) + the key fields < LINE_CAPACITY
+KEYS_CAPACITY = const(400)
+KEY_TEXT_MAX = const(26)  # the longest key entry: [t,-1,hand], with t a 10-digit ms count
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
@@ -98,6 +113,9 @@ class MatchLog:
         self._lists = 0  # card lists of a redeal line written so far; -1: a deal's deck follows
         self._deal_at = 0  # where the deal line's card template starts in ``line``
         self._dealt_n = 0  # cards of the deal's deck filled in so far
+        self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
+        self._keys = bytearray(KEYS_CAPACITY)  # formatted key entries waiting for the next line
+        self._keys[:] = b""  # empty; the capacity stays
 
     # ---- recording, on the hot path: one struct.pack_into per record ----
 
@@ -176,7 +194,7 @@ class MatchLog:
                 i -= self._capacity
             i *= _RECORD
             kind = ring[i]
-            if kind != EV_CARDS:
+            if kind != EV_CARDS and kind != EV_KEY:
                 t = ring[i + 8] | (ring[i + 9] << 8) | (ring[i + 10] << 16) | (ring[i + 11] << 24)
                 observer(kind, ring[i + 1], ring[i + 2], ring[i + 3], ring[i + 4], ring[i + 5], t)
             k += 1
@@ -204,13 +222,60 @@ class MatchLog:
                 head = 0
             self._head = head
             self._count -= 1
-            if ring[i] == EV_PLAY:  # most records: the play line, then its refill's
+            kind = ring[i]
+            if kind == EV_PLAY:  # most records: the play line, then its refill's
                 lines += self._play(ring, i, sink)
+            elif kind == EV_KEY:
+                lines += self._key(ring, i, sink)
             elif self._format(ring, i):
+                if len(self._keys) or (kind == EV_MATCH_END and self.keys_total >= 0):
+                    self._with_keys()
                 sink(line)
                 lines += 1
         self._seen = 0
         return lines
+
+    def _key(self, r, i, sink) -> int:
+        """A KEY record: its entry joins the waiting ones (a ``keys`` line first when full)."""
+        keys = self._keys
+        lines = 0
+        if len(keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go out now
+            line = self.line
+            line[:] = b'{"ev":"keys"}'
+            self._with_keys()
+            sink(line)
+            lines = 1
+        if len(keys):
+            keys.append(44)  # ,
+        keys.append(91)  # [
+        int_into(keys, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
+        if r[i + 1] == KEY_OVERFLOW:
+            keys.extend(b",-1,")
+        elif r[i + 1] == KEY_CLEARED:
+            keys.extend(b",-2,")
+        else:
+            keys.append(44)
+            int_into(keys, r[i + 1])
+            keys.append(44)
+        int_into(keys, r[i + 2])
+        keys.append(93)  # ]
+        self.keys_total += 1
+        return lines
+
+    def _with_keys(self) -> None:
+        """End ``line`` (a finished line, its ``}`` last) with the waiting key entries
+        and the running count: ``,"keys":[...],"keys_total":N}``."""
+        line = self.line
+        keys = self._keys
+        line[len(line) - 1 :] = b""  # the closing }
+        if len(keys):
+            line.extend(b',"keys":[')
+            line.extend(keys)
+            line.append(93)
+            keys[:] = b""
+        line.extend(b',"keys_total":')
+        int_into(line, self.keys_total)
+        line.append(125)  # }
 
     def _format(self, r, i) -> bool:
         """Write record ``r[i:i+16]`` into ``line``; False while a card list is unfinished."""
@@ -317,6 +382,8 @@ class MatchLog:
             line.append(125)  # }
         else:
             line.extend(b',"tie":"won"}' if tie == TIE_WON else b',"tie":"lost"}')
+        if len(self._keys):
+            self._with_keys()
         sink(line)
         drawn = r[i + 7]
         if drawn == NO_CARD:
