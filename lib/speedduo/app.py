@@ -19,6 +19,7 @@ from speedduo.match import OVER, Match
 from speedduo.matchlog import MatchLog
 
 REDRAW_MS = const(40)  # the screens follow time at least this often
+LOG_PATIENCE = const(64)  # log records that may wait a pass after a redraw (ring: 256)
 
 
 class App:
@@ -39,6 +40,7 @@ class App:
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play
         self._overflows = 0
+        self._applied = 0
         self._drawn_at = -REDRAW_MS  # match time of the last screen refresh
         self._on_event = self._event  # one bound method, made once (making one allocates)
 
@@ -55,10 +57,12 @@ class App:
         happened costs little, so a press waits less for the pass that sees it."""
         now_ticks = self.ticks_ms()
         arbiter = self.arbiter
-        news = arbiter.service(now_ticks)
+        arbiter.service(now_ticks)
         screens = self.screens
         if screens is not None:
             now = arbiter.match_time(now_ticks)
+            news = arbiter.applied - self._applied  # presses applied (an aim changes no record)
+            self._applied = arbiter.applied
             news += self.log.observe(self._on_event)  # what the core recorded, for the screens
             if arbiter.overflows != self._overflows:  # presses were lost: say so
                 self._overflows = arbiter.overflows
@@ -67,6 +71,8 @@ class App:
             if news or now - self._drawn_at >= REDRAW_MS or now < self._drawn_at:
                 self._drawn_at = now
                 screens.refresh(self.match.hand, self.match, now)
+                if self.log.waiting < LOG_PATIENCE:
+                    return  # the log waits a pass: the next press is seen sooner
         self.log.drain_into(self.send_line)
 
     def _event(self, kind, p, slot, card, pile, why, t) -> None:

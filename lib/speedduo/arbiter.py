@@ -64,6 +64,7 @@ class Arbiter:
         self._held = bytearray(2 * KEYS_PER_PLAYER)
         self._released_at = array("i", [-REBOUNCE_MS] * (2 * KEYS_PER_PLAYER))
         self.presses = 0  # key-down events seen
+        self.applied = 0  # presses applied (not bounce), so the app knows to redraw
         self.bounces = 0  # presses dropped as contact bounce
         self.overflows = 0  # times the keypad queue overflowed
         self.ties = 0  # conflicting ties settled
@@ -163,6 +164,7 @@ class Arbiter:
                 down[i] = 0
             else:
                 self._held[k] = 1
+                self.applied += 1
         if match.phase != PLAYING:
             return
         hand = match.hand

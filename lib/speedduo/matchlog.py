@@ -175,6 +175,11 @@ class MatchLog:
             pack_into(_LAYOUT, ring, i, EV_CARDS, _CARDS_PER_RECORD, more, 0, 0, 0, 0, 0, 0, 0)
             ring[i + 3 : i + _RECORD] = deck_quarters[k]
 
+    @property
+    def waiting(self) -> int:
+        """Records not yet formatted."""
+        return self._count
+
     def discard(self) -> None:
         """Drop every waiting record unformatted (benchmarks of the rules core alone)."""
         self._head = 0
