@@ -73,6 +73,18 @@ def drained(hand):
     return lines
 
 
+def ticks_folder(tmp_path):
+    """A folder holding adafruit_ticks.py (the board's copy), for board_run.py's path."""
+    import adafruit_ticks
+
+    folder = tmp_path / "ticks"
+    folder.mkdir(exist_ok=True)
+    link = folder / "adafruit_ticks.py"
+    if not link.exists():
+        link.symlink_to(adafruit_ticks.__file__)
+    return folder
+
+
 def run_cli(*args, check=True, timeout=600, cwd=ROOT):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
     result = subprocess.run(

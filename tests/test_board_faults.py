@@ -15,22 +15,17 @@ import os
 import subprocess
 import sys
 
-import adafruit_ticks
 import pytest
 import usb_cdc
 import vclock
-from conftest import ROOT
+from conftest import ROOT, ticks_folder
 from keypad import EventQueue
 from referee import Referee
 from speedduo.logport import LogPort
 
 
 def _board_run(tmp_path, script, faults, matches=1, **settings):
-    ticks_dir = tmp_path / "ticks"
-    ticks_dir.mkdir(exist_ok=True)
-    link = ticks_dir / "adafruit_ticks.py"
-    if not link.exists():
-        link.symlink_to(adafruit_ticks.__file__)
+    ticks_dir = ticks_folder(tmp_path)
     env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="1500")
     env.update({k: str(v) for k, v in settings.items()})
     command = [sys.executable, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT, str(ticks_dir)]

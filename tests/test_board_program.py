@@ -6,9 +6,8 @@ import shutil
 import subprocess
 import sys
 
-import adafruit_ticks
 import pytest
-from conftest import ROOT
+from conftest import ROOT, ticks_folder
 from referee import Referee
 from runner import Simulation
 from script import parse_script
@@ -20,11 +19,7 @@ VENV_BIN = os.path.dirname(sys.executable)
 
 
 def _board_run(interpreter, tmp_path, script="tests/scripts/board_menu_then_tie.txt"):
-    ticks_dir = tmp_path / "ticks"
-    ticks_dir.mkdir(exist_ok=True)
-    link = ticks_dir / "adafruit_ticks.py"
-    if not link.exists():
-        link.symlink_to(adafruit_ticks.__file__)
+    ticks_dir = ticks_folder(tmp_path)
     env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="6000")
     command = [*interpreter, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT, str(ticks_dir)]
     result = subprocess.run(
