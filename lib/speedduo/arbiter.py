@@ -41,12 +41,10 @@ REBOUNCE_MS = const(25)
 _BATCH = const(64)  # as many events as the keypad queue holds
 
 
-def pile_on_left(p: int) -> int:
-    """The centre pile drawn on the left of player p's screen: L aims there, R at the other.
-
-    Both screens draw pile 0 on the left (view.PlayerView's ``left_pile``), so
-    L always means "the left pile on my screen"."""
-    return 0
+# Both screens draw centre pile 0 on the left (view.py), so L aims at pile 0 and R at
+# pile 1 for both players: "the left / right pile on my screen".
+_LEFT_PILE = const(0)
+_RIGHT_PILE = const(1)
 
 
 class Arbiter:
@@ -185,9 +183,9 @@ class Arbiter:
             if (new_l or new_r) and self._held[base + KEY_L] and self._held[base + KEY_R]:
                 claims |= 1 << p
             elif new_l and not new_r:
-                hand.set_target(p, pile_on_left(p))
+                hand.set_target(p, _LEFT_PILE)
             elif new_r and not new_l:
-                hand.set_target(p, 1 - pile_on_left(p))
+                hand.set_target(p, _RIGHT_PILE)
         if claims and match.rules.claim_mode:
             p = 0 if claims == 1 else 1
             if claims == 3:  # both claim at one instant: a tie like any other

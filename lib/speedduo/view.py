@@ -10,8 +10,8 @@ Layout, 128x64 px (pages are 8 px rows)::
                  L   1   2   3   4   5   R  (the buttons under the panel)
 
 The 7 buttons split the width into 7 columns of 18 px; slot s sits over
-button s+1. The pile drawn on the left is ``left_pile`` (0 by default for both
-players), so the L button means "the left pile" for the input code.
+button s+1. Both players see centre pile 0 on the left, so the L button means
+"the left pile" for the input code (arbiter.py).
 
 ``update(hand, match, now)`` compares the state with small caches of what is
 on the panel and redraws only what changed; pile tops (and moments both
@@ -98,10 +98,9 @@ def _fill(state, value):
 class PlayerView:
     """What player ``player`` sees, kept in sync with the game by ``update``."""
 
-    def __init__(self, panel, player, left_pile=0):
+    def __init__(self, panel, player):
         self.panel = panel
         self.player = player
-        self.left_pile = left_pile
         # what is on the panel now
         self._tops = bytearray(2)  # card drawn on the left / right pile
         self._slots = bytearray(5)  # card drawn in each hand slot
@@ -225,7 +224,7 @@ class PlayerView:
             self._flash_until = 0
         # pile tops: shared
         for side in range(2):
-            card = hand.top(side ^ self.left_pile) if dealt else _BACK
+            card = hand.top(side) if dealt else _BACK
             if card != self._tops[side]:
                 self._tops[side] = card
                 self._draw_top(side, card)
@@ -316,7 +315,7 @@ class PlayerView:
         self._target = target
         for side in range(2):
             x = _PILE_X[side]
-            on = target != _UNKNOWN and (side ^ self.left_pile) == target
+            on = target != _UNKNOWN and side == target
             if on:
                 for k in range(4):
                     panel.char(_FONT, _INDEX, 5, x + k * 6, 5, PRIVATE, False)
