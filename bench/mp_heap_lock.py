@@ -208,13 +208,20 @@ def path_greedy_hand(m):
     return greedy_hand(m.hand, False) > 0
 
 
-def path_next_hand(m):
-    """Match.finish_hand and Match.advance through result and countdown to the next deal."""
+def _to_next_deal(m):
+    """Finish the hand and advance through result and countdown; False: the match is over."""
     m.finish_hand()
     if m.phase == OVER:
-        return True
+        return False
     m.pressed(m.hand_start)
     m.advance(m.hand_start)
+    return True
+
+
+def path_next_hand(m):
+    """Match.finish_hand and Match.advance through result and countdown to the next deal."""
+    if not _to_next_deal(m):
+        return True
     m.log.discard()
     return m.phase == PLAYING and not m.hand.over
 
@@ -226,11 +233,8 @@ def path_greedy_hand_formatted(m):
 
 def path_next_deal_formatted(m):
     """The next hand's deal line (52 cards in 8 lists) formatted by drain_into."""
-    m.finish_hand()
-    if m.phase == OVER:
+    if not _to_next_deal(m):
         return True
-    m.pressed(m.hand_start)
-    m.advance(m.hand_start)
     lines = m.log.drain_into(_discard)
     return m.phase == PLAYING and lines >= 1  # the deal line at least
 

@@ -85,8 +85,10 @@ def ticks_folder(tmp_path):
     return folder
 
 
-def run_cli(*args, check=True, timeout=600, cwd=ROOT):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+def run_cli(*args, check=True, timeout=600, cwd=ROOT, env=None):
+    """``python -m host_sim ARGS`` in a subprocess; ``env``: extra variables."""
+    lib_path = os.pathsep.join([ROOT, os.path.join(ROOT, "lib")])
+    env = dict(os.environ, PYTHONPATH=lib_path, **(env or {}))
     result = subprocess.run(
         [sys.executable, "-m", "host_sim", *args],
         cwd=cwd,

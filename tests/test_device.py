@@ -8,11 +8,9 @@ log port) also need ``SPEED_DEVICE_LONG=1``.
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_cli
 from PIL import Image
 
 from host_sim import device_run
@@ -36,16 +34,7 @@ SMOKE_SCRIPT = "tests/scripts/device_smoke.txt"
 
 
 def _host_sim(*args, env=None, timeout=1800):
-    full_env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
-    full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "host_sim", *args],
-        cwd=ROOT,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return run_cli(*args, check=False, timeout=timeout, env=env)
 
 
 # ---- pure parts ----
