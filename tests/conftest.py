@@ -7,8 +7,8 @@ import sys
 import pytest
 from hypothesis import settings
 
-# The repo root holds the board's code.py, which would hide the standard
-# library's `code` module (pdb needs it): the root goes last on sys.path.
+# host_sim importable however pytest was started (`python -m pytest` already has the
+# root first: the board's code.py there is inert when imported, see its docstring)
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from host_sim import ROOT, use_board_paths  # noqa: E402

@@ -546,11 +546,10 @@ def test_first_playable_follows_v1_and_v2():
 def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift):
     """R2 in the log: the deal's records (its own + four of the shuffled deck) may wrap the ring."""
     from speedduo.core import Hand
-    from speedduo.matchlog import EV_STALL
 
     log = MatchLog(8)
     for _ in range(shift):  # move the ring's head so the deal lands across its end
-        log.put(EV_STALL, 0, 0, 0, 0, 0, 0, 0, 0)
+        log.put_stall(0, 0)
     log.drain(lambda line: None)
     hand = Hand(Rules(), log)
     hand.deal(Rng(shift + 11), 4)

@@ -260,6 +260,7 @@ def main(matches=0, free_at_boot=-1):
                 log_port.send,
                 screens,
                 start_ticks=play_ticks,
+                event=keypad.Event(),
             )
             if profiler is None:
                 app.run(feed)
