@@ -329,7 +329,7 @@ def pile_region(pile):
 
 def _region_bytes(emulator, region):
     """The GDDRAM byte offsets that hold the region's pixels (emulator's current mapping)."""
-    from host_sim.ssd1306_emulator import WIDTH
+    from ssd1306_emulator import WIDTH
 
     x0, x1, y0, y1 = region
     if emulator.mounted_rotation == 180:

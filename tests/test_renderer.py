@@ -21,9 +21,9 @@ from speedduo.matchlog import EV_REJECT, WHY_INVALID, WHY_LATE, MatchLog
 from speedduo.rules import Rules
 from speedduo.screens import Screens
 from speedduo.ssd1306 import PRIVATE, ROW, SHARED, Panel
+from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 from host_sim.screens_capture import save_screens, sim_screens
-from host_sim.ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "tests", "golden", "screens")

@@ -25,6 +25,11 @@ presses) and ``show_menu`` are the app's.
 
 from micropython import const  # on the host, Blinka provides this module
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
 from speedduo import glyphs
 from speedduo.cards import NO_CARD
 from speedduo.codes import COUNTDOWN, OVER, RESULT
@@ -39,6 +44,7 @@ from speedduo.matchlog import (
     WHY_INVALID,
     WHY_LATE,
 )
+from speedduo.seat import Seat
 from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, sprite_rows
 
 _BACK = const(254)  # a face-down card (countdown)
@@ -104,11 +110,18 @@ class PlayerView:
         # what is on the panel now
         self._tops = bytearray(2)  # card drawn on the left / right pile
         self._slots = bytearray(5)  # card drawn in each hand slot
-        self._counts = bytearray(5)  # own draw, own side, opponent's cards, own wins, other wins
+        self._counts = bytearray(3)  # own draw, own side, opponent's cards
+        self._wins = -1  # the score on show: own hands won, the other's
+        self._other_wins = -1
         self._target = _FORCE
         self._msg = _FORCE  # the centre message and its argument
         self._arg = _FORCE
-        self._ext = bytearray(4)  # where it was drawn: page0, page1, x0, x1 (page0 255: none)
+        # where the centre message was drawn: pages page0..page1, columns x0..x1
+        self._drawn = False
+        self._drawn_page0 = 0
+        self._drawn_page1 = 0
+        self._drawn_x0 = 0
+        self._drawn_x1 = 0
         self._screen = _SCREEN_NONE
         self._flash = _M_NONE  # the refused-play message to flash
         self._flash_until = 0  # ... until then
@@ -116,6 +129,8 @@ class PlayerView:
         self._redeal_t = -1
         self._flip_until = 0
         self._hand_no = -1
+        # this player's Seat of the hand on show (made once per match)
+        self._seat = None  # type: Any
         self._forget()
 
     def _forget(self):
@@ -123,10 +138,11 @@ class PlayerView:
         _fill(self._tops, _FORCE)  # (no tuple of the three: building one allocates)
         _fill(self._slots, _FORCE)
         _fill(self._counts, _FORCE)
+        self._wins = -1
         self._target = _FORCE
         self._msg = _FORCE
         self._arg = _FORCE
-        self._ext[0] = 255
+        self._drawn = False
 
     @property
     def moment(self):
@@ -218,13 +234,15 @@ class PlayerView:
             self._forget()
             self._screen = _SCREEN_PLAY
         dealt = phase != COUNTDOWN
+        if self._seat is None or self._seat.hand is not hand:  # a new match
+            self._seat = Seat(hand, self.player)
         if dealt and hand.hand_no != self._hand_no:
             self._hand_no = hand.hand_no
             self._flip_until = 0
             self._flash_until = 0
         # pile tops: shared
         for side in range(2):
-            card = hand.top(side) if dealt else _BACK
+            card = self._seat.top(side) if dealt else _BACK
             if card != self._tops[side]:
                 self._tops[side] = card
                 self._draw_top(side, card)
@@ -234,23 +252,22 @@ class PlayerView:
     def update_private(self, hand, match):
         """This player's own part: hand slots, counts, score, target pile."""
         p = self.player
+        seat = self._seat
         dealt = match.phase != COUNTDOWN
         # hand slots
-        base = p * 5
         for s in range(5):
-            card = hand.hand[base + s] if dealt else _BACK
+            card = seat.card(s) if dealt else _BACK
             if card != self._slots[s]:
                 self._slots[s] = card
                 self._draw_slot(s, card)
         # counts and score
-        q = 1 - p
         if dealt:
-            self._count(0, hand.draw_n[p], 0, 68)  # 'D'
-            self._count(1, hand.side_n[p], 24, 83)  # 'S'
-            self._count(2, hand.cards_left(q), 92, 0)
-        self._score(match.wins[p], match.wins[q])
+            self._count(0, seat.draw_count(), 0, 68)  # 'D'
+            self._count(1, seat.side_count(), 24, 83)  # 'S'
+            self._count(2, seat.opponent_cards_left(), 92, 0)
+        self._score(match.wins[p], match.wins[1 - p])
         # target pile
-        target = hand.target[p] if dealt else _UNKNOWN
+        target = seat.target() if dealt else _UNKNOWN
         if target != self._target:
             self._draw_target(target)
 
@@ -300,11 +317,10 @@ class PlayerView:
         panel.number(_FONT, _INDEX, value, x, 0, 2, PRIVATE, False)
 
     def _score(self, mine, theirs):
-        counts = self._counts
-        if counts[3] == mine and counts[4] == theirs:
+        if self._wins == mine and self._other_wins == theirs:
             return
-        counts[3] = mine
-        counts[4] = theirs
+        self._wins = mine
+        self._other_wins = theirs
         panel = self.panel
         x = panel.number(_FONT, _INDEX, mine, 52, 0, 1, PRIVATE, False)
         x = panel.char(_FONT, _INDEX, 45, x, 0, PRIVATE, False)  # '-'
@@ -352,9 +368,9 @@ class PlayerView:
             arg = (left * _STALL_STEPS + total - 1) // total if total else 0
         elif now < self._flash_until:
             msg = self._flash
-        elif hand.locked_until[p] > t:
+        elif self._seat.locked_until() > t:
             msg = _M_LOCKOUT
-            arg = (hand.locked_until[p] - t + 999) // 1000
+            arg = (self._seat.locked_until() - t + 999) // 1000
         if msg == self._msg and arg == self._arg:
             return
         old = self._msg
@@ -366,10 +382,11 @@ class PlayerView:
         panel = self.panel
         # moments both players share go out with the pile tops; a wipe goes with what it wipes
         cls = _class_of(msg if msg != _M_NONE else old)
-        ext = self._ext
-        if ext[0] != 255:  # wipe the previous message, only where it was
-            panel.fill(ext[2], ext[0], ext[3] - ext[2] + 1, ext[1] - ext[0] + 1, 0, cls)
-            ext[0] = 255
+        if self._drawn:  # wipe the previous message, only where it was
+            x0 = self._drawn_x0
+            page0 = self._drawn_page0
+            panel.fill(x0, page0, self._drawn_x1 - x0 + 1, self._drawn_page1 - page0 + 1, 0, cls)
+            self._drawn = False
         if msg == _M_NONE:
             return
         if msg == _M_COUNT:
@@ -412,11 +429,11 @@ class PlayerView:
         self._extent(2, 2, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
 
     def _extent(self, page0, page1, x0, x1):
-        ext = self._ext
-        ext[0] = page0
-        ext[1] = page1
-        ext[2] = x0
-        ext[3] = x1
+        self._drawn = True
+        self._drawn_page0 = page0
+        self._drawn_page1 = page1
+        self._drawn_x0 = x0
+        self._drawn_x1 = x1
 
     def _centred(self, text, x0, width, page, cls, invert):
         """``text`` centred in columns x0..x0+width-1; inverted text gets a full-width bar."""
