@@ -103,6 +103,7 @@ class Panel:
         self.on_fault = on_fault  # called as on_fault(panel, errno) when the panel drops out
         self.buf = bytearray(PAGES * ROW)
         self._view = memoryview(self.buf)  # for put(): copies without a Python loop
+        self._value = bytearray(1)  # fill()'s byte
         # dirty column spans, per class and page (k = cls * PAGES + page): A and B
         self._lo = bytearray(b"\xff" * _SPANS)  # first dirty column of span A (_CLEAN: none)
         self._hi = bytearray(_SPANS)  # last dirty column of span A
@@ -341,8 +342,12 @@ class Panel:
 
     def blit(self, src, start, stride, width, pages, x, page, cls, invert=False):
         """Copy a sprite (``pages`` rows of ``stride`` bytes, ``width`` used) to column x, page."""
+        self._copy(src, start, stride, 1, width, pages, x, page, cls, 0xFF if invert else 0)
+
+    def _copy(self, src, start, stride, step, width, pages, x, page, cls, flip):
+        """The one drawing loop: row k's bytes from ``src[start + k * stride]`` on, ``step``
+        apart (0: one byte repeated), XOR ``flip``; marks the columns that changed."""
         buf = self.buf
-        flip = 0xFF if invert else 0
         for k in range(pages):
             d = (page + k) * ROW + 1 + x
             s = start + k * stride
@@ -356,7 +361,7 @@ class Panel:
                         first = col
                     last = col
                 d += 1
-                s += 1
+                s += step
             if first >= 0:
                 self.mark(cls, page + k, page + k, first, last)
 
@@ -370,20 +375,8 @@ class Panel:
 
     def fill(self, x, page, width, pages, value, cls):
         """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear)."""
-        buf = self.buf
-        for k in range(pages):
-            d = (page + k) * ROW + 1 + x
-            first = -1
-            last = 0
-            for col in range(x, x + width):
-                if buf[d] != value:
-                    buf[d] = value
-                    if first < 0:
-                        first = col
-                    last = col
-                d += 1
-            if first >= 0:
-                self.mark(cls, page + k, page + k, first, last)
+        self._value[0] = value
+        self._copy(self._value, 0, 0, 0, width, pages, x, page, cls, 0)
 
     def clear(self, cls=PRIVATE):
         self.fill(0, 0, WIDTH, PAGES, 0, cls)
