@@ -2,16 +2,20 @@
 
 Layout, 128x64 px (pages are 8 px rows)::
 
-    page 0    D15 S5   1-0        OPP25    own draw / side pile, score, opponent's cards
-    pages 1-4  [pile]  moments   [pile]    pile tops 24x32 + suit; centre: countdown,
-                                           stall, flip, refused play, lock-out, results
-    page 5     ^^^^              (target)  arrows under the target pile
-    pages 6-7    A   7   -   Q   3         hand slots 1-5, above buttons 1-5
-                 L   1   2   3   4   5   R  (the buttons under the panel)
+    page 0    YOU 17     1-0     THEM 12   cards you / they still have to play
+                                           (hand + draw pile, R12), hands won
+    pages 1-4 L [pile]  moments  [pile] R  pile tops 24x32 + suit; the target pile
+                                           (where a card that fits both goes) is
+                                           drawn inverted; centre: countdown, stall,
+                                           flip, a refused press, lock-out, results
+    page 5       1    2    3    4    5     the button under each hand slot
+    pages 6-7    A    7    -    Q    3     hand slots
 
-The 7 buttons split the width into 7 columns of 18 px; slot s sits over
-button s+1. Both players see centre pile 0 on the left, so the L button means
-"the left pile" for the input code (arbiter.py).
+A 0.96" panel is 22 mm wide and the seven buttons span about 90 mm, so a card
+cannot sit over its button; the button's number is written above each card
+instead, and L / R beside the pile each aims at. Both players see centre pile 0
+on the left, so L means "the left pile" for the input code (arbiter.py). The
+words on screen are the ones the docs use (docs/screens.md).
 
 ``update(hand, match, now)`` compares the state with small caches of what is
 on the panel and redraws only what changed; pile tops (and moments both
@@ -51,10 +55,11 @@ _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)
 _FORCE = const(252)  # nothing known on the panel: draw it
 
-_PILE_X = (10, 94)  # left, right pile glyph column
+_PILE_X = (9, 89)  # left, right pile glyph column (the inverted frame: x-1 .. x+30)
 _SUIT_DX = const(25)
-_CENTRE_X = const(44)
-_CENTRE_W = const(42)
+_FRAME_W = const(32)  # a pile drawn as the target: inverted from x-1, this wide
+_CENTRE_X = const(40)  # the moments, between the piles' frames
+_CENTRE_W = const(48)
 _SLOT_X0 = const(22)
 _SLOT_DX = const(18)
 _FLASH_MS = const(700)
@@ -68,14 +73,17 @@ _M_STALL = const(2)
 _M_FLIP = const(3)
 _M_REDEAL = const(4)
 _M_LATE = const(5)
-_M_MISS = const(6)
+_M_INVALID = const(6)
 _M_LOCKED = const(7)
 _M_KEYS = const(8)
 _M_LOCKOUT = const(9)
 _M_WIN = const(10)
 _M_LOSE = const(11)
 _M_REPLAY = const(12)
-_ONE_WORD = (b"FLIP!", b"REDEAL", b"LATE", b"MISS", b"LOCKED", b"KEYS!")  # _M_FLIP.._M_KEYS
+# _M_FLIP.._M_KEYS; the refusals are the log's words (R8 late, invalid, R16 locked)
+_ONE_WORD = (b"FLIP!", b"REDEAL", b"LATE", b"INVALID", b"LOCKED", b"TOO FAST")
+
+_MENU_HINT = b"L R:MOVE  1-5:CHOOSE"  # a menu's bottom line
 
 _SCREEN_NONE = const(0)
 _SCREEN_PLAY = const(1)
@@ -110,7 +118,7 @@ class PlayerView:
         # what is on the panel now
         self._tops = bytearray(2)  # card drawn on the left / right pile
         self._slots = bytearray(5)  # card drawn in each hand slot
-        self._counts = bytearray(3)  # own draw, own side, opponent's cards
+        self._counts = bytearray(2)  # cards left on show: own, the opponent's
         self._wins = -1  # the score on show: own hands won, the other's
         self._other_wins = -1
         self._target = _FORCE
@@ -173,7 +181,7 @@ class PlayerView:
             if why == WHY_LATE:
                 self._flash = _M_LATE
             elif why == WHY_INVALID:
-                self._flash = _M_MISS
+                self._flash = _M_INVALID
             else:
                 self._flash = _M_LOCKED
             self._flash_until = now + _FLASH_MS
@@ -184,19 +192,25 @@ class PlayerView:
         self._flash_until = now + _FLASH_MS
 
     def show_menu(self, lines, selected, title=None):
-        """A full-screen menu (not during play): ``title`` on top, ``selected`` line inverted."""
+        """A full-screen menu or notice (not during play): ``title`` on top, then the
+        lines. A menu (``selected`` >= 0) inverts its selected line, scrolls to keep
+        it in view and says which keys move and choose on the bottom line."""
         panel = self.panel
         panel.clear(PRIVATE)
         page = 0
         if title:
-            self._centred(title, 0, WIDTH, 0, PRIVATE, True)
+            self._centred(title, 0, WIDTH, 0, PRIVATE, False)
             page = 1
+        last = PAGES
+        if selected >= 0:
+            last = PAGES - 1
+            panel.text(_FONT, _INDEX, _MENU_HINT, 1, last, PRIVATE, False)
         first = 0
-        room = PAGES - page
+        room = last - page
         if selected >= room:
             first = selected - room + 1
         for i in range(first, len(lines)):
-            if page >= PAGES:
+            if page >= last:
                 break
             on = i == selected
             if on:
@@ -228,66 +242,79 @@ class PlayerView:
             if screen != _SCREEN_OVER:
                 self._draw_over(match)
             return False
-        panel = self.panel
         if screen != _SCREEN_PLAY:
-            panel.clear(PRIVATE)
+            self.panel.clear(PRIVATE)
             self._forget()
+            self._draw_labels()
             self._screen = _SCREEN_PLAY
         dealt = phase != COUNTDOWN
         if self._seat is None or self._seat.hand is not hand:  # a new match
             self._seat = Seat(hand, self.player)
+        seat = self._seat
         if dealt and hand.hand_no != self._hand_no:
             self._hand_no = hand.hand_no
             self._flip_until = 0
             self._flash_until = 0
-        # pile tops: shared
+        # pile tops (shared), the target pile inverted (this player's aim)
+        target = seat.target() if dealt else _UNKNOWN
+        old_target = self._target
+        self._target = target
         for side in range(2):
-            card = self._seat.top(side) if dealt else _BACK
-            if card != self._tops[side]:
+            card = seat.top(side) if dealt else _BACK
+            aimed = side == target
+            if card != self._tops[side] or aimed != (side == old_target):
                 self._tops[side] = card
-                self._draw_top(side, card)
+                self._draw_top(side, card, aimed)
         self._centre(hand, match, now, phase)
         return True
 
     def update_private(self, hand, match):
-        """This player's own part: hand slots, counts, score, target pile."""
+        """This player's own part: hand slots, cards left, score."""
         p = self.player
         seat = self._seat
         dealt = match.phase != COUNTDOWN
-        # hand slots
         for s in range(5):
             card = seat.card(s) if dealt else _BACK
             if card != self._slots[s]:
                 self._slots[s] = card
                 self._draw_slot(s, card)
-        # counts and score
         if dealt:
-            self._count(0, seat.draw_count(), 0, 68)  # 'D'
-            self._count(1, seat.side_count(), 24, 83)  # 'S'
-            self._count(2, seat.opponent_cards_left(), 92, 0)
+            self._count(0, seat.cards_left(), 24)  # after "YOU "
+            self._count(1, seat.opponent_cards_left(), 116)  # after "THEM "
         self._score(match.wins[p], match.wins[1 - p])
-        # target pile
-        target = seat.target() if dealt else _UNKNOWN
-        if target != self._target:
-            self._draw_target(target)
 
     # ---- parts ----
 
-    def _draw_top(self, side, card):
+    def _draw_labels(self):
+        """What stays put during play: L and R beside the piles they aim at, each hand
+        slot's button number, the YOU / THEM words of the top line."""
+        panel = self.panel
+        panel.char(_FONT, _INDEX, 76, 1, 2, PRIVATE, False)  # 'L'
+        panel.char(_FONT, _INDEX, 82, 122, 2, PRIVATE, False)  # 'R'
+        for s in range(5):
+            panel.char(_FONT, _INDEX, 49 + s, _SLOT_X0 + s * _SLOT_DX + 3, 5, PRIVATE, False)
+        panel.text(_FONT, _INDEX, b"YOU", 0, 0, PRIVATE, False)
+        panel.text(_FONT, _INDEX, b"THEM", 86, 0, PRIVATE, False)
+
+    def _draw_top(self, side, card, aimed):
         panel = self.panel
         x = _PILE_X[side]
+        # the frame: solid when this is the player's target pile, else blank
+        panel.fill(x - 1, 1, _FRAME_W, 4, 0xFF if aimed else 0, SHARED)
         if card == _BACK:
-            panel.fill(x, 1, glyphs.LARGE_W, 4, 0x55, SHARED)
-            panel.fill(x + _SUIT_DX, 1, 6, 1, 0, SHARED)
+            panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
         rank = card >> 2
         if rank > 12:  # no sprite (V3 jokers): a blank card
-            panel.fill(x, 1, glyphs.LARGE_W, 4, 0, SHARED)
-            panel.char(_FONT, _INDEX, 63, x + 9, 2, SHARED, False)
+            panel.char(_FONT, _INDEX, 63, x + 9, 2, SHARED, aimed)
             return
-        for k in range(glyphs.LARGE_PAGES):
-            panel.put(_LARGE_ROWS[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
-        panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, False)
+        if aimed:
+            start = rank * glyphs.LARGE_SIZE
+            panel.blit(glyphs.LARGE, start, glyphs.LARGE_W, glyphs.LARGE_W, 4, x, 1, SHARED, True)
+        else:
+            for k in range(glyphs.LARGE_PAGES):
+                panel.put(_LARGE_ROWS[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
+        panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)
 
     def _draw_slot(self, slot, card):
         panel = self.panel
@@ -303,18 +330,13 @@ class PlayerView:
             start = (card >> 2) * glyphs.MEDIUM_SIZE
             panel.blit(glyphs.MEDIUM, start, w, w, 2, x, 6, PRIVATE, False)
 
-    def _count(self, k, value, x, label):
+    def _count(self, k, value, x):
         if value > 99:
             value = 99
         if self._counts[k] == value:
             return
         self._counts[k] = value
-        panel = self.panel
-        if label:
-            x = panel.char(_FONT, _INDEX, label, x, 0, PRIVATE, False)
-        else:
-            x = panel.text(_FONT, _INDEX, b"OPP", x, 0, PRIVATE, False)
-        panel.number(_FONT, _INDEX, value, x, 0, 2, PRIVATE, False)
+        self.panel.number(_FONT, _INDEX, value, x, 0, 2, PRIVATE, False)
 
     def _score(self, mine, theirs):
         if self._wins == mine and self._other_wins == theirs:
@@ -322,21 +344,9 @@ class PlayerView:
         self._wins = mine
         self._other_wins = theirs
         panel = self.panel
-        x = panel.number(_FONT, _INDEX, mine, 52, 0, 1, PRIVATE, False)
+        x = panel.number(_FONT, _INDEX, mine, 55, 0, 1, PRIVATE, False)
         x = panel.char(_FONT, _INDEX, 45, x, 0, PRIVATE, False)  # '-'
         panel.number(_FONT, _INDEX, theirs, x, 0, 1, PRIVATE, False)
-
-    def _draw_target(self, target):
-        panel = self.panel
-        self._target = target
-        for side in range(2):
-            x = _PILE_X[side]
-            on = target != _UNKNOWN and side == target
-            if on:
-                for k in range(4):
-                    panel.char(_FONT, _INDEX, 5, x + k * 6, 5, PRIVATE, False)
-            else:
-                panel.fill(x, 5, 24, 1, 0, PRIVATE)
 
     def _centre(self, hand, match, now, phase):
         """Pick the moment the centre shows (one at a time, most important first)."""
@@ -409,18 +419,21 @@ class PlayerView:
             self._extent(2, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
         if msg == _M_LOCKOUT:
-            self._centred(b"LOCK", _CENTRE_X, _CENTRE_W, 2, cls, True)
+            self._centred(b"LOCKED", _CENTRE_X, _CENTRE_W, 2, cls, True)
             x = _CENTRE_X + (_CENTRE_W - 11) // 2
             panel.number(_FONT, _INDEX, arg, x, 3, 1, cls, False)
             panel.char(_FONT, _INDEX, 115, x + 6, 3, cls, False)  # 's'
             self._extent(2, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
         if msg >= _M_WIN:
-            if arg == 1:
-                self._centred(b"SPEED!", _CENTRE_X, _CENTRE_W, 1, cls, False)
+            # the reason above the result: "SPEED!" only for the one who went out
+            if msg == _M_REPLAY:
+                self._centred(b"TIE!", _CENTRE_X, _CENTRE_W, 1, cls, False)
             elif arg == 2:
                 self._centred(b"STALL", _CENTRE_X, _CENTRE_W, 1, cls, False)
-            text = b"YOU WIN" if msg == _M_WIN else b"LOSE" if msg == _M_LOSE else b"REPLAY"
+            elif arg == 1 and msg == _M_WIN:
+                self._centred(b"SPEED!", _CENTRE_X, _CENTRE_W, 1, cls, False)
+            text = b"YOU WIN" if msg == _M_WIN else b"YOU LOSE" if msg == _M_LOSE else b"REPLAY"
             self._centred(text, _CENTRE_X, _CENTRE_W, 3, cls, True)
             self._extent(1, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
