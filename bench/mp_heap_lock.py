@@ -25,11 +25,12 @@ import micropython
 
 _root = sys.argv[1] if len(sys.argv) > 1 else "."
 _ticks_dir = sys.argv[2] if len(sys.argv) > 2 else "."
-sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _ticks_dir]
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", _ticks_dir]
 
 from array import array  # noqa: E402
 
 from mp_selfplay import greedy_hand  # noqa: E402  (this script's folder)
+from position import set_piles, set_player  # noqa: E402
 from speedduo.arbiter import Arbiter  # noqa: E402
 from speedduo.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
 from speedduo.keylog import KeyRecorder  # noqa: E402
@@ -43,6 +44,12 @@ PILE1_TOP = 51  # KC
 CARD_P0 = 12  # 4S: fits 5 only
 CARD_P1 = 22  # 6D: fits 5 only
 FILLER = b"\x20\x21\x24\x25\x22\x23\x26\x27"  # nines and tens: fit neither pile top
+PILE0 = bytes([PILE0_TOP])
+PILE1 = bytes([PILE1_TOP])
+SLOTS_P0 = bytes([CARD_P0]) + FILLER[0:4]
+SLOTS_P1 = bytes([CARD_P1]) + FILLER[4:8]
+DRAW = FILLER + FILLER[:7]  # 15
+SIDE = FILLER[:5]
 
 
 class FakeEvent:
@@ -100,28 +107,9 @@ def new_match(rules, seed=1):
 
 def race_position(h, draw_n):
     """Both players hold a card for pile 0 only (slot 0); everything else fits nothing."""
-    h.centre[0] = PILE0_TOP
-    h.centre[52] = PILE1_TOP
-    h.centre_n[0] = 1
-    h.centre_n[1] = 1
-    h.covered_at[0] = 0
-    h.covered_at[52] = 0
-    h.hand[0] = CARD_P0
-    h.hand[5] = CARD_P1
-    for p in range(2):
-        for s in range(1, 5):
-            h.hand[p * 5 + s] = FILLER[p * 4 + s - 1]
-        h.hand_n[p] = 5
-        for i in range(15):
-            h.draw[p * 52 + i] = FILLER[i & 7]
-        h.draw_n[p] = draw_n
-        for i in range(5):
-            h.side[p * 52 + i] = FILLER[i]
-        h.side_n[p] = 5
-        h.locked_until[p] = 0
-        h._update_mask(p)
-    h.stall_due = -1
-    h.over = False
+    set_piles(h, PILE0, PILE1)
+    set_player(h, 0, SLOTS_P0, DRAW, SIDE, draw_n)
+    set_player(h, 1, SLOTS_P1, DRAW, SIDE, draw_n)
     h.log.discard()
 
 

@@ -16,6 +16,7 @@ from host_sim import ROOT, use_board_paths  # noqa: E402
 
 use_board_paths()
 
+from position import set_piles, set_player, set_reserve  # noqa: E402
 from speedduo.cards import NO_CARD, card_from_name  # noqa: E402
 from speedduo.match import PLAYING, Match  # noqa: E402
 from speedduo.matchlog import MatchLog  # noqa: E402
@@ -32,8 +33,6 @@ settings.load_profile("soak" if SOAK else "repeatable")
 if SOAK:
     os.environ.setdefault("PYTEST_TIMEOUT", "0")  # long runs are the point of a soak
 
-_CAP = 52
-
 
 def new_hand(seed=1, **rules):
     """A match with a dealt first hand; returns (match, hand, lines)."""
@@ -49,23 +48,15 @@ def new_hand(seed=1, **rules):
 
 def lay_out(hand, hands, piles, draw=((), ()), side=((), ()), reserve=()):
     """Put named cards where a test wants them. Piles and stacks are given bottom first."""
+
+    def codes(names):
+        return bytes(NO_CARD if name is None else card_from_name(name) for name in names)
+
+    set_piles(hand, codes(piles[0]), codes(piles[1]))
     for p in range(2):
-        names = list(hands[p]) + [None] * (5 - len(hands[p]))
-        count = 0
-        for s, name in enumerate(names):
-            hand.hand[p * 5 + s] = NO_CARD if name is None else card_from_name(name)
-            count += name is not None
-        hand.hand_n[p] = count
-        for attr, stacks in (("draw", draw), ("side", side), ("centre", piles)):
-            buf = getattr(hand, attr)
-            for k, name in enumerate(stacks[p]):
-                buf[p * _CAP + k] = card_from_name(name)
-            getattr(hand, attr + "_n")[p] = len(stacks[p])
-        hand._update_mask(p)
-    for k, name in enumerate(reserve):
-        hand.reserve[k] = card_from_name(name)
-    hand.reserve_n = len(reserve)
-    hand.stall_due = -1
+        slots = list(hands[p]) + [None] * (5 - len(hands[p]))
+        set_player(hand, p, codes(slots), codes(draw[p]), codes(side[p]))
+    set_reserve(hand, codes(reserve))
 
 
 def drained(hand):
