@@ -357,6 +357,7 @@ def _bytes_unlocked(work, arg):
 def main():
     classic = Rules()
     penalty = Rules(penalty=True)
+    wild = Rules(jokers=True, double_deck=True)  # V3 + V4: 106 cards, the general deal line
     arb_match = new_match(classic, 3)
     service_match = new_match(classic, 4)
     paths = (
@@ -368,10 +369,16 @@ def main():
         ("Hand.play refused invalid", path_refused_invalid, lambda: new_match(classic)),
         ("Hand.play invalid + locked (R16 on)", path_penalty, lambda: new_match(penalty)),
         ("Hand.advance stall flip (R9)", path_stall_flip, lambda: new_match(classic)),
-        ("greedy whole hand (plays, stalls, redeals, end)", path_greedy_hand, None),
-        ("Match.finish_hand + advance to next deal", path_next_hand, None),
-        ("greedy whole hand, every line formatted (drain_into)", path_greedy_hand_formatted, None),
-        ("next deal line formatted (drain_into)", path_next_deal_formatted, None),
+        ("greedy whole hand (plays, stalls, redeals, end)", path_greedy_hand, classic),
+        ("Match.finish_hand + advance to next deal", path_next_hand, classic),
+        (
+            "greedy whole hand, every line formatted (drain_into)",
+            path_greedy_hand_formatted,
+            classic,
+        ),
+        ("next deal line formatted (drain_into)", path_next_deal_formatted, classic),
+        ("V3+V4 greedy whole hand, every line formatted", path_greedy_hand_formatted, wild),
+        ("V3+V4 next deal line formatted (106 cards)", path_next_deal_formatted, wild),
         (
             "Arbiter._apply_group tie",
             path_arbiter_tie,
@@ -391,15 +398,15 @@ def main():
     )
     failures = 0
     for name, work, make in paths:
-        if make is None:  # the match-level paths: several hands of fresh matches
+        if isinstance(make, Rules):  # the match-level paths: several hands of fresh matches
             results = []
             total = 0
             for seed in range(1, 9):
-                m = new_match(classic, seed)
+                m = new_match(make, seed)
                 if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
                 results.append(_locked(work, m))
-                m = new_match(classic, seed)
+                m = new_match(make, seed)
                 if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
                 total += _bytes_unlocked(work, m)

@@ -60,8 +60,6 @@ def _add_rule_options(parser):
     for name in option_names():
         default = _OPTION_DEFAULTS[name]
         flag = "--" + name.replace("_", "-")
-        if name in ("jokers", "double_deck"):
-            continue  # V3/V4 are not supported yet
         if isinstance(default, bool):
             group.add_argument(flag, dest=name, action="store_true", default=None)
         elif isinstance(default, int):

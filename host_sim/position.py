@@ -6,7 +6,7 @@ CPython and the MicroPython VM, and allocates nothing when the stacks are
 ``bytes`` (the heap-lock benchmark sets positions inside locked loops).
 """
 
-CAP = 52  # core.py's pile capacity
+CAP = 106  # cards.PILE_CAP, as in core.py
 
 
 def set_player(hand, p, slots, draw, side, draw_n=-1):

@@ -63,3 +63,18 @@ def test_how_to_play_pages_show_on_the_board_then_play_starts(tmp_path):
     shown = [line.split(":")[0] for line in result.stdout.splitlines() if "HOW TO PLAY " in line]
     assert shown == ["HOW TO PLAY %d/4" % n for n in range(1, 5)]
     assert '"ev":"match_end"' in result.stdout  # then the match was played
+
+
+def test_jokers_and_double_deck_are_chosen_in_the_menu():
+    from speedduo.menu import DOUBLE_DECK, JOKERS
+
+    rules = Rules()
+    menu = Menu(rules, 3)
+    while menu.selected != JOKERS:
+        menu.press(R0)
+    menu.press(ONE0)
+    menu.press(R1)
+    assert menu.selected == DOUBLE_DECK
+    menu.press(ONE1)
+    assert rules.jokers and rules.double_deck  # V3, V4
+    assert "JOKERS ON" in menu.lines() and "DOUBLE DECK ON" in menu.lines()

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from conftest import drained, lay_out, new_hand
-from speedduo.cards import NO_CARD, card_from_name, card_name
+from speedduo.cards import NO_CARD, PILE_CAP, card_from_name, card_name
 from speedduo.core import EMPTY_SLOT, INVALID, LATE, LOCKED, NOT_PLAYING, PLAYED
 from speedduo.match import OVER, RESULT, Match
 from speedduo.matchlog import MatchLog
@@ -442,13 +442,6 @@ def test_v5_race_claim_first_press_wins_even_for_the_other_player():
     assert hand.winner == 1
 
 
-def test_v3_v4_are_refused_until_supported():
-    with pytest.raises(ValueError, match="not supported"):
-        Rules(jokers=True)
-    with pytest.raises(ValueError, match="not supported"):
-        Rules(double_deck=True)
-
-
 @pytest.mark.parametrize(
     "name,value", [("claim", "sometimes"), ("penalty_ms", -1), ("no_wrap", 1), ("colour", True)]
 )
@@ -564,7 +557,8 @@ def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift
     for key, stack in (("draw", hand.draw), ("side", hand.side)):
         count = hand.draw_n if key == "draw" else hand.side_n
         assert deal[key] == [
-            [card_name(stack[p * 52 + k]) for k in range(count[p] - 1, -1, -1)] for p in range(2)
+            [card_name(stack[p * PILE_CAP + k]) for k in range(count[p] - 1, -1, -1)]
+            for p in range(2)
         ]
     assert deal["piles"] == [[card_name(hand.top(0))], [card_name(hand.top(1))]]
     assert deal["hand_no"] == 4

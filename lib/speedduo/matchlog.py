@@ -39,7 +39,16 @@ except ImportError:
 
 from struct import pack_into
 
-from speedduo.cards import DECK_SIZE, NO_CARD
+from speedduo.cards import (
+    DEAL_HAND,
+    DEAL_SIDE,
+    DEAL_STARTER,
+    DECK_SIZE,
+    DRAW_CARDS,
+    HAND_SLOTS,
+    NO_CARD,
+    PILE_CAP,
+)
 from speedduo.codes import (  # noqa: F401  (re-exported: the log's words for them)
     END_ABANDONED,
     END_CLAIM,
@@ -97,6 +106,8 @@ _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
 LOG_VERSION = const(1)
+_FILL_TEMPLATE = const(-1)  # _lists: a one-deck deal's records fill the template
+_GATHER_DECK = const(-2)  # _lists: a V3/V4 deal's records are gathered first
 
 
 class MatchLog:
@@ -111,7 +122,9 @@ class MatchLog:
         self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
-        self._lists = 0  # card lists of a redeal line written so far; -1: a deal's deck follows
+        self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
+        self._deal_size = 0
+        self._dealt = bytearray(PILE_CAP)  # a V3/V4 deal's deck, gathered from its records
         self._deal_at = 0  # where the deal line's card template starts in ``line``
         self._dealt_n = 0  # cards of the deal's deck filled in so far
         self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
@@ -300,29 +313,34 @@ class MatchLog:
         field_into(line, b',"tie_break":"alternate","tie_first":', tie_first)
         return True
 
-    def put_deal(self, hand_no: int, deck_quarters) -> None:
-        """A deal: its record, then the shuffled deck (cards.DEAL_* says who got what).
-
-        ``deck_quarters`` holds four views of 13 cards each (52 in deck order);
-        each becomes one CARDS record by one slice copy.
-        """
-        self._put(EV_DEAL, 0, 0, 0, 0, 0, 0, 0, hand_no)
+    def put_deal(self, hand_no: int, size: int, deck_chunks) -> None:
+        """A deal: its record (the deck's ``size`` in byte 3), then the shuffled deck
+        (cards.DEAL_* says who got what). ``deck_chunks``: views of up to 13 cards
+        each, in deck order; each becomes one CARDS record by one slice copy."""
+        self._put(EV_DEAL, 0, 0, size, 0, 0, 0, 0, hand_no)
         ring = self._ring
-        for k in range(4):
+        last = len(deck_chunks) - 1
+        for k in range(last + 1):
+            chunk = deck_chunks[k]
+            n = len(chunk)
             i = self._claim()
-            more = 1 if k < 3 else 0
-            pack_into(_LAYOUT, ring, i, EV_CARDS, _CARDS_PER_RECORD, more, 0, 0, 0, 0, 0, 0, 0)
-            ring[i + 3 : i + _RECORD] = deck_quarters[k]
+            pack_into(_LAYOUT, ring, i, EV_CARDS, n, 1 if k < last else 0, 0, 0, 0, 0, 0, 0, 0)
+            ring[i + 3 : i + 3 + n] = chunk
 
     def _deal_line(self, r, i, t, u) -> bool:
-        """A ``deal`` line (``put_deal``): a template the deck's CARDS records fill in."""
+        """A ``deal`` line (``put_deal``): for one deck, a template the deck's CARDS
+        records fill in; for V3/V4 decks, the cards gathered, then written list by list."""
         line = self.line
         field_into(line, b'{"ev":"deal","hand_no":', u)
         line.extend(b',"hands":[[')
+        self._dealt_n = 0
+        self._deal_size = r[i + 3]
+        if self._deal_size != DECK_SIZE:
+            self._lists = _GATHER_DECK
+            return False
         self._deal_at = len(line)
         line.extend(DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
-        self._lists = -1  # the shuffled deck follows
-        self._dealt_n = 0
+        self._lists = _FILL_TEMPLATE  # the shuffled deck follows
         return False
 
     def put_reject(self, t, p, slot, card, pile, why, tie) -> None:
@@ -515,8 +533,10 @@ class MatchLog:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
         line = self.line
         n = r[i + 1]
-        if self._lists < 0:  # a deal: gather the deck, then write its eight lists
+        if self._lists == _FILL_TEMPLATE:  # a deal of one deck: the names into the template
             return self._deck(r, i, n)
+        if self._lists == _GATHER_DECK:  # a V3/V4 deal: gather, then write the eight lists
+            return self._gather(r, i, n)
         for k in range(n):
             if line[len(line) - 1] != 91:  # not right after [
                 line.append(44)
@@ -546,6 +566,39 @@ class MatchLog:
             return False
         self._lists = 0
         return True
+
+    def _gather(self, r, i, n) -> bool:
+        """A CARDS record of a V3/V4 deal: its cards join the deck; at the last one the
+        line's lists are written in cards.DEAL_* order (piles top first)."""
+        dealt = self._dealt
+        have = self._dealt_n
+        for k in range(n):
+            dealt[have + k] = r[i + 3 + k]
+        self._dealt_n = have + n
+        if r[i + 2]:
+            return False
+        self._lists = 0
+        half = self._deal_size >> 1
+        # hands in slot order, draw piles and side piles top first, then the starters
+        self._card_list(half, DEAL_HAND, HAND_SLOTS, 1, b']],"draw":[[')
+        self._card_list(half, DRAW_CARDS - 1, DRAW_CARDS, -1, b']],"side":[[')
+        self._card_list(half, half - 1, half - DEAL_SIDE, -1, b']],"piles":[[')
+        self._card_list(half, DEAL_STARTER, 1, 1, b"]]}")
+        return True
+
+    def _card_list(self, half, first, count, step, after) -> None:
+        """Both players' lists of one kind: deck[first + p * half], ``count`` cards
+        ``step`` apart, each list followed by ``],[`` and the pair by ``after``."""
+        line = self.line
+        dealt = self._dealt
+        for p in range(2):
+            d = first + p * half
+            for k in range(count):
+                if k:
+                    line.append(44)  # ,
+                card_into(line, dealt[d])
+                d += step
+            line.extend(b"],[" if p == 0 else after)
 
 
 def player_into(line, p: int) -> None:

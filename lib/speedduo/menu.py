@@ -3,7 +3,8 @@
 Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
 changes the selected setting, on PLAY starts the match and on HOW TO PLAY
 shows the rules' pages (``howto.py``). Settings: best of 3/5/7 (R14), the R16
-penalty, V1 (no wrap) and V2 (same rank); the rest come from settings.toml.
+penalty, V1 (no wrap), V2 (same rank), V3 (jokers) and V4 (double deck); the
+rest come from settings.toml.
 Not on the play path: it may build strings.
 """
 
@@ -14,7 +15,9 @@ BEST_OF = 1
 PENALTY = 2
 NO_WRAP = 3
 SAME_RANK = 4
-HOW_TO_PLAY = 5  # last: one L press from PLAY
+JOKERS = 5
+DOUBLE_DECK = 6
+HOW_TO_PLAY = 7  # last: one L press from PLAY
 TITLE = "SPEED DUO"
 
 # what a press asks for (press())
@@ -37,6 +40,8 @@ class Menu:
             "PENALTY " + ("ON" if rules.penalty else "OFF"),
             "A-K WRAP " + ("OFF" if rules.no_wrap else "ON"),
             "SAME RANK " + ("ON" if rules.same_rank else "OFF"),
+            "JOKERS " + ("ON" if rules.jokers else "OFF"),
+            "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             "HOW TO PLAY",
         ]
 
@@ -60,4 +65,8 @@ class Menu:
             self.rules.set("no_wrap", not self.rules.no_wrap)
         elif self.selected == SAME_RANK:
             self.rules.set("same_rank", not self.rules.same_rank)
+        elif self.selected == JOKERS:
+            self.rules.set("jokers", not self.rules.jokers)
+        elif self.selected == DOUBLE_DECK:
+            self.rules.set("double_deck", not self.rules.double_deck)
         return STAY

@@ -12,7 +12,7 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.matchlog import END_DEAD_STALL, NULL_PLAYER
 
 REDEAL_EACH = const(5)  # R10: at most 5 per side pile
-_CAP = const(52)  # core.py's pile capacity: every pile can hold the whole deck
+_CAP = const(106)  # cards.PILE_CAP, as in core.py
 
 
 def stall_ends(hand, due: int) -> None:

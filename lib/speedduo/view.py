@@ -35,7 +35,7 @@ except ImportError:
     pass
 
 from speedduo import glyphs
-from speedduo.cards import NO_CARD
+from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
 from speedduo.codes import COUNTDOWN, OVER, RESULT
 from speedduo.matchlog import (
     END_CLAIM,
@@ -304,10 +304,10 @@ class PlayerView:
         if card == _BACK:
             panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
-        rank = card >> 2
-        if rank > 12:  # no sprite (V3 jokers): a blank card
-            panel.char(_FONT, _INDEX, 63, x + 9, 2, SHARED, aimed)
+        if card >= JOKER1:  # V3: no sprite; the joker's letter, as in its log name X1/X2
+            panel.char(_FONT, _INDEX, 88, x + 9, 2, SHARED, aimed)
             return
+        rank = (card % DECK_SIZE) >> 2  # (V4: a second deck's card has the same rank)
         if aimed:
             start = rank * glyphs.LARGE_SIZE
             panel.blit(glyphs.LARGE, start, glyphs.LARGE_W, glyphs.LARGE_W, 4, x, 1, SHARED, True)
@@ -322,12 +322,15 @@ class PlayerView:
         w = glyphs.MEDIUM_W
         if card == _BACK:
             panel.fill(x, 6, w, 2, 0x55, PRIVATE)
-        elif card == NO_CARD or card >> 2 > 12:
+        elif card == NO_CARD:
             panel.fill(x, 6, w, 2, 0, PRIVATE)
             panel.fill(x + 2, 7, w - 4, 1, 0x08, PRIVATE)  # a short dash: empty slot
+        elif card >= JOKER1:  # V3: the joker's letter
+            panel.fill(x, 6, w, 2, 0, PRIVATE)
+            panel.char(_FONT, _INDEX, 88, x + 3, 6, PRIVATE, True)
         else:
             # (private, after the piles: the per-byte diff keeps the bytes sent down)
-            start = (card >> 2) * glyphs.MEDIUM_SIZE
+            start = ((card % DECK_SIZE) >> 2) * glyphs.MEDIUM_SIZE
             panel.blit(glyphs.MEDIUM, start, w, w, 2, x, 6, PRIVATE, False)
 
     def _count(self, k, value, x):
