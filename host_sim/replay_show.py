@@ -214,7 +214,8 @@ def show_file(path, scale=4, oled="white"):
     if why:
         print(no_window(why, "replay", "the check above is the whole replay without --show"))
         return 0 if ok else 1
-    from host_sim.window_draw import Layout, Painter, pygame
+    from host_sim.window_draw import Painter, pygame
+    from host_sim.window_layout import Layout
 
     layout = Layout(scale)
     try:

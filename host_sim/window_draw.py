@@ -1,6 +1,6 @@
 """Drawing the board in a pygame window: two OLED panels, each player's seven buttons, a legend.
 
-Layout (``Layout``): player 1 (key numbers 0-6) on the left, player 2 (7-13) on
+Layout (``window_layout.Layout``): player 1 (key numbers 0-6) on the left, player 2 (7-13) on
 the right, each with their panel above their row of buttons ``L 1 2 3 4 5 R``;
 the buttons split the panel's width into 7 columns as on the device, so slot
 s of the hand is drawn right above button s+1 (lib/speedduo/view.py). Both
@@ -20,6 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from host_sim.window_layout import BEZEL, MARGIN  # noqa: E402
 from host_sim.window_panel import HEIGHT, OLED_COLOURS, WIDTH  # noqa: E402
 
 BACKGROUND = (36, 40, 48)
@@ -30,40 +31,6 @@ BUTTON_UP = (58, 62, 70)
 BUTTON_DOWN = (255, 196, 40)
 BUTTON_EDGE = (12, 12, 14)
 BUTTON_NAMES = "L12345R"
-MARGIN = 24
-BEZEL = 10
-
-
-class Layout:
-    """Where everything goes for a given pixel scale (pure arithmetic, no pygame)."""
-
-    def __init__(self, scale=4):
-        if not 2 <= scale <= 8:
-            raise ValueError("--scale must be 2..8")
-        self.scale = scale
-        self.panel_w = WIDTH * scale
-        self.panel_h = HEIGHT * scale
-        self.column = self.panel_w + 2 * BEZEL
-        self.title_h = 40
-        self.button_r = max(10, scale * 4)
-        self.key_label_h = 22
-        self.legend_h = 56
-        self.width = 2 * self.column + 3 * MARGIN
-        self.panel_y = MARGIN + self.title_h + BEZEL
-        self.buttons_y = self.panel_y + self.panel_h + BEZEL + MARGIN + self.button_r
-        self.legend_y = self.buttons_y + self.button_r + self.key_label_h + MARGIN
-        self.height = self.legend_y + self.legend_h
-
-    def panel_x(self, player):
-        return MARGIN + player * (self.column + MARGIN) + BEZEL
-
-    def panel_rect(self, player):
-        return (self.panel_x(player), self.panel_y, self.panel_w, self.panel_h)
-
-    def button_centre(self, key_number):
-        player, index = divmod(key_number, 7)
-        x = self.panel_x(player) + (2 * index + 1) * self.panel_w // 14
-        return x, self.buttons_y
 
 
 class Painter:

@@ -110,7 +110,19 @@ def _button_name(number):
     return "%s %s" % (PLAYERS[number // len(BUTTONS)], BUTTONS[number % len(BUTTONS)])
 
 
-def load_keymap(key_code, explicit=None, environ=None):
+def pygame_key_code(name):
+    """``pygame.key.key_code``, without its warning before ``pygame.init()`` (key names are
+    SDL's fixed table: the answer is the same before and after)."""
+    import warnings
+
+    import pygame
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pygame.key.key_code(name)
+
+
+def load_keymap(key_code=pygame_key_code, explicit=None, environ=None):
     """The defaults with the user's file (if any) over them. ``key_code``: name -> code
     (``pygame.key.key_code``; raises ValueError for an unknown name)."""
     table = read_table(DEFAULT_PATH)

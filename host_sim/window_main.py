@@ -83,8 +83,8 @@ def main(argv):
     if not 10 <= args.fps <= 240:
         print("play: error: --fps must be 10..240", file=sys.stderr)
         return 2
-    from host_sim.window_draw import Layout
-    from host_sim.window_keys import KeymapError
+    from host_sim.window_keys import KeymapError, load_keymap
+    from host_sim.window_layout import Layout
 
     try:
         layout = Layout(args.scale)
@@ -100,22 +100,20 @@ def main(argv):
         except ValueError as e:
             print(f"play: error: {e}", file=sys.stderr)
             return 2
-    why = display_problem()
-    if why:
-        print(no_window(why), file=sys.stderr)
-        return 0
     try:
         import pygame
     except ImportError:
         print("play: error: pygame-ce is not installed: run python3 dev.py setup", file=sys.stderr)
         return 2
-    from host_sim.window_keys import load_keymap
-
     try:
-        keymap = load_keymap(pygame.key.key_code, args.keymap)
+        keymap = load_keymap(explicit=args.keymap)
     except KeymapError as e:
         print(f"play: error: {e}", file=sys.stderr)
         return 2
+    why = display_problem()
+    if why:
+        print(no_window(why), file=sys.stderr)
+        return 0
     try:
         screen = open_window(pygame, layout)
     except pygame.error as e:
