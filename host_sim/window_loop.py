@@ -151,7 +151,8 @@ class BoardWindow:
         self.pygame = pygame
         self.keymap = keymap
         self.painter = painter
-        self.tones = tones  # ToneSink: the lead wires the pwmio shim's tones to tones.play
+        self.tones = tones  # ToneSink: follows the board's PWM (the piezo)
+        self._tone_hz = 0
         self.log = LogCollector(log_path)
         self.frame_us = 1000000 // fps
         self.on_frame = on_frame  # tests: called at each frame time (drawn or not) with this window
@@ -196,6 +197,7 @@ class BoardWindow:
     def service(self, target_us):
         try:
             self._events(target_us)
+            self._follow_piezo()
             now = self.now()
             if self._drawn_at is None or now - self._drawn_at >= self.frame_us:
                 self._drawn_at = now
@@ -227,6 +229,23 @@ class BoardWindow:
                 for code in list(self.held):
                     number = self.held.pop(code)
                     self._contact(number, target_us)
+
+    def _follow_piezo(self):
+        """The piezo, live: the board's PWM outputs (``pwmio`` shim, on the clock's
+        ``pwm_outs``) read through their CircuitPython API; a tone starts when
+        ``duty_cycle`` goes non-zero or ``frequency`` changes while on, ends at duty 0."""
+        if self.tones is None:
+            return
+        sounding = 0
+        for pwm in getattr(self.clock, "pwm_outs", {}).values():
+            if not pwm.deinited() and pwm.duty_cycle:
+                sounding = pwm.frequency
+        if sounding != self._tone_hz:
+            self._tone_hz = sounding
+            if sounding:
+                self.tones.start(sounding)
+            else:
+                self.tones.stop()
 
     def _contact(self, number, t_us):
         closed = number in self.held.values()

@@ -3,7 +3,9 @@
 The board drives a passive piezo from a PWM pin (pin map ``piezo``, 50 % duty):
 a square wave. ``ToneSink`` synthesises one (signed 16-bit samples, built with
 ``array``; no numpy) and plays it on one ``pygame.mixer`` channel, so a new tone
-cuts the one before, as on the piezo; ``hz`` 0 is silence. Where there is no
+cuts the one before, as on the piezo; ``hz`` 0 is silence. ``play(hz, ms)`` is a tone
+of known length (a recorded one); ``start(hz)``/``stop()`` follow a PWM output live
+(the window: ``window_loop.BoardWindow`` watches the board's ``pwmio.PWMOut``). Where there is no
 audio (no device, no driver, ``SDL_AUDIODRIVER`` naming one that cannot open,
 pygame without a mixer) ``ToneSink`` is silent: ``enabled`` is False, ``why``
 says what failed, and ``play`` does nothing. It never raises.
@@ -18,9 +20,11 @@ MAX_MS = 5000
 _CACHE = 64
 
 
-def square_wave(hz, ms, rate=SAMPLE_RATE, channels=1, amplitude=AMPLITUDE):
-    """Signed 16-bit samples (native byte order) of a square wave; 0 Hz is silence."""
-    n = rate * ms // 1000
+def square_wave(hz, ms, rate=SAMPLE_RATE, channels=1, amplitude=AMPLITUDE, n=None):
+    """Signed 16-bit samples (native byte order) of a square wave; 0 Hz is silence.
+    ``n``: the number of samples (else ``ms`` long)."""
+    if n is None:
+        n = rate * ms // 1000
     samples = array("h", bytes(2 * n))
     if hz > 0:
         period = rate / hz
@@ -73,6 +77,38 @@ class ToneSink:
             self.enabled = True
         except Exception as e:  # noqa: BLE001  (no sound is no reason to stop the game)
             self.why = str(e) or type(e).__name__
+
+    def start(self, hz):
+        """A tone that sounds until ``stop()`` or the next tone (a PWM left on): a loop of
+        whole periods, about 100 ms of them."""
+        if not self.enabled:
+            return
+        hz = max(0, int(hz))
+        if hz == 0:
+            self.stop()
+            return
+        try:
+            sound = self._sounds.get((hz, None))
+            if sound is None:
+                if len(self._sounds) >= _CACHE:
+                    self._sounds.clear()
+                periods = max(1, round(hz / 10))
+                n = round(periods * self._rate / hz)
+                data = square_wave(hz, 0, self._rate, self._channels, n=n)
+                sound = self._mixer.Sound(buffer=data)
+                self._sounds[(hz, None)] = sound
+            self._channel.play(sound, loops=-1)
+            self.played += 1
+        except Exception as e:  # noqa: BLE001
+            self.enabled = False
+            self.why = str(e) or type(e).__name__
+
+    def stop(self):
+        if self.enabled:
+            try:
+                self._channel.stop()
+            except Exception:  # noqa: BLE001
+                pass
 
     def play(self, hz, ms):
         """Play ``hz`` for ``ms`` (cutting any tone still playing); silent when disabled."""

@@ -82,3 +82,60 @@ def test_a_long_stop_of_the_wall_clock_is_a_short_pause_not_a_jump():
     wall.t += 1000
     clock.spend()
     assert clock.now_us == 101000
+
+
+def test_looping_tones_start_and_stop(monkeypatch, no_mixer):
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    sink = ToneSink(pygame)
+    sink.start(1000)
+    assert sink._channel.get_busy()
+    loop = sink._sounds[(1000, None)]
+    assert loop.get_length() == pytest.approx(0.1, abs=0.001)  # 100 whole periods
+    sink.stop()
+    assert not sink._channel.get_busy()
+
+
+class _Pwm:
+    """What the window reads of a pwmio.PWMOut: its CircuitPython API."""
+
+    def __init__(self):
+        self.duty_cycle = 0
+        self.frequency = 500
+
+    def deinited(self):
+        return False
+
+
+class _Tones:
+    def __init__(self):
+        self.calls = []
+
+    def start(self, hz):
+        self.calls.append(hz)
+
+    def stop(self):
+        self.calls.append(0)
+
+
+class _Clock:
+    def __init__(self, pwm):
+        self.pwm_outs = {15: pwm}
+
+
+def test_the_window_follows_the_piezo_pwm_live():
+    from host_sim.window_loop import BoardWindow
+
+    tones = _Tones()
+    window = BoardWindow(pygame, None, None, tones)
+    pwm = _Pwm()
+    window.clock = _Clock(pwm)
+    window._follow_piezo()
+    assert tones.calls == []  # duty 0: silent
+    pwm.duty_cycle, pwm.frequency = 32768, 1319
+    window._follow_piezo()
+    window._follow_piezo()  # still the same tone: nothing new
+    pwm.frequency = 1568
+    window._follow_piezo()
+    pwm.duty_cycle = 0
+    window._follow_piezo()
+    assert tones.calls == [1319, 1568, 0]
