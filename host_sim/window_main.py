@@ -70,12 +70,16 @@ def open_window(pygame, layout):
 
 
 def settings_from(args):
-    """SPEED_* values for the board program (as ``python -m host_sim board`` gives them)."""
-    from host_sim.board_cli import settings_values
-
+    """SPEED_* values for the board program (settings.toml's names, as ``board`` sets them)."""
     _, changed = _rules_from_args(args)
-    args.i2c_frequency = None
-    return settings_values(args, changed)
+    values = [
+        ("SPEED_" + name.upper(), int(v) if v is True or v is False else v) for name, v in changed
+    ]
+    if args.best_of is not None:
+        values.append(("SPEED_BEST_OF", args.best_of))
+    if args.seed is not None:
+        values.append(("SPEED_SEED", args.seed))
+    return values
 
 
 def main(argv):

@@ -280,3 +280,15 @@ def test_bad_window_options_are_one_line_and_exit_2(args, expected):
     )
     assert result.returncode == 2 and expected in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_options_become_the_boards_settings():
+    from host_sim.window_main import build_parser, settings_from
+
+    args = build_parser().parse_args(["--seed", "7", "--best-of", "5", "--penalty", "--no-wrap"])
+    assert sorted(settings_from(args)) == [
+        ("SPEED_BEST_OF", 5),
+        ("SPEED_NO_WRAP", 1),
+        ("SPEED_PENALTY", 1),
+        ("SPEED_SEED", 7),
+    ]
