@@ -31,6 +31,7 @@ use_board_paths()
 from host_sim.window_clock import WallClock, wall_us  # noqa: E402
 from host_sim.window_panel import panel_pixels, panel_state  # noqa: E402
 
+MIN_CHANGE_US = 2000  # two keypad scans (the board scans every 1/1024 s)
 SHIM_MODULES = (
     "vclock",
     "board",
@@ -159,6 +160,7 @@ class BoardWindow:
         self.now = now or wall_us
         self.held = {}  # keyboard code -> key number, keys down now
         self.closed = [False] * 14  # the contacts as the keypad shim has them
+        self._changed_us = [-MIN_CHANGE_US] * 14  # when each contact last changed
         self.frames = 0
         self.contacts = []  # (t_us, key number, closed): every change given to the keypad
         self.clock = None
@@ -252,6 +254,10 @@ class BoardWindow:
         if closed == self.closed[number]:
             return
         self.closed[number] = closed
+        # a press and its release taken in one batch (a stalled loop, a fast tap) stay
+        # MIN_CHANGE_US apart, so the keypad's scans see the press
+        t_us = max(t_us, self._changed_us[number] + MIN_CHANGE_US)
+        self._changed_us[number] = t_us
         self.contacts.append((t_us, number, closed))
         keys = [s for s in self.clock.scanners if hasattr(s, "set_contact")]
         if keys:

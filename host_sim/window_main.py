@@ -28,7 +28,12 @@ class _Parser(argparse.ArgumentParser):
 def build_parser():
     from speedduo.rules import BEST_OF
 
-    p = _Parser(prog="python3 dev.py play", description=__doc__.split("\n\n")[0])
+    p = _Parser(
+        prog="python3 dev.py play",
+        description=__doc__.split("\n\n")[0],
+        epilog="python3 dev.py play --headless [--fast] [run's options]: a bot-vs-bot match "
+        "as text, at real time unless --fast (no window needed).",
+    )
     p.add_argument("--seed", type=_seed, default=None, help="SPEED_SEED (default: random)")
     p.add_argument("--best-of", type=int, choices=BEST_OF, default=None)
     p.add_argument("--keymap", help="keymap file (TOML; default host_sim/keymap.toml)")

@@ -292,3 +292,21 @@ def test_options_become_the_boards_settings():
         ("SPEED_PENALTY", 1),
         ("SPEED_SEED", 7),
     ]
+
+
+def test_a_press_and_release_taken_in_one_batch_still_reach_the_keypad(window):
+    """A stalled loop (or a very fast tap) delivers key down and up together: the press counts."""
+    posted = []
+
+    def quit_when(win):
+        t_ms = (win.clock.now_us - win.contacts[0][0]) / 1000
+        if t_ms > 3200 and not posted:
+            posted.append(t_ms)
+            _post(pygame.KEYDOWN, "a")
+            _post(pygame.KEYUP, "a")
+        return bool(_events(win, "play"))
+
+    win = _run(window, [], quit_when)
+    down, up = win.contacts[-2], win.contacts[-1]
+    assert (down[1:], up[1:]) == ((1, True), (1, False)) and up[0] - down[0] == 2000
+    assert _events(win, "play")[0]["card"] == "QC"
