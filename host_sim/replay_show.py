@@ -212,7 +212,8 @@ def show_file(path, scale=4, oled="white"):
     print(message, file=sys.stdout if ok else sys.stderr)
     why = display_problem()
     if why:
-        print(no_window(why, "replay", "the check above is the whole replay without --show"))
+        hint = "the check above is the whole replay without --show"
+        print(no_window(why, "replay", hint), file=sys.stderr)
         return 0 if ok else 1
     from host_sim.window_draw import Painter, pygame
     from host_sim.window_layout import Layout

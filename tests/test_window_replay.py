@@ -132,3 +132,26 @@ def test_replay_show_on_the_command_line_checks_then_shows(screen, capsys):
     pygame.event.post(pygame.event.Event(pygame.QUIT))  # close it at once
     assert main(["replay", GOLDEN, "--show"]) == 0
     assert "replayed identically" in capsys.readouterr().out
+
+
+def test_replay_show_without_a_display_still_checks_and_says_why_no_window():
+    import subprocess
+    import sys
+
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    }
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, os.path.join(ROOT, "lib")])
+    result = subprocess.run(
+        [sys.executable, "-m", "host_sim", "replay", GOLDEN, "--show"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n") == 1 and "replayed identically" in result.stdout
+    assert result.stderr.count("\n") == 1 and "no display" in result.stderr
