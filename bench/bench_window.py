@@ -3,7 +3,8 @@
     SDL_VIDEODRIVER=dummy PYTHONPATH=.:lib .venv/bin/python bench/bench_window.py [--seconds 20]
 
 SDL's dummy video driver (no compositor: a real display adds its own flip time).
-Player 0 presses one of 1-5 every 300 ms after PLAY (seed 2); prints the CPU
+Player 0 presses PLAY, then R and L in turn every 300 ms (each moves the target
+arrows on the panel, so each press must reach the pixels; seed 2); prints the CPU
 share of the process, frames drawn, draw time per frame, and key-to-pixel time:
 from the moment the key event was taken from pygame's queue to the board
 program's first write to a panel after it, and to the end of the first frame
@@ -91,7 +92,9 @@ class Probe(BoardWindow):
             self._next_press = now + 500000
             self._slot = 0
         if now >= self._next_press:
-            code = self.keymap.labels[1 + self._slot % 5][0]
+            # PLAY first (button 1), then R and L in turn: each moves the target arrows
+            button = 1 if not self.contacts else (6 if self._slot % 2 == 0 else 0)
+            code = self.keymap.labels[button][0]
             _post(pygame.KEYDOWN, code)
             self._release = (now + 60000, code)
             self._slot += 1 if self.contacts else 0  # the first press chooses PLAY

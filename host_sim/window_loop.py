@@ -5,8 +5,10 @@ as on the board; the window is serviced from inside it. Every time the board
 reads the time or the keypad (``supervisor.ticks_ms()``, ``EventQueue.get_into``)
 the virtual clock's ``spend()`` runs; ``WallClock`` (window_clock.py) calls
 ``BoardWindow.service`` there, which pumps pygame's events (every read, so a
-key event is seen within about a millisecond) and draws a frame when one is
-due (``fps``), then lets the virtual clock catch up with the wall clock.
+key event is seen within about a millisecond) and draws a frame when what it
+shows changed (looked at every ms; drawn once the change is 3 ms old, so a
+press's panel writes come in the same frame; at most ``fps`` a second), then
+lets the virtual clock catch up with the wall clock.
 
 A key event becomes a contact change on the keypad shim at the virtual time it
 was received, so the keypad scans and stamps it on the board's 1/1024 s grid and
@@ -32,6 +34,8 @@ from host_sim.window_clock import WallClock, wall_us  # noqa: E402
 from host_sim.window_panel import panel_pixels, panel_state  # noqa: E402
 
 MIN_CHANGE_US = 2000  # two keypad scans (the board scans every 1/1024 s)
+CHECK_US = 1000  # how often the window looks for a change to draw
+SETTLE_US = 3000  # how old a change is before it is drawn
 SHIM_MODULES = (
     "vclock",
     "board",
@@ -156,7 +160,7 @@ class BoardWindow:
         self._tone_hz = 0
         self.log = LogCollector(log_path)
         self.frame_us = 1000000 // fps
-        self.on_frame = on_frame  # tests: called at each frame time (drawn or not) with this window
+        self.on_frame = on_frame  # tests: called every 1/fps s (drawn or not) with this window
         self.now = now or wall_us
         self.held = {}  # keyboard code -> key number, keys down now
         self.closed = [False] * 14  # the contacts as the keypad shim has them
@@ -164,7 +168,10 @@ class BoardWindow:
         self.frames = 0
         self.contacts = []  # (t_us, key number, closed): every change given to the keypad
         self.clock = None
-        self._drawn_at = None
+        self._drawn_at = -self.frame_us  # wall µs of the last frame drawn
+        self._checked_at = -CHECK_US
+        self._ticked_at = -self.frame_us
+        self._changed_at = None  # when the scene was first seen to differ from the frame
         self._scene = None
         self._shims = None
 
@@ -201,11 +208,12 @@ class BoardWindow:
             self._events(target_us)
             self._follow_piezo()
             now = self.now()
-            if self._drawn_at is None or now - self._drawn_at >= self.frame_us:
-                self._drawn_at = now
-                self.draw()
-                if self.on_frame is not None:
-                    self.on_frame(self)
+            if now - self._checked_at >= CHECK_US:
+                self._checked_at = now
+                self._maybe_draw(now)
+            if self.on_frame is not None and now - self._ticked_at >= self.frame_us:
+                self._ticked_at = now
+                self.on_frame(self)
         except (WindowClosed, WindowError, KeyboardInterrupt):
             raise
         except Exception as e:  # noqa: BLE001  (not the board's fault: out of main())
@@ -280,13 +288,30 @@ class BoardWindow:
     def pixels(self):
         return [b"\0" * 8192 if e is None else panel_pixels(e) for e in self.emulators()]
 
-    def draw(self):
-        emulators = self.emulators()
-        scene = (
-            tuple(None if e is None else panel_state(e) for e in emulators),
+    def scene(self):
+        """Everything a frame shows (to draw only when it changed)."""
+        return (
+            tuple(None if e is None else panel_state(e) for e in self.emulators()),
             tuple(self.closed),
             self.log.status,
         )
+
+    def _maybe_draw(self, now):
+        """A frame when the scene changed, once the change is SETTLE_US old (a press's
+        lit button and the board's panel writes after it come in one frame) and at most
+        ``fps`` frames a second."""
+        if self.scene() == self._scene:
+            self._changed_at = None
+            return
+        if self._changed_at is None:
+            self._changed_at = now
+        if now - self._changed_at >= SETTLE_US and now - self._drawn_at >= self.frame_us:
+            self._drawn_at = now
+            self._changed_at = None
+            self.draw()
+
+    def draw(self):
+        scene = self.scene()
         if scene == self._scene:
             return
         self._scene = scene
