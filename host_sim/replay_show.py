@@ -89,6 +89,7 @@ class ReplayShow:
             self.screens,
             start_ticks=0,
         )
+        self.app.arbiter._event = _Event(0, False, 0)  # keypad.Event may be read-only (board)
         self.next_key = 0
         self.pressed = [False] * 14
         self.paused = False
