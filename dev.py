@@ -100,11 +100,9 @@ def main(argv: list) -> int:
         return subprocess.call([PY, os.path.join(ROOT, "firmware", "deploy.py"), *rest], env=env)
     if command == "run":
         return subprocess.call([PY, "-m", "host_sim", *rest], cwd=ROOT, env=env)
-    # not `python -m pytest`: that puts the repo root, and its code.py, before the
-    # standard library's `code` module (pdb imports it)
-    pytest = os.path.join(VENV, "bin", "pytest")
+    # `python -m pytest` puts the repo root first on sys.path; code.py is inert there
     env.pop("PYTHONPATH")
-    code = subprocess.call([PY, pytest, *rest], cwd=ROOT, env=env)
+    code = subprocess.call([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
     if code == 5:
         print("dev.py: pytest collected no tests; that is a failure", file=sys.stderr)
         return 1

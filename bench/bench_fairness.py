@@ -67,12 +67,11 @@ def _discard(line):
 class NaiveArbiter:
     """Baseline: the first press event in the queue plays first (no timestamps, no ties)."""
 
-    def __init__(self, events, match, start_ticks):
+    def __init__(self, events, match, start_ticks, event):
         self.events = events
         self.match = match
-        self.clock_of = Arbiter(events, match, start_ticks)  # only for match_time()
-        self.ties = 0
-        self._event = keypad.Event()
+        self._event = event
+        self.clock_of = Arbiter(events, match, start_ticks, event)  # only for match_time()
 
     def service(self, now_ticks):
         match = self.match
@@ -108,7 +107,7 @@ class Table:
         self.log = MatchLog()
         self.match = Match(seed, Rules(), 3, self.log)
         cls = Arbiter if design == "ours" else NaiveArbiter
-        self.arbiter = cls(self.keys.events, self.match, self.clock.ticks_ms())
+        self.arbiter = cls(self.keys.events, self.match, self.clock.ticks_ms(), keypad.Event())
         # bounce on player 0's button only
         self.buttons = (
             Buttons(self.keys, Rng((seed * 7 + 3) & 0x3FFFFFFF), bounce_us),
@@ -168,7 +167,7 @@ def run_races(design, delta_ms, races, rnd, threshold=1, bounce_us=0):
     wins_by_player = [0, 0]
     earlier_won = [0, 0]  # indexed by the earlier player
     earlier_count = [0, 0]
-    ties_before = table.arbiter.ties
+    ties_before = table.match.hand.ties
     delta_us = int(round(delta_ms * 1000))
     for _ in range(races):
         earlier = rnd.randrange(2)
@@ -181,7 +180,7 @@ def run_races(design, delta_ms, races, rnd, threshold=1, bounce_us=0):
         "wins": wins_by_player,
         "earlier_won": earlier_won,
         "earlier_count": earlier_count,
-        "ties": table.arbiter.ties - ties_before,
+        "ties": table.match.hand.ties - ties_before,
         "races": races,
     }
 

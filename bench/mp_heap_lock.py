@@ -34,7 +34,7 @@ from speedduo.arbiter import Arbiter  # noqa: E402
 from speedduo.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
 from speedduo.keylog import KeyRecorder  # noqa: E402
 from speedduo.match import OVER, PLAYING, Match  # noqa: E402
-from speedduo.matchlog import EV_KEY, KEY_CLEARED, MatchLog  # noqa: E402
+from speedduo.matchlog import KEY_CLEARED, MatchLog  # noqa: E402
 from speedduo.rules import Rules  # noqa: E402
 
 REPEAT = 200
@@ -43,6 +43,15 @@ PILE1_TOP = 51  # KC
 CARD_P0 = 12  # 4S: fits 5 only
 CARD_P1 = 22  # 6D: fits 5 only
 FILLER = b"\x20\x21\x24\x25\x22\x23\x26\x27"  # nines and tens: fit neither pile top
+
+
+class FakeEvent:
+    """A keypad.Event stand-in: what get_into fills in."""
+
+    def __init__(self):
+        self.key_number = 0
+        self.pressed = False
+        self.timestamp = 0
 
 
 class FakeQueue:
@@ -122,7 +131,7 @@ def race_position(h, draw_n):
 def path_log_put(m):
     log = m.log
     for i in range(REPEAT):
-        log.put(3, 1, 2, 12, 0, 0, 0, i * 1000, 0)
+        log.put_play(i * 1000, 1, 2, 12, 0, 0, 0)
         if i % 100 == 99:
             log.discard()
     log.discard()
@@ -316,8 +325,8 @@ def path_keys_line(m):
     log.keys_total = 0
     lines = 0
     for i in range(REPEAT):
-        log.put(EV_KEY, i % 14, i & 1, 0, 0, 0, 0, 100000000 + i, 0)
-        log.put(EV_KEY, KEY_CLEARED, 1, 0, 0, 0, 0, 100000000 + i, 0)
+        log.put_key(100000000 + i, i % 14, i & 1)
+        log.put_key(100000000 + i, KEY_CLEARED, 1)
         if i % 50 == 49:
             lines += log.drain_into(_discard)
     return lines >= 10 and log.keys_total == 2 * REPEAT
@@ -325,7 +334,7 @@ def path_keys_line(m):
 
 def _recording_arbiter():
     m = new_match(Rules(), 5)
-    return Arbiter(KeyRecorder(FakeQueue(), m.log, 0, m), m, 0)
+    return Arbiter(KeyRecorder(FakeQueue(), m.log, 0, m), m, 0, FakeEvent())
 
 
 def _discard(line):
@@ -334,7 +343,7 @@ def _discard(line):
 
 def control_drain(m):
     """The host's form of draining (each line as a str) allocates, so this must be caught."""
-    m.log.put(3, 1, 2, 12, 0, 0, 0, 1000, 0)
+    m.log.put_play(1000, 1, 2, 12, 0, 0, 0)
     m.log.drain(_discard)
     return True
 
@@ -363,7 +372,7 @@ def main():
     arb_match = new_match(classic, 3)
     service_match = new_match(classic, 4)
     paths = (
-        ("MatchLog.put", path_log_put, lambda: new_match(classic)),
+        ("MatchLog.put_play", path_log_put, lambda: new_match(classic)),
         ("Hand.first_playable + playable_mask", path_legal_query, lambda: new_match(classic)),
         ("Hand.play accepted + refill (R5-R7)", path_play_refill, lambda: new_match(classic)),
         ("Hand.play accepted, no draw left", path_play_last_cards, lambda: new_match(classic)),
@@ -375,11 +384,15 @@ def main():
         ("Match.finish_hand + advance to next deal", path_next_hand, None),
         ("greedy whole hand, every line formatted (drain_into)", path_greedy_hand_formatted, None),
         ("next deal line formatted (drain_into)", path_next_deal_formatted, None),
-        ("Arbiter._apply_group tie", path_arbiter_tie, lambda: Arbiter(None, arb_match, 0)),
+        (
+            "Arbiter._apply_group tie",
+            path_arbiter_tie,
+            lambda: Arbiter(None, arb_match, 0, FakeEvent()),
+        ),
         (
             "Arbiter.service (fake EventQueue)",
             path_arbiter_service,
-            lambda: Arbiter(FakeQueue(), service_match, 0),
+            lambda: Arbiter(FakeQueue(), service_match, 0, FakeEvent()),
         ),
         ("Arbiter.service through KeyRecorder, drained", path_recorded_service, _recording_arbiter),
         (

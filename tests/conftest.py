@@ -1,5 +1,6 @@
 """Shared test helpers: build hands in a chosen layout, drive matches, run the simulator."""
 
+import json
 import os
 import subprocess
 import sys
@@ -7,8 +8,8 @@ import sys
 import pytest
 from hypothesis import settings
 
-# The repo root holds the board's code.py, which would hide the standard
-# library's `code` module (pdb needs it): the root goes last on sys.path.
+# host_sim importable however pytest was started (`python -m pytest` already has the
+# root first: the board's code.py there is inert when imported, see its docstring)
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from host_sim import ROOT, use_board_paths  # noqa: E402
@@ -105,3 +106,22 @@ def run_cli(*args, check=True, timeout=600, cwd=ROOT, env=None):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def run_board_program(tmp_path, script, faults="", matches=1, **settings):
+    """code.py's program on the shims (host_sim/board_run.py) with a script of presses
+    (µs since power-on); returns (the finished process, its I2C writes)."""
+    ticks_dir = ticks_folder(tmp_path)
+    env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="1500")
+    env.update({k: str(v) for k, v in settings.items()})
+    command = [sys.executable, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT, str(ticks_dir)]
+    trace = tmp_path / "trace.jsonl"
+    result = subprocess.run(
+        [*command, "200", str(matches), os.path.join(ROOT, script), str(trace), faults],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    writes = [json.loads(line) for line in trace.read_text().splitlines()]
+    return result, writes

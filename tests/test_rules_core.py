@@ -10,6 +10,7 @@ from speedduo.match import OVER, RESULT, Match
 from speedduo.matchlog import MatchLog
 from speedduo.rng import Rng
 from speedduo.rules import Rules
+from speedduo.seat import Seat
 
 FILLER0 = ["9S", "9H", "9D", "9C"]  # fit nothing on the piles used below
 FILLER1 = ["TS", "TH", "TD", "TC"]
@@ -110,9 +111,10 @@ def test_r7_refill_takes_the_emptied_slot_and_others_stay():
         hand, [["9S", "4S", "9H", "9D", "9C"], FILLER1], [["5H"], ["QC"]], draw=(["2D", "JD"], [])
     )
     hand.play(100, 0, 1)
-    assert card_name(hand.slot_card(0, 1)) == "JD"  # the top of the draw pile
-    assert [card_name(hand.slot_card(0, s)) for s in (0, 2, 3, 4)] == ["9S", "9H", "9D", "9C"]
-    assert hand.draw_n[0] == 1
+    seat = Seat(hand, 0)  # what player 0 sees
+    assert card_name(seat.card(1)) == "JD"  # the top of the draw pile
+    assert [card_name(seat.card(s)) for s in (0, 2, 3, 4)] == ["9S", "9H", "9D", "9C"]
+    assert seat.draw_count() == 1
     lines = events(drained(hand))
     assert lines[-1] == {"ev": "draw", "t": 100, "p": 0, "slot": 1, "card": "JD"}
 
@@ -121,8 +123,9 @@ def test_r7_no_refill_when_draw_pile_is_empty():
     _, hand, _ = new_hand()
     lay_out(hand, [["4S"] + FILLER0, FILLER1], [["5H"], ["QC"]])
     hand.play(100, 0, 0)
-    assert hand.slot_card(0, 0) == NO_CARD
-    assert hand.hand_n[0] == 4
+    seat = Seat(hand, 0)
+    assert seat.card(0) == NO_CARD
+    assert seat.cards_left() == 4  # four in hand, none to draw
     assert hand.play(200, 0, 0) == EMPTY_SLOT
 
 
@@ -546,11 +549,10 @@ def test_first_playable_follows_v1_and_v2():
 def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift):
     """R2 in the log: the deal's records (its own + four of the shuffled deck) may wrap the ring."""
     from speedduo.core import Hand
-    from speedduo.matchlog import EV_STALL
 
     log = MatchLog(8)
     for _ in range(shift):  # move the ring's head so the deal lands across its end
-        log.put(EV_STALL, 0, 0, 0, 0, 0, 0, 0, 0)
+        log.put_stall(0, 0)
     log.drain(lambda line: None)
     hand = Hand(Rules(), log)
     hand.deal(Rng(shift + 11), 4)

@@ -44,11 +44,10 @@ from speedduo.matchlog import (
     END_CLAIM,
     END_OUT,
     END_PHOTO_FINISH,
-    EV_HAND_END,
-    EV_PENALTY,
-    EV_REJECT,
-    EV_STALL,
     NULL_PLAYER,
+    TIE_LOST,
+    TIE_NONE,
+    TIE_WON,
     WHY_INVALID,
     WHY_LATE,
     WHY_LOCKED,
@@ -59,6 +58,7 @@ from speedduo.stall import stall_ends
 # results of play(): speedduo.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
 
 _CAP = const(52)  # every pile can hold the whole deck
+_OUT = const(4)  # _aim_presses: one of the presses is the player's legal last card (R13)
 _NO_TIME = const(-1)
 _FRESH_DECK = bytes(range(DECK_SIZE))
 
@@ -115,6 +115,11 @@ class Hand:
         self.room = 0  # ranks that fit either centre pile now, one bit each
         self.locked_until = array("i", [0, 0])  # R16
         self.hand_no = 0
+        # Ties (docs/rules.md "Who was first"): presses with one timestamp that conflict
+        # are settled by turns for the whole match; the match sets who wins the first.
+        self.tie_next = 0
+        self.ties = 0  # conflicting ties settled so far
+        self._dest = array("b", [0] * (2 * HAND_SLOTS))  # press_together's destinations
         self._clear(True)
         self._deck = bytearray(DECK_SIZE)
         # views of the shuffled deck, made once: a deal copies them without allocating
@@ -240,13 +245,6 @@ class Hand:
         """R12: hand and draw pile both empty."""
         return self.hand_n[p] == 0 and self.draw_n[p] == 0
 
-    def would_go_out(self, p: int, slot: int) -> bool:
-        """Would this press be player p's legal last card (R13 photo finish)?"""
-        card = self.hand[p * HAND_SLOTS + slot]
-        if card == NO_CARD or self.hand_n[p] + self.draw_n[p] != 1:
-            return False
-        return self.pile_for(p, card) >= 0
-
     # ---- R4-R8, R16: a play ----
 
     def play(self, t: int, p: int, slot: int, pile: int = -1, tie: int = 0) -> int:
@@ -282,7 +280,7 @@ class Hand:
                 pile = 1 if on1 else -1
         if t < self.locked_until[p] and self.rules.penalty:  # R16 lock-out
             aim = pile if pile >= 0 else self.target[p]
-            self.log.put(EV_REJECT, p, slot, card, aim, WHY_LOCKED, tie, t, 0)
+            self.log.put_reject(t, p, slot, card, aim, WHY_LOCKED, tie)
             return LOCKED
         if pile < 0:
             return self._refuse(t, p, slot, card, tie)
@@ -336,14 +334,14 @@ class Hand:
             k = self.centre_n[pile] - 2  # the card the current top covered
             while k >= 0 and t - self.covered_at[base + k] < window:
                 if bit & self._fits_on[self.centre[base + k]]:
-                    self.log.put(EV_REJECT, p, slot, card, pile, WHY_LATE, tie, t, 0)
+                    self.log.put_reject(t, p, slot, card, pile, WHY_LATE, tie)
                     return LATE
                 k -= 1
-        self.log.put(EV_REJECT, p, slot, card, self.target[p], WHY_INVALID, tie, t, 0)
+        self.log.put_reject(t, p, slot, card, self.target[p], WHY_INVALID, tie)
         if self.rules.penalty:  # R16
             until = t + self.rules.penalty_ms
             self.locked_until[p] = until
-            self.log.put(EV_PENALTY, p, 0, 0, 0, 0, 0, t, until)
+            self.log.put_penalty(t, p, until)
         return INVALID
 
     def set_target(self, p: int, pile: int) -> None:
@@ -376,6 +374,91 @@ class Hand:
             return True
         return False
 
+    # ---- one instant: every press with the same timestamp (R8 ties, R13, V5) ----
+
+    def press_together(self, t: int, claims: int, slots0: int, slots1: int) -> None:
+        """Apply everything the players pressed at one instant ``t``.
+
+        ``claims``: bit p set when player p claims "Speed!" (V5, L and R together);
+        ``slots0``/``slots1``: bit s set when that player pressed slot s's button.
+        All destinations are settled on the state every press of the instant saw
+        (``pile_for`` with the targets already aimed). Two players aiming cards at
+        one pile, or both claiming, is a tie: the player whose turn it is goes
+        first (``take_tie_turn``). Both players' last cards at one instant replay
+        the hand (R13, photo finish) when V5 is off.
+        """
+        if self.over:
+            return
+        if claims and self.rules.claim_mode != CLAIM_OFF:  # V5
+            p = 0 if claims == 1 else 1
+            if claims == 3:  # both claim at one instant: a tie like any other
+                p = self.take_tie_turn()
+            if self.claim(t, p) or (claims == 3 and self.claim(t, 1 - p)):
+                return
+        dest = self._dest
+        aims0 = self._aim_presses(0, slots0)
+        aims1 = self._aim_presses(1, slots1)
+        if not (slots0 | slots1):
+            return
+        if (
+            aims0 & aims1 & _OUT
+            and self.rules.claim_mode == CLAIM_OFF  # R13: same timestamp, replay
+        ):
+            self.photo_finish(t)
+            return
+        first = 0
+        tie0 = TIE_NONE
+        tie1 = TIE_NONE
+        if aims0 & aims1 & 3:  # a conflict: a card of each player aimed at the same pile
+            first = self.take_tie_turn()
+            tie0 = TIE_WON if first == 0 else TIE_LOST
+            tie1 = TIE_LOST if first == 0 else TIE_WON
+        for turn in range(2):
+            p = first if turn == 0 else 1 - first
+            slots = slots0 if p == 0 else slots1
+            tie = tie0 if p == 0 else tie1
+            for s in range(HAND_SLOTS):
+                if not slots >> s & 1:
+                    continue
+                pile = dest[p * HAND_SLOTS + s]
+                if self.play(t, p, s, pile, tie if pile >= 0 else TIE_NONE) == NOT_PLAYING:
+                    return
+
+    def _aim_presses(self, p: int, slots: int) -> int:
+        """Destinations of player p's pressed slots (into ``_dest``; -1: fits nowhere).
+        Returns bit 0/1 when a card goes to pile 0/1, and _OUT when one would be p's
+        legal last card (R13)."""
+        dest = self._dest
+        hand = self.hand
+        base = p * HAND_SLOTS
+        aims = 0
+        for s in range(HAND_SLOTS):
+            dest[base + s] = -1
+            if not slots >> s & 1:
+                continue
+            card = hand[base + s]
+            if card == NO_CARD:
+                continue
+            pile = self.pile_for(p, card)
+            dest[base + s] = pile
+            if pile >= 0:
+                aims |= 1 << pile
+                if self.hand_n[p] + self.draw_n[p] == 1:
+                    aims |= _OUT
+        return aims
+
+    def take_tie_turn(self) -> int:
+        """The player who wins this tie; the next tie goes to the other one."""
+        winner = self.tie_next
+        self.tie_next = 1 - winner
+        self.ties += 1
+        return winner
+
+    def keys_lost(self) -> None:
+        """The keypad dropped key events: counted against the hand in play (its log line)."""
+        if not self.over:
+            self.overflows += 1
+
     # ---- R9-R11: stalls ----
 
     def _check_stall(self, t: int) -> None:
@@ -388,7 +471,7 @@ class Hand:
 
     def _declare_stall(self, t: int) -> None:
         self.stall_due = t + self.rules.stall_countdown_ms
-        self.log.put(EV_STALL, 0, 0, 0, 0, 0, 0, t, self.stall_due)
+        self.log.put_stall(t, self.stall_due)
 
     def next_due(self) -> int:
         """The time the core next needs ``advance``; -1 when nothing is pending."""
@@ -419,7 +502,7 @@ class Hand:
         left1 = self.cards_left(1)
         sweep = 1 if self.swept else 0
         overflows = self.overflows if self.overflows < 255 else 255
-        self.log.put(EV_HAND_END, winner, left0, left1, sweep, why, overflows, t, 0)
+        self.log.put_hand_end(t, winner, left0, left1, sweep, why, overflows)
 
     @property
     def swept(self) -> bool:
