@@ -88,8 +88,8 @@ class ReplayShow:
             lambda line: self.lines.append(bytes(line).decode()),
             self.screens,
             start_ticks=0,
+            event=_Event(0, False, 0),  # what the arbiter reads the queue into
         )
-        self.app.arbiter._event = _Event(0, False, 0)  # keypad.Event may be read-only (board)
         self.next_key = 0
         self.pressed = [False] * 14
         self.paused = False
