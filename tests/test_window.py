@@ -310,3 +310,31 @@ def test_a_press_and_release_taken_in_one_batch_still_reach_the_keypad(window):
     down, up = win.contacts[-2], win.contacts[-1]
     assert (down[1:], up[1:]) == ((1, True), (1, False)) and up[0] - down[0] == 2000
     assert _events(win, "play")[0]["card"] == "QC"
+
+
+def test_the_headless_view_is_paced_at_real_time_unless_fast(monkeypatch):
+    import time
+
+    from host_sim import cli
+
+    slept = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+    monkeypatch.setattr(time, "monotonic", lambda: 100.0)  # the wall clock stands still
+    watcher = cli._Watcher()
+    watcher.pace(5000000, fast=False)  # 5 s of match time at once: wait for the wall clock
+    watcher.pace(5000000, fast=True)
+    assert slept == [5.0]
+
+
+def test_the_headless_view_fast_is_todays_text_view():
+    result = subprocess.run(
+        [sys.executable, "-m", "host_sim", "play", "--seed", "1", "--fast"],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")])),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and lines[0] == "Speed Duo: seed 1, best of 3"
+    assert lines[-2].startswith("== match over") and "player 0 (bot:hard)" in lines[-1]
