@@ -65,9 +65,23 @@ def no_window(why, who="play", hint="for the text view run: " + HEADLESS_HINT):
     return f"{who}: {why}; {hint}"
 
 
-def open_window(pygame, layout):
-    """pygame's display and a window of the layout's size; raises pygame.error."""
-    pygame.display.init()
+HIDDEN_DRIVERS = ("offscreen", "dummy")  # SDL's drivers that show nothing
+
+
+def open_window(pygame, layout, environ=None):
+    """pygame's display and a window of the layout's size; raises pygame.error.
+
+    SDL falls back to its ``offscreen`` driver when no display answers (``DISPLAY``
+    naming no X server): the game would run unseen, so that is no window either,
+    unless ``SDL_VIDEODRIVER`` asked for it (the tests' ``dummy``)."""
+    from host_sim.window_sound import quietly
+
+    environ = os.environ if environ is None else environ
+    quietly(pygame.display.init)
+    driver = pygame.display.get_driver()
+    if driver in HIDDEN_DRIVERS and environ.get("SDL_VIDEODRIVER") != driver:
+        pygame.display.quit()
+        raise pygame.error(f"no display answered; SDL fell back to its {driver} driver")
     pygame.font.init()
     screen = pygame.display.set_mode((layout.width, layout.height))
     pygame.display.set_caption("Speed Duo")

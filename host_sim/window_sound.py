@@ -38,8 +38,9 @@ def square_wave(hz, ms, rate=SAMPLE_RATE, channels=1, amplitude=AMPLITUDE, n=Non
     return samples.tobytes()
 
 
-def _quietly(call):
-    """Run ``call`` with stderr (fd 2) pointed at /dev/null: ALSA prints its misses there."""
+def quietly(call):
+    """Run ``call`` with stderr (fd 2) pointed at /dev/null: ALSA and Wayland print their
+    misses there (what failed comes back as the exception)."""
     try:
         saved = os.dup(2)
     except OSError:
@@ -66,7 +67,7 @@ class ToneSink:
             pygame = pygame_module or pygame
             mixer = pygame.mixer
             if not mixer.get_init():
-                _quietly(lambda: mixer.init(SAMPLE_RATE, -16, 1, 256))
+                quietly(lambda: mixer.init(SAMPLE_RATE, -16, 1, 256))
             rate, size, channels = mixer.get_init()
             if size not in (-16, 16):
                 raise RuntimeError("audio format %d bits, not 16" % size)

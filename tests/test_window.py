@@ -23,6 +23,8 @@ from host_sim.window_main import display_problem, open_window  # noqa: E402
 from host_sim.window_panel import OLED_COLOURS, panel_pixels  # noqa: E402
 
 SCALE = 4
+# elsewhere a window opens without DISPLAY (macOS, Windows): the no-display runs are Linux's
+LINUX_ONLY = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="DISPLAY is X11's")
 
 
 class FakeWall:
@@ -239,6 +241,7 @@ def test_panel_pixels_equal_the_emulator_image():
             assert panel_pixels(emulator) == _seen_by_player(emulator), (rotation, extra)
 
 
+@LINUX_ONLY
 def test_no_display_is_one_line_that_names_the_headless_command_and_exits_0():
     assert display_problem({}, "linux").startswith("no display")
     assert display_problem({"DISPLAY": ":0"}, "linux") is None
@@ -262,6 +265,24 @@ def test_no_display_is_one_line_that_names_the_headless_command_and_exits_0():
     assert result.returncode == 0 and result.stdout == ""
     assert result.stderr.count("\n") == 1
     assert "no display" in result.stderr and "python3 dev.py play --headless" in result.stderr
+
+
+@LINUX_ONLY
+def test_a_display_that_does_not_answer_is_one_line_too_not_an_unseen_game():
+    """DISPLAY naming no X server: SDL falls back to drawing offscreen; play must not run unseen."""
+    env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["DISPLAY"] = ":4242"
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, os.path.join(ROOT, "lib")])
+    result = subprocess.run(
+        [sys.executable, "-m", "host_sim.window_main"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and result.stderr.count("\n") == 1, result.stderr
+    assert "cannot open a window" in result.stderr and "--headless" in result.stderr
 
 
 @pytest.mark.parametrize(
