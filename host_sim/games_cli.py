@@ -1,0 +1,94 @@
+"""``python -m host_sim run --game spit|california`` and ``--players 3|4``: the other games
+(docs/rules.md V8, V9, V10) on the simulator's headless runner (``games_runner.py``).
+
+Only what these games support is accepted; anything else is one clear line and
+exit status 2 before anything is played.
+"""
+
+from speedduo.gamerules import OPTIONS, GameRules
+
+from host_sim.logfile import LogError, write_atomically
+
+# run options of classic Speed that these games do not take, with their defaults
+_SPEED_ONLY = (
+    ("script", None),
+    ("bounce_us", 0),
+    ("phase_us", 0),
+    ("ms_offset", 0),
+    ("screens", None),
+    ("snap", []),
+)
+
+
+def rules_from_args(args):
+    """The game's options from the command line; ValueError for one it does not have."""
+    game = args.game
+    names = [name for name, _ in OPTIONS[game]]
+    rules = GameRules(game)
+    from speedduo.rules import option_names
+
+    for name in option_names() + ["max_rounds"]:
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in names:
+            flag = "--" + name.replace("_", "-")
+            raise ValueError(f"{flag} does not apply to --game {game} --players {args.players}")
+        rules.set(name, value)
+    return rules
+
+
+def check_args(args):
+    if args.players != 2 and args.game != "speed":
+        raise ValueError(f"--players {args.players}: {args.game} is a two-player game (V10)")
+    if args.game != "speed" and args.best_of is not None:
+        raise ValueError(f"--best-of: {args.game} is one game played in rounds (V8/V9)")
+    if args.vm != "cpython":
+        raise ValueError("--vm micropython: the other games run on CPython only")
+    for name, default in _SPEED_ONLY:
+        if getattr(args, name) != default:
+            flag = "--" + name.replace("_", "-")
+            raise ValueError(f"{flag} is for classic two-player Speed only")
+
+
+def run_games(args, check_log_path, say):
+    check_args(args)
+    rules = rules_from_args(args)
+    if args.log:
+        check_log_path(args.log)
+    from games_runner import GameSimulation
+
+    players = [args.p1, args.p2]
+    if args.players > 2:  # V10: players 2 and 3 are bots of the same level as player 1's
+        players += [args.p2] * (args.players - 2)
+    lines = []
+    watch = _show if args.command == "play" else None
+
+    def write(line):
+        lines.append(line)
+        if watch:
+            watch(line, say)
+
+    sim = GameSimulation(args.game, args.seed, rules, args.best_of or 3, players)
+    match = sim.run(write)
+    if args.log:
+        try:
+            write_atomically(args.log, lines)
+        except OSError as e:
+            raise LogError(f"cannot write log {args.log}: {e.strerror}") from None
+    hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
+    unit = "rounds" if args.game != "speed" else "hands"
+    if match.winner < 0:
+        result = f"no winner, score {match.wins}"
+    else:
+        result = f"player {match.winner} ({players[match.winner]}) won, score {match.wins}"
+    where = f", log {args.log}" if args.log else ""
+    say(
+        f"{args.game}, {len(players)} players, seed {args.seed}: {result} in {hands} {unit},"
+        f" {len(lines)} log lines{where}"
+    )
+    return 0
+
+
+def _show(line, say):
+    say(line)
