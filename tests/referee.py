@@ -505,3 +505,133 @@ class SpitReferee:
             self.fail("V8.9: the winner is the player left with no cards")
         elif w is None and empty:
             self.fail("a player has no cards but nobody won")
+
+
+# ---- V9 California Speed (docs/rules.md V9, docs/match-log.md version 2) ----
+
+
+class CaliforniaReferee:
+    """Rebuilds both stocks and the grid of a California Speed log and checks each event."""
+
+    def __init__(self):
+        self.events = 0
+
+    check_log = SpitReferee.check_log
+    fail = SpitReferee.fail
+
+    def check(self, e):
+        self.events += 1
+        getattr(self, "_" + e["ev"])(e)
+        if self.in_round and e["ev"] not in ("keys", "hand_end"):
+            cards = self.stock[0] + self.stock[1] + [c for pile in self.grid for c in pile]
+            if len(cards) != 52 or len(set(cards)) != 52:
+                self.fail("a card was lost or doubled")
+
+    def _keys(self, e):
+        pass
+
+    def _match(self, e):
+        if e["v"] != 2 or e["game"] != "california" or e["players"] != 2:
+            self.fail("not a version 2 California Speed log")
+        self.rules = e["rules"]
+        self.next_stock = None  # each player's stock (top first) for the next deal
+        self.wins = [0, 0]
+        self.rounds = 0
+        self.in_round = False
+
+    def _deal(self, e):
+        self.rounds += 1
+        if e["hand_no"] != self.rounds:
+            self.fail("rounds out of order")
+        self.stock = [list(s) for s in e["stock"]]  # top first
+        self.grid = [list(reversed(place)) for row in e["grid"] for place in row]  # top last
+        for p in range(2):
+            row = [c for place in e["grid"][p] for c in place]
+            if any(len(place) > 1 for place in e["grid"][p]):
+                self.fail("a place is dealt more than one card")
+            if [len(place) for place in e["grid"][p]] != sorted(
+                (len(place) for place in e["grid"][p]), reverse=True
+            ):
+                self.fail("places fill from the first")
+            if self.next_stock is None:
+                if len(row) + len(self.stock[p]) != 26:
+                    self.fail("round 1 gives 26 cards each")
+            elif row + self.stock[p] != self.next_stock[p]:
+                self.fail(f"player {p}'s row is not the top of the stock they gathered")
+            if len(row) < 5 and self.stock[p]:
+                self.fail("a row is short while the stock has cards")
+        self.changed = [-(10**9)] * 10
+        self.live = set()
+        self._update_live()
+        self.stall_due = None
+        self.in_round = True
+
+    def _update_live(self):
+        counts = {}
+        for pile in self.grid:
+            if pile:
+                counts[rank(pile[-1])] = counts.get(rank(pile[-1]), 0) + 1
+        self.live = {r for r, n in counts.items() if n >= 2 or r in self.live}
+
+    def _coverable(self, pile):
+        return bool(self.grid[pile]) and rank(self.grid[pile][-1]) in self.live
+
+    def _cover(self, e):
+        p, pile = e["p"], e["row"] * 5 + e["col"]
+        if not self.stock[p] or self.stock[p][0] != e["card"]:
+            self.fail(f"cover with {e['card']} but the stock's top is {self.stock[p][:1]}")
+        if not self._coverable(pile):
+            self.fail("V9.3: that pile's rank is not live")
+        self.grid[pile].append(self.stock[p].pop(0))
+        self.changed[pile] = e["t"]
+        self._update_live()
+
+    def _reject(self, e):
+        col = e["col"]
+        if self._coverable(col) or self._coverable(5 + col):
+            self.fail("refused, but a pile in that column could be covered")
+        if not self.stock[e["p"]]:
+            self.fail("a player with no stock cannot press to cover")
+        window = self.rules["race_window_ms"]
+        late = any(e["t"] - self.changed[pile] < window for pile in (col, 5 + col))
+        if (e["why"] == "late") != late:
+            self.fail(f"refused as {e['why']}, late is {late}")
+
+    def _stall(self, e):
+        if any(self._coverable(pile) for pile in range(10)):
+            self.fail("stall while a pile can be covered")
+        if e["due"] - e["t"] != self.rules["stall_countdown_ms"]:
+            self.fail("stall countdown length")
+        self.stall_due = e["due"]
+
+    def _hand_end(self, e):
+        why, w = e["why"], e["winner"]
+        if why == "out" and (w is None or self.stock[w]):
+            self.fail("out with stock cards left")
+        if why == "blocked" and (w is not None or self.stall_due != e["t"]):
+            self.fail("a round ends blocked when its stall countdown ends, without a winner")
+        self.next_stock = []
+        for p in range(2):
+            under = []
+            for col in range(5):
+                under += list(reversed(self.grid[p * 5 + col]))  # each pile top first
+            self.next_stock.append(self.stock[p] + under)
+        if e["left"] != [len(s) for s in self.next_stock]:
+            self.fail("left counts")
+        if w is not None:
+            self.wins[w] += 1
+        self.winner = w
+        self.in_round = False
+
+    def _match_end(self, e):
+        if e["score"] != self.wins:
+            self.fail("score")
+        if e.get("why") == "max_rounds":
+            if self.rounds != self.rules["max_rounds"]:
+                self.fail("max_rounds end")
+            left = [len(s) for s in self.next_stock]
+            expect = None if left[0] == left[1] else (0 if left[0] < left[1] else 1)
+            if e["winner"] != expect:
+                self.fail("after max_rounds the player with fewer cards wins")
+        elif e["winner"] != self.winner:
+            self.fail("the match goes to the player who went out")
