@@ -635,3 +635,92 @@ class CaliforniaReferee:
                 self.fail("after max_rounds the player with fewer cards wins")
         elif e["winner"] != self.winner:
             self.fail("the match goes to the player who went out")
+
+
+# ---- V10 Speed for three or four players (docs/rules.md V10, match log version 2) ----
+
+
+class SpeedNReferee(Referee):
+    """The classic referee, with n players, n centre piles and the reserve of V10.1."""
+
+    def _match(self, e):
+        if e["v"] != 2 or e["game"] != "speed" or e["players"] not in (3, 4):
+            self.fail("not a version 2 log of Speed for 3 or 4 players")
+        super()._match(e)
+        self.n = e["players"]
+        self.wins = [0] * self.n
+
+    def _deal(self, e):
+        super()._deal(e)
+        self.reserve = list(e["reserve"])
+        draw = {3: 6, 4: 2}[self.n]
+        for p in range(self.n):
+            if len(self.draw[p]) != draw or len(self.side[p]) != 5:
+                self.fail(f"V10.1: {draw} draw and 5 side cards each")
+        if len(self.reserve) != 52 - self.n * (draw + 11):
+            self.fail("V10.1: the cards left over are the reserve")
+
+    def _fits_any(self, card):
+        return any(fits(card, self._top(i), self.rules) for i in range(self.n))
+
+    def _can_play(self, p):
+        return any(c is not None and self._fits_any(c) for c in self.hands[p])
+
+    def _reject(self, e):
+        if self._fits_any(e["card"]):
+            self.fail(f"{e['card']} fits a pile but was refused")
+        p, slot = e["p"], e["slot"]
+        if self.hands[p][slot] != e["card"]:
+            self.fail("reject of a card not in that slot")
+        window = self.rules["race_window_ms"]
+        late = any(
+            e["t"] - covered < window and fits(e["card"], c, self.rules)
+            for pile in self.piles
+            for c, covered in pile[:-1]
+        )
+        if (e["why"] == "late") != late:
+            self.fail(f"refused as {e['why']}, late is {late}")
+
+    def _stall(self, e):
+        if any(self._can_play(p) for p in range(self.n)):
+            self.fail("stall declared while a player can play")
+        self.stall_pending = True
+
+    def _redeal(self, e):
+        gathered = [c for p in self.piles for c, _ in p[:-1]]
+        gathered += [c for s in self.side for c in s] + self.reserve
+        new = [c for s in e["side"] for c in s]
+        if not set(new) <= set(gathered) or len(new) != min(5 * self.n, len(gathered)):
+            self.fail("R10 redeal deals cards that were not gathered, or too few/many")
+        sizes = [len(s) for s in e["side"]]
+        if max(sizes) > 5 or sizes != sorted(sizes, reverse=True) or sizes[0] - sizes[-1] > 1:
+            self.fail("R10 redeal is not in turn from player 0, at most 5 each")
+        self.reserve = [c for c in gathered if c not in set(new)]
+        self.piles = [p[-1:] for p in self.piles]
+        self.side = [list(s) for s in e["side"]]
+        self.plays_since_redeal = 0
+
+    def _hand_end(self, e):
+        left = [
+            sum(c is not None for c in self.hands[p]) + len(self.draw[p]) for p in range(self.n)
+        ]
+        if e["left"] != left:
+            self.fail(f"left {e['left']} but the piles say {left}")
+        w, why = e["winner"], e["why"]
+        if why == "out" and left[w] != 0:
+            self.fail("out but cards remain")
+        if why == "dead_stall":
+            fewest = min(left)
+            expect = left.index(fewest) if left.count(fewest) == 1 else None
+            if w != expect:
+                self.fail(f"dead stall winner {w}, expected {expect}")
+        if why in ("photo_finish", "abandoned") and w is not None:
+            self.fail(f"{why} must have no winner")
+        sweep = w is not None and all(
+            left[q] >= self.rules["sweep_cards"] for q in range(self.n) if q != w
+        )
+        if e["sweep"] != sweep:
+            self.fail("sweep flag wrong")
+        if w is not None:
+            self.wins[w] += 1
+        self.in_hand = False
