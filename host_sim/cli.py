@@ -101,6 +101,8 @@ def build_parser():
         run.add_argument(
             "--p2", type=_player, default="bot:medium", help="player 1: bot:LEVEL or none"
         )
+        for extra in ("--p3", "--p4"):
+            run.add_argument(extra, type=_player, help="V10: players 2/3 (default: as --p2)")
         run.add_argument("--best-of", type=int, choices=BEST_OF, default=None, help="default 3")
         run.add_argument("--game", choices=GAMES, default="speed", help="V8 spit, V9 california")
         run.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="V10: 3 or 4")
@@ -213,7 +215,8 @@ def _load_script(path):
 
 
 def _run(args):
-    if args.game != "speed" or args.players != 2 or args.max_rounds is not None:
+    others = (args.max_rounds, args.p3, args.p4)  # options only the other games take
+    if args.game != "speed" or args.players != 2 or others != (None, None, None):
         from host_sim.games_cli import run_games
 
         return run_games(args, _check_log_path, say)
@@ -353,8 +356,9 @@ def _replay(args):
             from host_sim.replay_show import show_file
 
             return show_file(args.log)
-        v2 = is_games_log(read_bytes(args.log))  # V8-V10 (docs/match-log.md, version 2)
-        ok, message = (replay_games_file if v2 else replay_file)(args.log)
+        data = read_bytes(args.log)
+        v2 = is_games_log(data)  # V8-V10 (docs/match-log.md, version 2)
+        ok, message = (replay_games_file if v2 else replay_file)(args.log, data)
     except ReplayError as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
         return 2

@@ -58,9 +58,10 @@ def run_games(args, check_log_path, say):
         check_log_path(args.log)
     from games_runner import GameSimulation
 
-    players = [args.p1, args.p2]
-    if args.players > 2:  # V10: players 2 and 3 are bots of the same level as player 1's
-        players += [args.p2] * (args.players - 2)
+    players = [args.p1, args.p2, args.p3, args.p4][: args.players]
+    if args.players == 2 and (args.p3 or args.p4):
+        raise ValueError("--p3/--p4 need --players 3 or 4 (V10)")
+    players = [kind or args.p2 for kind in players]  # unnamed players play like player 1
     lines = []
     watch = _show if args.command == "play" else None
 
@@ -77,7 +78,7 @@ def run_games(args, check_log_path, say):
         except OSError as e:
             raise LogError(f"cannot write log {args.log}: {e.strerror}") from None
     hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
-    unit = "rounds" if args.game != "speed" else "hands"
+    unit = ("round" if args.game != "speed" else "hand") + ("" if hands == 1 else "s")
     if match.winner < 0:
         result = f"no winner, score {match.wins}"
     else:

@@ -293,9 +293,10 @@ def regenerate(entries):
     return out
 
 
-def replay_games_file(path):
+def replay_games_file(path, data=None):
     """(ok, message) for a version 2 log; LogError when it cannot be read."""
-    data = read_bytes(path)
+    if data is None:
+        data = read_bytes(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -287,3 +287,15 @@ def test_a_v2_log_with_a_bad_field_is_refused_with_exit_2(cli, tmp_path):
     log.write_text(text)
     result = cli("replay", str(log), check=False)
     assert result.returncode == 2 and "field slot" in result.stderr
+
+
+def test_a_version_1_log_relabelled_version_2_is_refused_for_its_missing_game(cli, tmp_path):
+    from conftest import ROOT
+
+    golden = ROOT + "/tests/golden/logs/seed1_hard_vs_easy.jsonl"
+    lines = open(golden).read().splitlines()
+    lines[0] = lines[0].replace('"v":1', '"v":2')
+    log = tmp_path / "v.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    result = cli("replay", str(log), check=False)
+    assert result.returncode == 2 and "field game must be one of" in result.stderr

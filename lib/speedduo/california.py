@@ -14,12 +14,10 @@ player's row (where each player starts aiming).
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, card_name
-from speedduo.codes import EMPTY_SLOT, INVALID, LATE, NOT_PLAYING, PLAYED
+from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
 from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, tie_word
 
 COLS = const(5)  # V9.1: five places a row
-_KEY_L = const(0)
-_KEY_R = const(6)
 _NO_TIME = const(-1)
 _LONG_AGO = const(-1000000)
 
@@ -129,10 +127,10 @@ class California:
 
     def setting(self, p: int, key: int) -> bool:
         """L aims at your own row, R at the other player's (not logged)."""
-        if key == _KEY_L:
+        if key == KEY_L:
             self.target[p] = p
             return True
-        if key == _KEY_R:
+        if key == KEY_R:
             self.target[p] = 1 - p
             return True
         return False

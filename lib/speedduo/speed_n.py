@@ -14,7 +14,7 @@ target; ``L``/``R`` move the target one pile down/up (round the table).
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS, card_name
-from speedduo.codes import EMPTY_SLOT, INVALID, LATE, NOT_PLAYING, PLAYED
+from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
 from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, tie_word
 
 HAND_SLOTS = const(5)
@@ -22,8 +22,6 @@ SIDE_CARDS = const(5)  # V10.1: five side cards each
 REDEAL_EACH = const(5)  # R10: at most five per side pile
 # V10.1: draw cards each from one deck: 3 players 6 (one card left for the reserve), 4 players 2
 DRAW_CARDS = {3: 6, 4: 2}
-_KEY_L = const(0)
-_KEY_R = const(6)
 _NO_TIME = const(-1)
 
 
@@ -145,10 +143,10 @@ class SpeedN:
 
     def setting(self, p: int, key: int) -> bool:
         """V10.5: L/R move the target pile one down/up, round the table (not logged)."""
-        if key == _KEY_L:
+        if key == KEY_L:
             self.target[p] = (self.target[p] - 1) % self.players
             return True
-        if key == _KEY_R:
+        if key == KEY_R:
             self.target[p] = (self.target[p] + 1) % self.players
             return True
         return False

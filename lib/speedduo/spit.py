@@ -18,14 +18,12 @@ slap that pile.
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS, card_name
-from speedduo.codes import EMPTY_SLOT, INVALID, LATE, NOT_PLAYING, PLAYED
+from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
 from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, tie_word
 
 PLACES = const(5)  # V8.1: five stockpiles
 LAYOUT_CARDS = const(15)  # 1 + 2 + 3 + 4 + 5
 SLAP_BIT = const(4)  # aim bit of a slap (bits 1, 2: spit piles 0, 1)
-_KEY_L = const(0)
-_KEY_R = const(6)
 _NO_TIME = const(-1)
 
 
@@ -174,7 +172,7 @@ class Spit:
         if self.stopped:
             if not self.two_piles:
                 return []
-            return [_KEY_L if len(self.piles[0]) <= len(self.piles[1]) else _KEY_R]
+            return [KEY_L if len(self.piles[0]) <= len(self.piles[1]) else KEY_R]
         if self.stall_due != _NO_TIME:
             return []
         keys = []
@@ -192,8 +190,8 @@ class Spit:
 
     def setting(self, p: int, key: int) -> bool:
         """L/R while the round is on: aim at spit pile 0/1 (not logged)."""
-        if key in (_KEY_L, _KEY_R) and not self.stopped:
-            self.target[p] = 0 if key == _KEY_L else 1
+        if key in (KEY_L, KEY_R) and not self.stopped:
+            self.target[p] = 0 if key == KEY_L else 1
             return True
         return False
 
@@ -201,8 +199,8 @@ class Spit:
         """(pile or -1, conflict bits) of a press on the state before any press of its instant."""
         if self.over:
             return -1, 0
-        if key in (_KEY_L, _KEY_R):
-            return (0 if key == _KEY_L else 1), SLAP_BIT
+        if key in (KEY_L, KEY_R):
+            return (0 if key == KEY_L else 1), SLAP_BIT
         if self.stopped:
             return -1, 0
         s = key - 1
@@ -222,7 +220,7 @@ class Spit:
     def press(self, t: int, p: int, key: int, aim: int, tie: int) -> int:
         if self.over:
             return NOT_PLAYING
-        if key in (_KEY_L, _KEY_R):
+        if key in (KEY_L, KEY_R):
             if not self.stopped or not self.two_piles:
                 return EMPTY_SLOT
             self._slap(t, p, aim, tie)
