@@ -5,6 +5,8 @@ Only what these games support is accepted; anything else is one clear line and
 exit status 2 before anything is played.
 """
 
+import json
+
 from speedduo.gamerules import OPTIONS, GameRules
 
 from host_sim.logfile import LogError, write_atomically
@@ -43,8 +45,6 @@ def check_args(args):
         raise ValueError(f"--players {args.players}: {args.game} is a two-player game (V10)")
     if args.game != "speed" and args.best_of is not None:
         raise ValueError(f"--best-of: {args.game} is one game played in rounds (V8/V9)")
-    if args.vm != "cpython":
-        raise ValueError("--vm micropython: the other games run on CPython only")
     for name, default in _SPEED_ONLY:
         if getattr(args, name) != default:
             flag = "--" + name.replace("_", "-")
@@ -70,8 +70,16 @@ def run_games(args, check_log_path, say):
         if watch:
             watch(line, say)
 
-    sim = GameSimulation(args.game, args.seed, rules, args.best_of or 3, players)
-    match = sim.run(write)
+    if args.vm == "micropython":
+        for line in _run_in_vm(args, rules, players):
+            write(line)
+        end = json.loads(lines[-1])
+        winner = -1 if end["winner"] is None else end["winner"]
+        score = end["score"]
+    else:
+        sim = GameSimulation(args.game, args.seed, rules, args.best_of or 3, players)
+        match = sim.run(write)
+        winner, score = match.winner, match.wins
     if args.log:
         try:
             write_atomically(args.log, lines)
@@ -79,16 +87,48 @@ def run_games(args, check_log_path, say):
             raise LogError(f"cannot write log {args.log}: {e.strerror}") from None
     hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
     unit = ("round" if args.game != "speed" else "hand") + ("" if hands == 1 else "s")
-    if match.winner < 0:
-        result = f"no winner, score {match.wins}"
+    if winner < 0:
+        result = f"no winner, score {score}"
     else:
-        result = f"player {match.winner} ({players[match.winner]}) won, score {match.wins}"
+        result = f"player {winner} ({players[winner]}) won, score {score}"
     where = f", log {args.log}" if args.log else ""
     say(
-        f"{args.game}, {len(players)} players, seed {args.seed}: {result} in {hands} {unit},"
+        f"{args.game}, {len(players)} players, seed {args.seed} ({args.vm}): {result} in"
+        f" {hands} {unit},"
         f" {len(lines)} log lines{where}"
     )
     return 0
+
+
+def _run_in_vm(args, rules, players):
+    """The same match in the MicroPython VM (``games_vm_main.py``): its log lines."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from host_sim import HOST_SIM, ROOT
+
+    micropython = shutil.which("micropython", path=os.path.dirname(sys.executable))
+    micropython = micropython or shutil.which("micropython")
+    if not micropython:
+        raise ValueError("micropython not found: run `python3 dev.py setup`")
+    import adafruit_ticks
+
+    options = []
+    for name, value in rules.as_pairs():
+        options.append(f"{name}={str(value).lower() if value in (True, False) else value}")
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
+        command = [micropython, "-X", f"heapsize={args.heap}"]
+        command += [os.path.join(HOST_SIM, "games_vm_main.py"), ROOT, tmp, args.game]
+        command += [str(args.seed), str(args.best_of or 3), *players, "--", *options]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    if result.returncode != 0:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
+        raise RuntimeError(f"the MicroPython VM failed (heap {args.heap}): {tail[0]}")
+    return result.stdout.splitlines()
 
 
 def _show(line, say):

@@ -160,3 +160,10 @@ def test_cli_california_match_replays_byte_for_byte(cli, tmp_path):
     assert json.loads(lines[0])["game"] == "california"
     assert "replayed identically" in cli("replay", str(log)).stdout
     CaliforniaReferee().check_log(lines)
+
+
+def test_the_same_match_in_the_micropython_vm_writes_the_same_log(cli, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    cli("run", "--game", "california", "--seed", "7", "--log", str(a))
+    cli("run", "--game", "california", "--seed", "7", "--log", str(b), "--vm", "micropython")
+    assert a.read_bytes() == b.read_bytes()

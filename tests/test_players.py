@@ -193,3 +193,11 @@ def test_cli_four_player_match_replays_byte_for_byte(cli, tmp_path):
 def test_players_options_of_classic_speed_only_are_refused(cli):
     result = cli("run", "--players", "3", "--penalty", check=False)
     assert result.returncode == 2 and "--penalty does not apply" in result.stderr
+
+
+def test_the_same_match_in_the_micropython_vm_writes_the_same_log(cli, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    cli("run", "--players", "4", "--same-rank", "--seed", "7", "--log", str(a))
+    cli("run", "--players", "4", "--same-rank", "--seed", "7", "--log", str(b), "--vm",
+        "micropython")  # fmt: skip
+    assert a.read_bytes() == b.read_bytes()

@@ -270,7 +270,7 @@ def test_replay_names_the_first_line_of_a_tampered_spit_log(cli, tmp_path):
         (["--game", "spit", "--players", "3"], "two-player game"),
         (["--game", "spit", "--claim", "race"], "--claim does not apply"),
         (["--game", "spit", "--best-of", "5"], "one game played in rounds"),
-        (["--game", "spit", "--vm", "micropython"], "CPython only"),
+        (["--game", "spit", "--bounce-us", "100"], "classic two-player Speed only"),
         (["--game", "spit", "--max-rounds", "0"], "max_rounds must be at least 1"),
     ],
 )
@@ -299,3 +299,10 @@ def test_a_version_1_log_relabelled_version_2_is_refused_for_its_missing_game(cl
     log.write_text("\n".join(lines) + "\n")
     result = cli("replay", str(log), check=False)
     assert result.returncode == 2 and "field game must be one of" in result.stderr
+
+
+def test_a_spit_match_in_the_micropython_vm_writes_the_same_log(cli, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    cli("run", "--game", "spit", "--seed", "7", "--log", str(a))
+    cli("run", "--game", "spit", "--seed", "7", "--log", str(b), "--vm", "micropython")
+    assert a.read_bytes() == b.read_bytes()
