@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from games_fuzz import SOAK, bot_match, check_altered
 from games_runner import GameSimulation
 from referee import CaliforniaReferee, RefereeError
 from speedduo.california import California
@@ -131,7 +132,7 @@ def test_a_player_with_no_stock_cannot_cover():
     assert core.bot_keys(0) == [] and core.bot_keys(1) == [1]
 
 
-@pytest.mark.parametrize("seed", range(1, 13))
+@pytest.mark.parametrize("seed", range(1, 301 if SOAK else 13))
 def test_bot_matches_of_california_speed_pass_the_referee(seed):
     lines = []
     players = [LEVELS[seed % 4], LEVELS[(seed // 4) % 4]]
@@ -167,3 +168,9 @@ def test_the_same_match_in_the_micropython_vm_writes_the_same_log(cli, tmp_path)
     cli("run", "--game", "california", "--seed", "7", "--log", str(a))
     cli("run", "--game", "california", "--seed", "7", "--log", str(b), "--vm", "micropython")
     assert a.read_bytes() == b.read_bytes()
+
+
+@pytest.mark.parametrize("seed", range(1, 61 if SOAK else 4))
+def test_every_altered_california_log_is_refused_by_replay(tmp_path, seed):
+    lines = bot_match("california", seed, 2)
+    assert check_altered(tmp_path, lines, seed) > 0

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from games_fuzz import SOAK, bot_match, check_altered
 from games_runner import GameSimulation
 from referee import RefereeError, SpeedNReferee
 from speedduo.cards import card_from_name
@@ -158,7 +159,7 @@ def test_ties_take_turns_round_the_table_with_three_players():
 
 
 @pytest.mark.parametrize("n", [3, 4])
-@pytest.mark.parametrize("seed", range(1, 7))
+@pytest.mark.parametrize("seed", range(1, 151 if SOAK else 7))
 def test_bot_matches_with_more_players_pass_the_referee(n, seed):
     lines = []
     players = [LEVELS[(seed + k) % 4] for k in range(n)]
@@ -201,3 +202,9 @@ def test_the_same_match_in_the_micropython_vm_writes_the_same_log(cli, tmp_path)
     cli("run", "--players", "4", "--same-rank", "--seed", "7", "--log", str(b), "--vm",
         "micropython")  # fmt: skip
     assert a.read_bytes() == b.read_bytes()
+
+
+@pytest.mark.parametrize("seed", range(1, 61 if SOAK else 4))
+def test_every_altered_four_player_log_is_refused_by_replay(tmp_path, seed):
+    lines = bot_match("speed", seed, 4)
+    assert check_altered(tmp_path, lines, seed) > 0

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from games_fuzz import SOAK, bot_match, check_altered
 from games_runner import GameSimulation
 from referee import RefereeError, SpitReferee
 from speedduo.cards import card_from_name
@@ -219,7 +220,7 @@ def test_v8_11_max_rounds_ends_the_match_for_the_player_with_fewer_cards():
     SpitReferee().check_log(lines)
 
 
-@pytest.mark.parametrize("seed", range(1, 13))
+@pytest.mark.parametrize("seed", range(1, 301 if SOAK else 13))
 def test_bot_matches_of_spit_pass_the_referee(seed):
     players = (LEVELS[seed % 4], LEVELS[(seed // 4) % 4])
     match, lines = run(seed, players, no_wrap=seed % 3 == 0)
@@ -306,3 +307,9 @@ def test_a_spit_match_in_the_micropython_vm_writes_the_same_log(cli, tmp_path):
     cli("run", "--game", "spit", "--seed", "7", "--log", str(a))
     cli("run", "--game", "spit", "--seed", "7", "--log", str(b), "--vm", "micropython")
     assert a.read_bytes() == b.read_bytes()
+
+
+@pytest.mark.parametrize("seed", range(1, 61 if SOAK else 4))
+def test_every_altered_spit_log_is_refused_by_replay(tmp_path, seed):
+    lines = bot_match("spit", seed, 2)
+    assert check_altered(tmp_path, lines, seed) > 0
