@@ -53,7 +53,7 @@ def check_altered(tmp_path, lines, seed):
     original = "\n".join(lines) + "\n"
     path = tmp_path / "altered.jsonl"
     refused = 0
-    for text in altered_logs(lines, seed, 1500 if SOAK else 60):
+    for text in altered_logs(lines, seed, 300 if SOAK else 60):
         path.write_text(text)
         try:
             ok, message = replay_games_file(str(path))
