@@ -13,6 +13,19 @@ _root = sys.argv[1]
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", sys.argv[2]]
 
 
+_BOARD_MODULES = (
+    "codes",
+    "cards",
+    "rng",
+    "logtext",
+    "matchlog",
+    "stall",
+    "core",
+    "match",
+    "arbiter",
+)
+
+
 def _value(text):
     if text == "true":
         return True
@@ -35,7 +48,12 @@ def main(argv):
     for option in argv[split + 1 :]:
         name, text = option.split("=")
         rules.set(name, _value(text))
-    gc.collect()
+    # one module at a time, collecting between (vm_main.py: compiling leaves garbage); the
+    # bots' reaction times come from bots.py, which brings in classic Speed's arbiter
+    core = {"spit": "spit", "california": "california"}.get(game, "speed_n")
+    for name in _BOARD_MODULES + ("gamelog", "gamematch", core):
+        __import__("speedduo." + name)
+        gc.collect()
     from games_runner import GameSimulation
 
     gc.collect()
