@@ -38,8 +38,10 @@ def _listdir(path):
         return []
 
 
-def candidates(label, platform=None, listdir=_listdir, user=None, volume_label=None):
-    """Mount points that may be the drive called ``label`` on ``platform`` (sys.platform)."""
+def candidates(label, platform=None, listdir=_listdir, user=None, volume_label=None, bases=None):
+    """Mount points that may be the drive called ``label`` on ``platform`` (sys.platform).
+
+    ``bases``: the folders Linux mounts drives in (default: the usual ones)."""
     platform = platform or sys.platform
     if platform.startswith("win"):
         label_of = volume_label or windows_volume_label
@@ -53,7 +55,7 @@ def candidates(label, platform=None, listdir=_listdir, user=None, volume_label=N
         ]
     user = user or os.environ.get("USER") or os.environ.get("LOGNAME") or ""
     found = []
-    for base in ("/media/" + user, "/run/media/" + user, "/media", "/mnt"):
+    for base in bases or ("/media/" + user, "/run/media/" + user, "/media", "/mnt"):
         for name in listdir(base):
             if name == label or re.fullmatch(re.escape(label) + r"\d+", name):
                 found.append(base + "/" + name)

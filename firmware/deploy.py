@@ -429,11 +429,8 @@ class Plan:
             keep.add(loader_version(fallback))
         if not self.stage:
             keep.add(self.name)
-        found = [
-            rel + PART
-            for rel in ("code.py", "main.py", "boot.py", "settings.toml")
-            if os.path.exists(self.path(rel + PART))
-        ]
+        ours = ["code.py", "main.py", "settings.toml", GAME_DIR + ".probe", *self.release.top]
+        found = [rel + PART for rel in ours if os.path.exists(self.path(rel + PART))]
         root = self.path(GAME_DIR)
         names = sorted(os.listdir(root)) if os.path.isdir(root) else []
         return found + [GAME_DIR + "/" + name for name in names if name not in keep]
@@ -533,6 +530,13 @@ class Deploy:
         wrong = verify(plan.drive, plan.entries)
         if wrong:
             raise DeployError("%s did not read back as written: run deploy again" % wrong)
+        legacy = self.path("lib/speedduo")
+        if os.path.isdir(legacy):
+            kb = tree_size(legacy, 1) // 1024
+            self.say(
+                "note: lib/speedduo (%d KB) and lib/adafruit_ticks from an earlier deploy are "
+                "no longer used; delete them to free the space" % kb
+            )
 
     def _stage(self, folder, files):
         staging = self.path(folder + PART)

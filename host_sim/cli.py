@@ -139,12 +139,19 @@ def build_parser():
     rep = sub.add_parser("replay", help="re-play a log and compare it line by line")
     rep.add_argument("log")
     rep.add_argument("--show", action="store_true", help="then play it in a window")
+    from host_sim.flash import add_parser as add_flash_parser
+
+    add_flash_parser(sub)
     return parser
 
 
 def main(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "flash":
+        from host_sim.flash import run_flash
+
+        return run_flash(args)
     try:
         if args.command == "replay":
             return _replay(args)
