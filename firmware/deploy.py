@@ -49,7 +49,7 @@ PART = ".part"
 LOADER_MARK = "# speedduo-game: "
 SUPPORTED_MAJORS = (10,)  # CircuitPython major versions the game runs on
 TESTED_VERSION = "10.2.1"
-ENTRY_FILES = ("code.txt", "code.py", "main.txt", "main.py")  # CircuitPython's order
+ENTRY_FILES = ("code.txt", "code.py", "main.py", "main.txt")  # CircuitPython 10 main.c order
 CIRCUITPYTHON_MPY_HEADER = b"C\x06"  # CircuitPython 9.x and 10.x: .mpy version 6
 FLASH_HINT = "python -m host_sim flash"
 
@@ -465,7 +465,7 @@ class Plan:
             if current != files[rel]:
                 total += size(len(files[rel])) + size(len(current or b""))  # .part, backup
         if self.old_ok:
-            total += size(len(loader(self.old_name, self.release.code_text)))  # main.py
+            total += size(len(read(self.path("code.py")) or b""))  # main.py, its copy
         if self.settings:
             total += size(len(self.settings[0])) * (2 if self.settings[1] else 1)
         freed = sum(tree_size(self.path(rel), cluster) for rel in self.leftovers)
@@ -530,6 +530,8 @@ class Deploy:
         wrong = verify(plan.drive, plan.entries)
         if wrong:
             raise DeployError("%s did not read back as written: run deploy again" % wrong)
+        if os.path.exists(self.path("code.txt")):
+            self.say("note: CircuitPython runs code.txt before code.py: rename it to play")
         legacy = self.path("lib/speedduo")
         if os.path.isdir(legacy):
             kb = tree_size(legacy, 1) // 1024
@@ -590,10 +592,13 @@ class Deploy:
             self.say("keep the board's own code.py as " + backup)
             self.io.write(self.path(backup), current)
         fallback = read(self.path("main.py"))
-        if plan.old_ok and (fallback is None or loader_version(fallback)):
-            # while code.py is replaced, CircuitPython may find none: main.py runs the old game
-            self.put("main.py", loader(plan.old_name, self.plan.release.code_text))
-            self.io.sync()
+        running = current is not None and loader_version(current) == plan.old_name
+        if plan.old_ok and running and (fallback is None or loader_version(fallback)):
+            # while code.py is replaced, CircuitPython may find none: main.py, a copy of
+            # the code.py that runs now, starts the old game then
+            if fallback != current:
+                self.put("main.py", current)
+                self.io.sync()
         self.say("switch code.py to " + plan.name)
         self.put("code.py", code)
         self.io.sync()

@@ -1,7 +1,7 @@
 """firmware/deploy.py: the game onto a CIRCUITPY drive, so that it cannot be bricked.
 
 Temporary folders stand in for the drives. "Runnable" is checked the way CircuitPython
-starts: the first of code.txt, code.py, main.txt, main.py that exists must name a
+starts: the first of code.txt, code.py, main.py, main.txt that exists must name a
 version folder whose files all match its manifest, and every module the game imports
 must be in that folder (docs/deploy.md)."""
 
@@ -346,12 +346,14 @@ def test_a_deploy_stopped_at_any_step_leaves_a_runnable_game(tmp_path, split_rep
     assert old_name != new_name and "speedduo/oldonly.py" in old_files - new_files
     assert counting.done > 2 * len(new_files)
     print("%d places to stop at" % counting.done)
+    without_code_py = 0
     for stop in range(counting.done):
         drive = tmp_path / ("stop%d" % stop)
         shutil.copytree(template, drive)
         with pytest.raises(Interrupted):
             dp.deploy(str(drive), say=quiet, mpy_cross="", io=Failing(stop, split_replace))
         assert runnable(drive) in ((old_name, old_files), (new_name, new_files)), stop
+        without_code_py += not (drive / "code.py").exists()  # main.py ran the old game
         said = []
         dp.deploy(str(drive), say=said.append, mpy_cross="", io=Fast())  # the next run finishes
         assert runnable(drive) == (new_name, new_files), stop
@@ -361,6 +363,7 @@ def test_a_deploy_stopped_at_any_step_leaves_a_runnable_game(tmp_path, split_rep
         assert (drive / "lib" / "family_lib.py").exists()
         assert (drive / "settings.toml").read_text() == "SPEED_PENALTY = 1\n"
         shutil.rmtree(drive)
+    assert without_code_py == (1 if split_replace else 0)
 
 
 def test_leftovers_of_an_interrupted_run_are_cleaned_up_not_refused(tmp_path):
