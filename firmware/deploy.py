@@ -35,6 +35,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -413,10 +414,15 @@ class Plan:
         return verify(self.drive, [e for e in entries if e[0].startswith(folder)]) is None
 
     def _free_name(self):
-        """The release's name; name-2, -3... when a broken copy of it is what runs now."""
-        base = self.release.name
+        """The release's name; the running copy when it is this release, intact; else the
+        name, or name-2, -3... when a broken copy of it is what runs now."""
+        base, old = self.release.name, self.old_name or ""
+        if old == base or re.fullmatch(re.escape(base) + r"-\d+", old):
+            entries = read_manifest_bytes(self.release.manifest(old))
+            if read_manifest(self.drive, old) == entries and self._complete(old):
+                return old
         name, n = base, 1
-        while name == self.old_name and not self._complete(name):
+        while name == old:
             n += 1
             name = "%s-%d" % (base, n)
         return name

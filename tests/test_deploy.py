@@ -387,6 +387,7 @@ def test_a_damaged_running_version_is_replaced_by_a_whole_copy(tmp_path):
     new_name, new_files = runnable(drive)
     assert new_name == name + "-2" and new_files == files
     assert os.listdir(drive / dp.GAME_DIR) == [new_name]
+    assert dp.deploy(str(drive), say=quiet, mpy_cross="") == 0  # and it stays put
 
 
 # --- stale files, the family's files, settings -------------------------------------------
