@@ -31,6 +31,7 @@ CircuitPython refuses. ``code.py`` and ``boot.py`` stay source.
 """
 
 import argparse
+import errno
 import glob
 import hashlib
 import json
@@ -251,13 +252,18 @@ class DriveIO:
     def writable(self, path):
         """None, or why the drive cannot be written (tried with a probe file)."""
         probe = os.path.join(path, GAME_DIR + ".probe" + PART)
+        why = None
         try:
             with open(probe, "wb") as f:
                 f.write(b"x")
-            os.remove(probe)
         except OSError as error:
-            return error.strerror or str(error)
-        return None
+            if error.errno != errno.ENOSPC:  # only full: the free-space check says so
+                why = error.strerror or str(error)
+        try:
+            os.remove(probe)
+        except OSError:
+            pass
+        return why
 
 
 def read(path):
@@ -679,7 +685,10 @@ def deploy(
     settings_data = check_settings_file(settings) if settings else None
     why = io.writable(drive)
     if why and not dry_run:
-        raise DeployError("%s is read-only (%s): nothing changed" % (drive, why))
+        raise DeployError(
+            "%s is read-only (%s): nothing changed (a boot.py that remounts the drive for "
+            "the board's own use makes it read-only to the computer)" % (drive, why)
+        )
     with tempfile.TemporaryDirectory() as build_dir:
         release = build_release(mpy_cross, build_dir, say, pairs)
     plan = Plan(drive, release, settings_data)
