@@ -570,3 +570,38 @@ def test_micropythons_mpy_cross_is_refused_and_the_library_ships_as_source(tmp_p
     runnable(drive)
     assert not list(drive.rglob("*.mpy"))
     assert any("as .py source" in line and "not CircuitPython" in line for line in said)
+
+
+# --- on CircuitPython itself ---------------------------------------------------------
+
+LONG_DEVICE = os.environ.get("SPEED_DEVICE_LONG") == "1"
+
+
+@pytest.mark.skipif(not LONG_DEVICE, reason="SPEED_DEVICE_LONG=1 (minutes on rp2040js)")
+@pytest.mark.timeout(1800)
+def test_the_deployed_drive_plays_on_circuitpython(tmp_path, monkeypatch, capsys):
+    """The device emulator boots a drive image holding exactly what deploy wrote (.mpy):
+    code.py's switch line, the version folder on sys.path, adafruit_ticks from it."""
+    from host_sim import device_run
+    from host_sim.cli import main as cli_main
+
+    firmware = device_run.find_firmware(need_mpy_cross=True)
+    drive = make_drive(tmp_path / "d")
+    dp.deploy(str(drive), say=quiet, mpy_cross=firmware["mpy-cross"])
+    name, files = runnable(drive)
+    assert "speedduo/board_io.mpy" in files
+    written = [
+        (rel, data)
+        for rel, data in sorted(snapshot(drive).items())
+        if rel not in ("boot_out.txt", "settings.toml")
+    ]
+
+    def deployed_files(settings_text, *args, **kw):
+        return written + [("settings.toml", settings_text.encode())]
+
+    monkeypatch.setattr(device_run, "drive_files", deployed_files)
+    script = os.path.join(ROOT, "tests", "scripts", "device_smoke.txt")
+    log = tmp_path / "d.jsonl"
+    argv = ["device", "--seed", "2", "--idle-ms", "4000", "--script", script, "--log", str(log)]
+    assert cli_main(argv) == 0, capsys.readouterr().err
+    assert '"ev":"match_end"' in log.read_text()
