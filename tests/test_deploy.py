@@ -106,7 +106,8 @@ def runnable(drive):
         base = folder / module.replace(".", "/")
         found = [p for p in (base.with_suffix(".py"), base / "__init__.py") if p.exists()]
         if not found:
-            is_name = (base.parent.with_suffix(".py")).exists()  # from X import name
+            parent = base.parent  # from X import name: X's file holds it
+            is_name = parent.with_suffix(".py").exists() or parent.with_suffix(".mpy").exists()
             assert is_name or base.with_suffix(".mpy").exists(), f"{module} missing"
             continue
         todo += _imports(found[0].read_text())
