@@ -24,18 +24,34 @@ LOG_PATIENCE = const(64)  # log records that may wait a pass after a redraw (rin
 
 class App:
     def __init__(
-        self, events, ticks_ms, seed, rules, best_of, send_line, screens=None, start_ticks=None
+        self,
+        events,
+        ticks_ms,
+        seed,
+        rules,
+        best_of,
+        send_line,
+        screens=None,
+        start_ticks=None,
+        opponent=None,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
-        PLAY press's keypad timestamp, so match times follow the keys, not the loop)."""
+        PLAY press's keypad timestamp, so match times follow the keys, not the loop).
+        ``opponent``: an ``opponent.Opponent`` playing player 1 (one player against
+        the board): it stands in front of ``events``, so its presses are key events."""
         self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
         self.log = MatchLog()
         self.match = Match(seed, rules, best_of, self.log)
         if start_ticks is None:
             start_ticks = ticks_ms()
+        self.opponent = opponent
+        if opponent is not None:
+            events = opponent.join(events, self.match, start_ticks)
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, self.log, start_ticks, self.match)
         self.arbiter = Arbiter(recorder, self.match, start_ticks)
+        if opponent is not None:
+            self.arbiter._event = opponent.event  # keypad.Event is read-only on the board
         self.screens = screens
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play
@@ -56,6 +72,8 @@ class App:
         only time changes (countdowns, a flash running out): a pass in which nothing
         happened costs little, so a press waits less for the pass that sees it."""
         now_ticks = self.ticks_ms()
+        if self.opponent is not None:
+            self.opponent.look(now_ticks)  # before the arbiter reads the keys
         arbiter = self.arbiter
         arbiter.service(now_ticks)
         screens = self.screens

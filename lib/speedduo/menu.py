@@ -2,8 +2,10 @@
 
 Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
 changes the selected setting or, on PLAY, starts the match. Settings: best of
-3/5/7 (R14), the R16 penalty, V1 (no wrap) and V2 (same rank); the rest come
-from settings.toml. Not on the play path: it may build strings.
+3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank) and the opponent
+(2 PLAYERS, or the board plays player 1: EASY / MEDIUM / HARD,
+lib/speedduo/opponent.py); the rest come from settings.toml. Not on the play
+path: it may build strings.
 """
 
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER
@@ -13,13 +15,16 @@ BEST_OF = 1
 PENALTY = 2
 NO_WRAP = 3
 SAME_RANK = 4
+OPPONENT = 5
+OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 TITLE = "SPEED DUO"
 
 
 class Menu:
-    def __init__(self, rules, best_of):
+    def __init__(self, rules, best_of, opponent=0):
         self.rules = rules
         self.best_of = best_of
+        self.opponent = opponent  # 0: two players; 1-3: the board plays player 1
         self.selected = PLAY
 
     def lines(self):
@@ -30,6 +35,7 @@ class Menu:
             "PENALTY " + ("ON" if rules.penalty else "OFF"),
             "A-K WRAP " + ("OFF" if rules.no_wrap else "ON"),
             "SAME RANK " + ("ON" if rules.same_rank else "OFF"),
+            ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
         ]
 
     def press(self, key_number):
@@ -50,4 +56,6 @@ class Menu:
             self.rules.set("no_wrap", not self.rules.no_wrap)
         elif self.selected == SAME_RANK:
             self.rules.set("same_rank", not self.rules.same_rank)
+        elif self.selected == OPPONENT:
+            self.opponent = (self.opponent + 1) % len(OPPONENT_NAMES)
         return False
