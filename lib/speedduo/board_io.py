@@ -254,6 +254,7 @@ def main(matches=0, free_at_boot=-1):
             match_seed = seed if seed >= 0 else new_seed()
             opponent = None
             if menu.opponent:  # one player against the board: it plays player 1
+                gc.collect()  # room to compile it (imported the first time it is chosen)
                 from speedduo.opponent import Opponent
 
                 opponent = Opponent(menu.opponent, match_seed, settings.rules.claim_mode)

@@ -122,7 +122,9 @@ class Opponent:
     arbiter reads the keys): the opponent looks at the table and may plan a
     press, and its key events stamped before ``now_ticks`` become due. An event
     is handed on only once every scan of its millisecond is in the real queue
-    (``now_ticks`` is later), so the merge is in the order the scans happened.
+    (``now_ticks`` is later), and a real event later than it waits for it (a
+    scan during the pass may stamp one), so the merge is in the order the scans
+    happened and the key record's time never runs backwards.
     The arbiter must read into ``event`` (a ``KeyEvent``: the App sees to it).
     """
 
@@ -219,7 +221,7 @@ class Opponent:
         has_real = self._has_real or self._read_real()
         real = self._real
         i = self._i
-        if i < self._n and self._t[i] < self._now:
+        if i < self._n:
             t = self._t[i]
             key = self._key[i]
             real_t = 0
@@ -228,6 +230,8 @@ class Opponent:
                     (real.timestamp - self.start_ticks + _TICKS_HALF) & _TICKS_MASK
                 ) - _TICKS_HALF
             if not has_real or t < real_t or (t == real_t and key < real.key_number):
+                if t >= self._now:
+                    return False  # its turn, but a scan of ms t may still come: wait
                 event.key_number = key
                 event.pressed = self._down[i] == 1
                 event.timestamp = (self.start_ticks + t) & _TICKS_MASK
