@@ -35,6 +35,11 @@ from speedduo.arbiter import REBOUNCE_MS
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, PLAYING
 from speedduo.rng import Rng
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
 # level numbers: 0 is "no opponent" (two players), as in the menu and SPEED_OPPONENT
 LEVEL_NAMES = ("off", "easy", "medium", "hard", "perfect")
 BOARD_LEVELS = 4  # off, easy, medium, hard: what the board offers
@@ -142,8 +147,8 @@ class Opponent:
         self._hand_no = 0  # the hand the plan was made in
         self._resume = 0  # no new plan before this match time
         self._now = 0
-        self.events = None  # the real keypad.EventQueue
-        self.match = None
+        self.events = None  # type: Any  # the real keypad.EventQueue
+        self.match = None  # type: Any
         self.start_ticks = 0
         self.presses = 0  # presses it made
         self.ignored = 0  # physical presses of its row, dropped
