@@ -227,6 +227,8 @@ def test_one_player_against_the_board_plays_to_the_end_and_replays(tmp_path):
     assert all(h["why"] == "out" for h in hands)
     plays = [e for e in events if e["ev"] == "play"]
     assert {e["p"] for e in plays} == {0, 1}  # the human played cards, and so did the board
+    late = [e for e in events if e["ev"] == "reject" and e["p"] == 1 and e["why"] == "late"]
+    assert late  # it commits to its presses: some lose the race (R8)
     keys = [k for e in events for k in e.get("keys", [])]
     assert any(k[1] >= 7 for k in keys)  # the opponent's presses are in the key record
     replay = run_cli("replay", str(log))
