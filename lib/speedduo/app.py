@@ -34,9 +34,12 @@ class App:
         screens=None,
         start_ticks=None,
         opponent=None,
+        *,
+        event,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
-        PLAY press's keypad timestamp, so match times follow the keys, not the loop).
+        PLAY press's keypad timestamp, so match times follow the keys, not the loop);
+        ``event``: a ``keypad.Event`` to read the queue into (the board glue makes it).
         ``opponent``: an ``opponent.Opponent`` playing player 1 (one player against
         the board): it stands in front of ``events``, so its presses are key events."""
         self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
@@ -47,11 +50,10 @@ class App:
         self.opponent = opponent
         if opponent is not None:
             events = opponent.join(events, self.match, start_ticks)
+            event = opponent.event  # keypad.Event is read-only on the board: its own, writable
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, self.log, start_ticks, self.match)
-        self.arbiter = Arbiter(recorder, self.match, start_ticks)
-        if opponent is not None:
-            self.arbiter._event = opponent.event  # keypad.Event is read-only on the board
+        self.arbiter = Arbiter(recorder, self.match, start_ticks, event)
         self.screens = screens
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play

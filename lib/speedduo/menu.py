@@ -1,11 +1,12 @@
 """The menu between matches, driven by the same buttons as the game.
 
 Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
-changes the selected setting or, on PLAY, starts the match. Settings: best of
-3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank) and the opponent
-(2 PLAYERS, or the board plays player 1: EASY / MEDIUM / HARD,
-lib/speedduo/opponent.py); the rest come from settings.toml. Not on the play
-path: it may build strings.
+changes the selected setting, on PLAY starts the match and on HOW TO PLAY
+shows the rules' pages (``howto.py``). Settings: best of 3/5/7 (R14), the R16
+penalty, V1 (no wrap), V2 (same rank), V3 (jokers), V4 (double deck) and the
+opponent (2 PLAYERS, or the board plays player 1: EASY / MEDIUM / HARD,
+lib/speedduo/opponent.py); the rest come from settings.toml.
+Not on the play path: it may build strings.
 """
 
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER
@@ -15,9 +16,17 @@ BEST_OF = 1
 PENALTY = 2
 NO_WRAP = 3
 SAME_RANK = 4
-OPPONENT = 5
+JOKERS = 5
+DOUBLE_DECK = 6
+OPPONENT = 7
+HOW_TO_PLAY = 8  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 TITLE = "SPEED DUO"
+
+# what a press asks for (press())
+STAY = 0
+START = 1
+SHOW_HOW_TO_PLAY = 2
 
 
 class Menu:
@@ -35,11 +44,14 @@ class Menu:
             "PENALTY " + ("ON" if rules.penalty else "OFF"),
             "A-K WRAP " + ("OFF" if rules.no_wrap else "ON"),
             "SAME RANK " + ("ON" if rules.same_rank else "OFF"),
+            "JOKERS " + ("ON" if rules.jokers else "OFF"),
+            "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
+            "HOW TO PLAY",
         ]
 
     def press(self, key_number):
-        """A key went down; True when it starts the match."""
+        """A key went down: START (PLAY chosen), SHOW_HOW_TO_PLAY, or STAY."""
         key = key_number % KEYS_PER_PLAYER
         count = len(self.lines())
         if key == KEY_L:
@@ -47,7 +59,9 @@ class Menu:
         elif key == KEY_R:
             self.selected = (self.selected + 1) % count
         elif self.selected == PLAY:
-            return True
+            return START
+        elif self.selected == HOW_TO_PLAY:
+            return SHOW_HOW_TO_PLAY
         elif self.selected == BEST_OF:
             self.best_of = 3 if self.best_of == 7 else self.best_of + 2
         elif self.selected == PENALTY:
@@ -56,6 +70,10 @@ class Menu:
             self.rules.set("no_wrap", not self.rules.no_wrap)
         elif self.selected == SAME_RANK:
             self.rules.set("same_rank", not self.rules.same_rank)
+        elif self.selected == JOKERS:
+            self.rules.set("jokers", not self.rules.jokers)
+        elif self.selected == DOUBLE_DECK:
+            self.rules.set("double_deck", not self.rules.double_deck)
         elif self.selected == OPPONENT:
             self.opponent = (self.opponent + 1) % len(OPPONENT_NAMES)
-        return False
+        return STAY
