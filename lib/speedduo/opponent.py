@@ -43,10 +43,11 @@ except ImportError:
 # level numbers: 0 is "no opponent" (two players), as in the menu and SPEED_OPPONENT
 LEVEL_NAMES = ("off", "easy", "medium", "hard", "perfect")
 BOARD_LEVELS = 4  # off, easy, medium, hard: what the board offers
-_LOW_MS = (0, 700, 450, 250, 0)
-_SPREAD_MS = (0, 800, 450, 250, 0)
-_HOLD_MS = const(60)  # a press is held 60 + 0..60 ms
-_HOLD_SPREAD_MS = const(60)
+# reaction times by level: REACTION_LOW_MS + 0..REACTION_SPREAD_MS (uniform)
+REACTION_LOW_MS = (0, 700, 450, 250, 0)
+REACTION_SPREAD_MS = (0, 800, 450, 250, 0)
+HOLD_MS = const(60)  # a press is held HOLD_MS + 0..HOLD_SPREAD_MS
+HOLD_SPREAD_MS = const(60)
 SETTLE_MS = REBOUNCE_MS + 5  # after the release: past the arbiter's re-bounce guard
 CLAIM = const(5)  # a choice: press L and R together (V5)
 NOTHING = const(-1)
@@ -99,15 +100,15 @@ class Brain:
 
     def reaction_us(self) -> int:
         """The time from seeing the table to the key going down, in µs."""
-        spread = _SPREAD_MS[self.level]
+        spread = REACTION_SPREAD_MS[self.level]
         if not spread:
-            return _LOW_MS[self.level] * 1000
-        ms = _LOW_MS[self.level] + self.rng.below(spread + 1)
+            return REACTION_LOW_MS[self.level] * 1000
+        ms = REACTION_LOW_MS[self.level] + self.rng.below(spread + 1)
         return ms * 1000 + self.rng.below(1000)
 
     def hold_ms(self) -> int:
         """How long the key stays down."""
-        return _HOLD_MS + self.rng.below(_HOLD_SPREAD_MS + 1)
+        return HOLD_MS + self.rng.below(HOLD_SPREAD_MS + 1)
 
 
 class KeyEvent:
