@@ -27,6 +27,7 @@ emulated RP2040 (``host_sim/device_run.py``; docs/device.md).
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -172,8 +173,8 @@ def run_board(args, changed):
     load_script(args.script)  # one-line error for a bad script, before the VM starts
     if args.pty and args.vm != "cpython":
         raise ValueError("--pty runs the board on CPython (--vm cpython)")
-    if args.pty and args.data_port != "read":
-        raise ValueError("--pty: the host at the other end decides when it reads (no --data-port)")
+    if args.pty and not args.data_port.startswith(("read", "pull:")):
+        raise ValueError("--pty: the host at the other end decides when it reads (read|pull:)")
     env = dict(os.environ)
     for key in [k for k in env if k.startswith("SPEED_")]:
         del env[key]
@@ -220,6 +221,8 @@ def run_board(args, changed):
             ",".join(faults),
             data,
         ]
+        if pty is not None:  # a `kill` of this process stops the board too (run() kills it)
+            signal.signal(signal.SIGTERM, _stop)
         try:
             result = subprocess.run(
                 command,
@@ -229,6 +232,9 @@ def run_board(args, changed):
                 timeout=None if pty else 3600,
                 pass_fds=(pty.master,) if pty else (),
             )
+        except KeyboardInterrupt:
+            say("board: stopped")
+            return 130
         finally:
             if pty is not None:
                 pty.close()  # once the host has read what is queued (or has gone)
@@ -246,6 +252,10 @@ def run_board(args, changed):
         write_atomically(args.log, lines)
     say(summary("board", args, lines))
     return 0
+
+
+def _stop(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def say(text):

@@ -109,6 +109,11 @@ class Decoder:
             except (ValueError, KeyError, TypeError):
                 items.append(Item("garbled", text=raw.decode("utf-8", "replace")))
                 return
+            last = self.last_seq or 0  # None: the host saw no line before
+            if 0 < seq - count - last < SEQ_LIMIT // 2:
+                # lines this host never saw before those the board counted as lost
+                # (sent before it opened the port, or dropped on the way)
+                items.append(Item("gap", seq=seq - count, count=seq - count - last))
             items.append(Item("lost", seq=seq, count=count))
             self.last_seq = seq
             return

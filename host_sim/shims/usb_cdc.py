@@ -160,22 +160,18 @@ class _Pty:
         os.set_blocking(fd, False)
         self._poll = select.poll()
         self._poll.register(fd, select.POLLIN | select.POLLOUT)
-        self._was_open = False
 
     def _events(self, timeout_ms=0):
         events = self._poll.poll(timeout_ms)
         return events[0][1] if events else 0
 
     def open(self):
-        """True while a program has the other side open (no hang-up on the master)."""
+        """True while a program has the other side open (no hang-up on the master).
+        What a host that went away had not read stays queued for the next one, as in
+        the board's transmit FIFO."""
         import select
-        import termios
 
-        is_open = not self._events() & select.POLLHUP
-        if self._was_open and not is_open:  # the host went away: what it had not read is gone
-            termios.tcflush(self.fd, termios.TCIOFLUSH)
-        self._was_open = is_open
-        return is_open
+        return not self._events() & select.POLLHUP
 
     def out_waiting(self):
         import select

@@ -97,7 +97,9 @@ class Link:
                 self._take(port.read(min(waiting, REQUEST_MAX)))
             elif self._length or self._too_long:
                 if ticks_diff(self.ticks_ms(), self._started) > STALE_MS:
-                    self._end_of_line()
+                    self._length = 0  # never ended: whatever it holds, it was cut short
+                    self._too_long = False
+                    self._error("truncated")
         except OSError:  # the cable was pulled: nothing to read
             pass
 

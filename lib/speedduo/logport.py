@@ -24,7 +24,8 @@ Lines while no host has the port open (``connected`` false) are lost too and
 marked the same way when one opens it. The line itself is the match log's
 reusable buffer (``MatchLog.line``, 1024 bytes, far longer than any line):
 ``send`` appends the tab, the seq and the newline to it and writes it whole,
-so a line costs no allocation; only the marker allocates, once per outage.
+and the marker is formatted into a buffer of its own, so no line allocates
+(tests/link_heap_lock.py).
 """
 
 from micropython import const  # on the host, Blinka provides this module
@@ -35,6 +36,8 @@ WRITE_TIMEOUT_S = 0.01
 SEQ_LIMIT = const(1000000000)  # seq runs 1 .. SEQ_LIMIT - 1, then 1 again
 _NEWLINE = const(10)
 _TAB = const(9)
+_BRACE = const(125)
+_MARKER_CAPACITY = const(64)  # > len('\n{"ev":"lost","lines":N}\tSEQ\n') with 10-digit numbers
 
 
 class LogPort:
@@ -47,6 +50,7 @@ class LogPort:
         self.sent = 0  # lines sent whole
         self.seq = 0  # the last line's sequence number (sent or lost)
         self._cut = False  # a line went out cut short: the stream needs a newline
+        self._marker = bytearray(_MARKER_CAPACITY)  # the lost marker, formatted in place
         if port is not None:
             port.write_timeout = WRITE_TIMEOUT_S
 
@@ -55,10 +59,11 @@ class LogPort:
         port = self.port
         if port is None:
             return
+        last = self.seq
+        seq = last % (SEQ_LIMIT - 1) + 1
+        self.seq = seq  # this line's number, whether it goes out or not
         try:
-            resumed = not self.lost or self._resume()  # the marker carries the last lost seq
-            seq = self.seq % (SEQ_LIMIT - 1) + 1
-            self.seq = seq
+            resumed = not self.lost or self._resume(last)  # the marker: the last lost line's seq
             if not resumed or not port.connected:
                 self._lose()
                 return
@@ -80,16 +85,18 @@ class LogPort:
         self.lost += 1
         self.lost_total += 1
 
-    def _resume(self) -> bool:
+    def _resume(self, last) -> bool:
         """After an outage: once the host has everything queued, mark the gap. True: resumed."""
         port = self.port
         if not port.connected or port.out_waiting:
             return False
-        marker = b'%s{"ev":"lost","lines":%d}\t%d\n' % (
-            b"\n" if self._cut else b"",
-            self.lost,
-            self.seq,
-        )
+        marker = self._marker
+        marker[:] = b'\n{"ev":"lost","lines":' if self._cut else b'{"ev":"lost","lines":'
+        int_into(marker, self.lost)
+        marker.append(_BRACE)
+        marker.append(_TAB)
+        int_into(marker, last)
+        marker.append(_NEWLINE)
         written = port.write(marker)
         if written is not None and written < len(marker):
             self._cut = True
@@ -102,6 +109,6 @@ class LogPort:
         """Between matches: mark lines lost in an outage, if the host is back."""
         if self.port is not None and self.lost:
             try:
-                self._resume()
+                self._resume(self.seq)
             except OSError:
                 self._cut = True
