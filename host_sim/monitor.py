@@ -78,7 +78,7 @@ def describe(item):
     if kind == "lost":
         return f"!! {item.count} lines lost on the data port (the board counted them)"
     if kind == "gap":
-        return f"!! {item.count} lines missing before seq {item.seq}"
+        return f"!! {item.count} lines not seen before seq {item.seq}"
     if kind == "restart":
         return "!! the board restarted (seq began again)"
     if kind == "garbled":

@@ -84,6 +84,8 @@ class Link:
         self._length = 0  # bytes of the current request line
         self._too_long = False
         self._started = 0  # ticks_ms of the current request's first byte
+        if log_port.port is not None:
+            log_port.port.timeout = 0  # a read returns what is there (it asks no more anyway)
 
     def poll(self) -> None:
         """Between loop passes: feed the watchdog, answer what the host has sent."""
