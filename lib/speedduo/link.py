@@ -125,33 +125,48 @@ class Link:
         self._length = 0
         self._too_long = False
         if too_long:
-            return self._error("too_long")
+            self._error("too_long")
+            return
         cut = request.rfind(b"$")
         if cut > 0:  # a frame began before this one ended: that one was cut short
             self._error("truncated")
             request = request[cut:]
+        name = self._checked(request)
+        if name is None:
+            return
+        try:
+            body = self._answer(name)
+        except Exception as error:  # noqa: BLE001  (a request must never stop the game)
+            self._error("failed", type(error).__name__)
+            return
+        if body is None:
+            self._error("unknown")
+            return
+        self.requests += 1
+        self.log_port.send(frame(name, json.dumps(body)))
+
+    def _checked(self, request):
+        """The request's NAME when its frame is whole and its CRC right; else None
+        (and the error frame is sent)."""
         if request[0] != _DOLLAR:
-            return self._error("garbage")
+            self._error("garbage")
+            return None
         star = request.rfind(b"*")
         if star < 0 or len(request) - star != 5:
-            return self._error("truncated")
+            self._error("truncated")
+            return None
         name = request[1:star]
         crc = 0
         for digit in request[star + 1 :]:
             value = _DIGITS.find(bytes((digit,)))
             if value < 0:
-                return self._error("checksum")
+                self._error("checksum")
+                return None
             crc = crc << 4 | (value & 15)
         if crc16(name) != crc:
-            return self._error("checksum")
-        try:
-            body = self._answer(name)
-        except Exception as error:  # noqa: BLE001  (a request must never stop the game)
-            return self._error("failed", type(error).__name__)
-        if body is None:
-            return self._error("unknown")
-        self.requests += 1
-        self.log_port.send(frame(name, json.dumps(body)))
+            self._error("checksum")
+            return None
+        return name
 
     def _answer(self, name):
         if name == b"stats":
