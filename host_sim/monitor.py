@@ -85,7 +85,10 @@ def describe(item):
         return f"!! garbled line: {item.text[:60]}"
     if kind == "reply":
         return f"<< {item.name}: {json.dumps(item.obj, separators=(',', ':'))}"
-    return describe_event(json.loads(item.text))
+    try:
+        return describe_event(item.obj)
+    except (KeyError, TypeError, IndexError, AttributeError):  # fields this monitor does not know
+        return f"   {item.text}"
 
 
 def _at(e):

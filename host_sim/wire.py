@@ -56,7 +56,7 @@ def parse_frame(body):
 
 class Item:
     """One thing read from the port: ``kind`` is
-    ``log`` (``text``: the match-log line), ``reply`` (``name``, ``obj``),
+    ``log`` (``text``: the match-log line, ``obj``: its JSON), ``reply`` (``name``, ``obj``),
     ``lost`` (the board's marker: ``count`` lines up to ``seq`` are gone),
     ``gap`` (``count`` lines before this seq never arrived and no marker said so),
     ``restart`` (seq began again: the board was reset), ``garbled`` (``text``:
@@ -139,9 +139,15 @@ class Decoder:
             items.append(Item("reply", seq=seq, name=name, obj=obj))
         elif body.startswith(b"{"):
             try:
-                items.append(Item("log", seq=seq, text=body.decode("utf-8")))
-            except UnicodeDecodeError:
+                text = body.decode("utf-8")
+                obj = json.loads(text)
+            except ValueError:  # not UTF-8, or not JSON
                 items.append(Item("garbled", seq=seq, text=body.decode("utf-8", "replace")))
+                return
+            if isinstance(obj, dict) and isinstance(obj.get("ev"), str):
+                items.append(Item("log", seq=seq, text=text, obj=obj))
+            else:
+                items.append(Item("garbled", seq=seq, text=text))
         else:
             items.append(Item("garbled", seq=seq, text=body.decode("utf-8", "replace")))
 

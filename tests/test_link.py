@@ -25,7 +25,7 @@ from speedduo.menu import Menu
 from speedduo.rules import Rules
 
 from host_sim.logfile import LogError, parse_log
-from host_sim.monitor import PortError, find_data_port
+from host_sim.monitor import PortError, describe, find_data_port
 from host_sim.wire import Decoder, FrameError, MatchAssembler, log_lines, parse_frame, request
 
 LINE = '{"ev":"stall","t":%d,"due":%d}'
@@ -291,6 +291,13 @@ def test_a_stream_that_ends_mid_match_gives_an_incomplete_log_and_a_restart_ends
         ([MATCH, DEAL], False),
         ([MATCH, END], True),
     ]
+
+
+def test_a_line_that_is_not_a_json_event_is_garbled_and_the_monitor_shows_any_event():
+    data = _wire(('{"ev":"deal",', 1), ('{"ev":7}', 2), ('{"ev":"play","t":"x"}', 3))
+    items = Decoder().feed(data)
+    assert [i.kind for i in items] == ["garbled", "garbled", "log"]
+    assert describe(items[2]) == '   {"ev":"play","t":"x"}'  # no traceback for odd fields
 
 
 def test_reply_frames_with_a_bad_checksum_are_refused():
