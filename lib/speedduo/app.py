@@ -24,10 +24,21 @@ LOG_PATIENCE = const(64)  # log records that may wait a pass after a redraw (rin
 
 class App:
     def __init__(
-        self, events, ticks_ms, seed, rules, best_of, send_line, screens=None, start_ticks=None
+        self,
+        events,
+        ticks_ms,
+        seed,
+        rules,
+        best_of,
+        send_line,
+        screens=None,
+        start_ticks=None,
+        *,
+        event,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
-        PLAY press's keypad timestamp, so match times follow the keys, not the loop)."""
+        PLAY press's keypad timestamp, so match times follow the keys, not the loop);
+        ``event``: a ``keypad.Event`` to read the queue into (the board glue makes it)."""
         self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
         self.log = MatchLog()
         self.match = Match(seed, rules, best_of, self.log)
@@ -35,7 +46,7 @@ class App:
             start_ticks = ticks_ms()
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, self.log, start_ticks, self.match)
-        self.arbiter = Arbiter(recorder, self.match, start_ticks)
+        self.arbiter = Arbiter(recorder, self.match, start_ticks, event)
         self.screens = screens
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play
