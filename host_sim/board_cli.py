@@ -16,7 +16,11 @@ Both subcommands take the same options and write the same outputs:
 * ``--panel0/--panel1 present|absent|nack|late:T_MS`` (``absent``: no panel and so
   no pull-ups; ``nack``: pull-ups but the address is never ACKed; ``late``: absent
   until T_MS, then present) and ``--data-port read|never|stop:T_MS`` (the host reads
-  the log port / never opens it / holds it open and stops reading at T_MS).
+  the log port / never opens it / holds it open and stops reading at T_MS), and,
+  ``board`` only, ``pull:T1_MS-T2_MS`` (the cable is out from T1 to T2: writes raise);
+* ``board --pty``: the data port on a pseudo-terminal (its path on the first line)
+  for ``monitor``/``stats`` (docs/link.md); the board powers on when a host first
+  opens it (``--no-wait``: at once), paced at ``--speed`` virtual s per wall s.
 
 ``board`` runs ``code.py`` on the simulator's shims (``host_sim/board_run.py``), in
 CPython or the MicroPython VM. ``device`` runs it on CircuitPython itself on an
@@ -26,6 +30,7 @@ emulated RP2040 (``host_sim/device_run.py``; docs/device.md).
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,6 +39,7 @@ from host_sim import HOST_SIM, ROOT
 from host_sim.logfile import read_text, write_atomically
 
 DEFAULT_STEP_US = 200
+DEFAULT_PTY_SPEED = 4.0
 
 
 def _panel_mode(text):
@@ -53,7 +59,24 @@ def _data_mode(text):
         return text
     if text.startswith("stop:") and text[5:].isdigit():
         return text
-    raise argparse.ArgumentTypeError(f"bad data-port mode {text!r}: read|never|stop:T_MS")
+    start, _, end = text[5:].partition("-")
+    if text.startswith("pull:") and start.isdigit() and end.isdigit() and int(start) < int(end):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"bad data-port mode {text!r}: read|never|stop:T_MS|pull:T1_MS-T2_MS"
+    )
+
+
+def _speed(text):
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"bad speed {text!r}: a number >= 0 (0: no pacing)")
+    return value
 
 
 def add_parsers(sub, seed_type, add_rule_options, heap_type):
@@ -100,6 +123,22 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
                 default=DEFAULT_STEP_US,
                 help="virtual time each ticks_ms() read costs (default 200)",
             )
+            p.add_argument(
+                "--pty",
+                action="store_true",
+                help="the data port on a pseudo-terminal for host tools (path on the first line)",
+            )
+            p.add_argument(
+                "--no-wait",
+                action="store_true",
+                help="--pty: power on at once, not when a host first opens the port",
+            )
+            p.add_argument(
+                "--speed",
+                type=_speed,
+                default=DEFAULT_PTY_SPEED,
+                help="--pty: virtual seconds per wall second (default 4; 0: as fast as it runs)",
+            )
         else:
             p.add_argument("--report", help="write the measured figures (JSON) here")
             p.add_argument("--firmware-dir", help="firmware.uf2 + bootrom.bin (docs/device.md)")
@@ -143,6 +182,10 @@ def run_board(args, changed):
         raise ValueError("--matches must be at least 1 on the simulator (it has no time limit)")
     values = settings_values(args, changed)
     load_script(args.script)  # one-line error for a bad script, before the VM starts
+    if args.pty and args.vm != "cpython":
+        raise ValueError("--pty runs the board on CPython (--vm cpython)")
+    if args.pty and not args.data_port.startswith(("read", "pull:")):
+        raise ValueError("--pty: the host at the other end decides when it reads (read|pull:)")
     env = dict(os.environ)
     for key in [k for k in env if k.startswith("SPEED_")]:
         del env[key]
@@ -162,7 +205,21 @@ def run_board(args, changed):
             interpreter = [micropython, "-X", f"heapsize={args.heap}"]
         else:
             interpreter = [sys.executable]
-        faults = ",".join([f"p0={args.panel0}", f"p1={args.panel1}", f"data={args.data_port}"])
+        faults = [f"p0={args.panel0}", f"p1={args.panel1}", f"data={args.data_port}"]
+        script = os.path.abspath(args.script) if args.script else "-"
+        pty = None
+        if args.pty:
+            from host_sim.pty_port import PtyPort
+
+            if not args.script:
+                script = os.path.join(tmp, "demo.txt")
+                with open(script, "w") as f:
+                    f.write(demo_script())
+            pty = PtyPort()
+            say(pty.path)
+            faults += [f"pty={pty.master}", f"speed={args.speed}"]
+            if not args.no_wait:
+                pty.wait_for_host()
         command = [
             *interpreter,
             os.path.join(HOST_SIM, "board_run.py"),
@@ -170,26 +227,64 @@ def run_board(args, changed):
             tmp,
             str(args.step_us),
             str(args.matches),
-            os.path.abspath(args.script) if args.script else "-",
+            script,
             trace if (args.screens or args.snap) else "-",
-            faults,
+            ",".join(faults),
             data,
         ]
-        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
+        if pty is not None:  # a `kill` of this process stops the board too (run() kills it)
+            signal.signal(signal.SIGTERM, _stop)
+        try:
+            result = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=None if pty else 3600,
+                pass_fds=(pty.master,) if pty else (),
+            )
+        except KeyboardInterrupt:
+            say("board: stopped")
+            return 130
+        finally:
+            if pty is not None:
+                pty.close()  # once the host has read what is queued (or has gone)
         if result.returncode != 0:
             tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
             raise RuntimeError(f"the board program failed on the shims ({args.vm}): {tail[0]}")
-        from host_sim.device_run import log_lines
+        from host_sim.wire import log_lines
 
         with open(data, "rb") as f:
-            lines = log_lines(f.read().decode("utf-8", "replace"), args.matches)
+            lines = log_lines(f.read(), args.matches)
         if args.screens or args.snap:
             traces = read_traces(trace, buses=2)
             render_snaps(traces, args.snap, args.screens or ".")
     if args.log:
         write_atomically(args.log, lines)
-    print(summary("board", args, lines))
+    say(summary("board", args, lines))
     return 0
+
+
+def _stop(signum, frame):
+    raise SystemExit(128 + signum)
+
+
+def say(text):
+    print(text, flush=True)
+
+
+def demo_script(seconds=1800, every_us=150000):
+    """``--pty`` without ``--script``: PLAY at 1 s, then both players press 1-5 in
+    turn every 150 ms (a fitting card is played, the rest are refused); between
+    matches the same presses start the next one (PLAY is selected)."""
+    lines = ["1000000 0 1"]
+    t = 5000000
+    i = 0
+    while t < seconds * 1000000:
+        lines.append("%d %d %d" % (t, i % 2, 1 + (i // 2) % 5))
+        t += every_us
+        i += 1
+    return "\n".join(lines) + "\n"
 
 
 def summary(kind, args, lines):

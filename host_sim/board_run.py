@@ -13,7 +13,10 @@ TRACE: a file that gets every I2C write, one JSON line each (``bus``, ``t0``/``t
 µs on the virtual clock, ``addr``, ``ack``, ``data`` in hex), the format the
 device harness writes, so ``--screens`` works the same for both.
 FAULTS: comma-separated ``p0=MODE``, ``p1=MODE`` (``present``, ``absent``,
-``nack``, ``late:T_MS``) and ``data=MODE`` (``read``, ``never``, ``stop:T_MS``).
+``nack``, ``late:T_MS``) and ``data=MODE`` (``read``, ``never``, ``stop:T_MS``,
+``pull:T1_MS-T2_MS``); ``pty=FD``: the data port's host is at the other end of
+the pseudo-terminal whose master is FD, and ``speed=X`` paces the virtual clock at
+X times wall time (CPython only).
 DATA: a file that gets the data port's bytes exactly (else they go to stdout, with
 whatever the board program prints). Board settings (SPEED_*) come from the
 environment (``os.getenv``).
@@ -129,6 +132,33 @@ def _faults(text, busio, usb_cdc):
                 port.connected = False
             elif mode.startswith("stop:"):
                 port.stall_from_us = int(mode[5:]) * 1000
+            elif mode.startswith("pull:"):
+                start, _, end = mode[5:].partition("-")
+                port.pull_from_us = int(start) * 1000
+                port.pull_until_us = int(end) * 1000
+        elif name == "pty":  # the data port's host: a program at the pty's other end
+            usb_cdc.data.attach_pty(int(mode))
+        elif name == "speed" and float(mode) > 0:
+            _pace(float(mode))
+
+
+def _pace(speed):
+    """Keep virtual time at most ``speed`` times wall time (a host watches it live)."""
+    import time
+
+    import vclock
+
+    clock = vclock.current()
+    advance_to = clock.advance_to
+    started = time.monotonic()
+
+    def paced(t_us):
+        advance_to(t_us)
+        ahead = t_us / 1e6 / speed - (time.monotonic() - started)
+        if ahead > 0.002:
+            time.sleep(ahead)
+
+    clock.advance_to = paced
 
 
 main(sys.argv)

@@ -7,6 +7,9 @@ Examples:
   python -m host_sim play --seed 7
   python -m host_sim board --seed 2 --script S --log b.jsonl     # code.py on the shims
   python -m host_sim device --seed 2 --script S --log d.jsonl    # on CircuitPython (rp2040js)
+  python -m host_sim board --pty --seed 4      # the data port on a pty (path on line 1)
+  python -m host_sim monitor --port PTY --save m.jsonl         # watch and save the match log
+  python -m host_sim stats --port PTY                          # ask the board for its stats
 """
 
 import argparse
@@ -140,8 +143,10 @@ def build_parser():
     rep.add_argument("log")
     rep.add_argument("--show", action="store_true", help="then play it in a window")
     from host_sim.flash import add_parser as add_flash_parser
+    from host_sim.monitor import add_parsers as add_link_parsers
 
     add_flash_parser(sub)
+    add_link_parsers(sub)
     return parser
 
 
@@ -157,6 +162,10 @@ def main(argv):
             return _replay(args)
         if args.command in ("board", "device"):
             return _board_or_device(args)
+        if args.command in ("monitor", "stats", "ask"):
+            from host_sim.monitor import main as link_main
+
+            return link_main(args, say)
         return _run(args)
     except (LogError, ValueError, RuntimeError) as e:
         print(f"host_sim: error: {e}", file=sys.stderr)

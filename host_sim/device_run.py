@@ -193,21 +193,16 @@ def traceback_in(console):
 
 
 def log_lines(data, matches=0):
-    """The data port's lines, up to the ``matches``-th match_end (0: all)."""
-    out = []
-    ends = 0
-    for line in data.replace("\r", "").split("\n"):
-        if not line.strip():
-            continue
-        out.append(line)
-        if line.startswith('{"ev":"match_end"'):
-            ends += 1
-            if matches and ends >= matches:
-                break
-    return out
+    """The data port's lines (seq stripped, host_sim/wire.py), up to the ``matches``-th
+    match_end (0: all)."""
+    from host_sim.wire import log_lines as wire_lines
+
+    return wire_lines(data.encode("utf-8"), matches)
 
 
 def run_device(args, changed):
+    if args.data_port.startswith("pull:"):
+        raise ValueError("--data-port pull: is a board (shims) fault; the harness has none")
     firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy")
     script = load_script(args.script)
     values = settings_values(args, changed) + [("SPEED_PROFILE", 1)]

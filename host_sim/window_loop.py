@@ -32,6 +32,7 @@ use_board_paths()
 
 from host_sim.window_clock import WallClock, wall_us  # noqa: E402
 from host_sim.window_panel import panel_pixels, panel_state  # noqa: E402
+from host_sim.wire import Decoder, lost_line  # noqa: E402
 
 MIN_CHANGE_US = 2000  # two keypad scans (the board scans every 1/1024 s)
 CHECK_US = 1000  # how often the window looks for a change to draw
@@ -96,14 +97,16 @@ class LogCollector:
         self.saved = []  # files written
         self.matches = 0
         self.status = ""
-        self._partial = b""
+        self._wire = Decoder()
         self._score = [0, 0]
 
     def write(self, data):
-        self._partial += bytes(data)
-        while b"\n" in self._partial:
-            line, self._partial = self._partial.split(b"\n", 1)
-            self.line(line.decode("utf-8", "replace"))
+        """The port's bytes: each line's seq stripped (docs/link.md), replies left out."""
+        for item in self._wire.feed(bytes(data)):
+            if item.kind == "log":
+                self.line(item.text)
+            elif item.kind == "lost":
+                self.line(lost_line(item.count))
 
     def line(self, text):
         if not text.startswith("{"):

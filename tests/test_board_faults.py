@@ -22,7 +22,8 @@ from speedduo.logport import LogPort
 
 
 def _log_lines(stdout):
-    return [line for line in stdout.splitlines() if line.startswith('{"ev"')]
+    """The data port's lines in the board program's stdout, their seq (docs/link.md) stripped."""
+    return [line.rpartition("\t")[0] for line in stdout.splitlines() if line.startswith('{"ev"')]
 
 
 def test_keypad_overflowed_is_read_only_and_clear_resets_it():
@@ -88,7 +89,9 @@ def _port_with_a_stalled_host(stall_from_us, stall_until_us):
 
 
 def _received(port):
-    return b"".join(port.written).decode()
+    """What the host received, each line's seq (docs/link.md) stripped."""
+    text = b"".join(port.written).decode()
+    return "\n".join(line.rpartition("\t")[0] for line in text.split("\n")[:-1]) + "\n"
 
 
 def test_lines_lost_while_the_host_stalls_are_counted_and_marked_when_it_reads_again():

@@ -103,7 +103,7 @@ def test_report_figures_from_recordings():
 
 
 def test_the_log_stops_at_the_last_match_asked_for():
-    data = '{"ev":"match"}\n{"ev":"match_end"}\n{"ev":"match"}\n{"ev":"deal"}\n'
+    data = '{"ev":"match"}\t1\n{"ev":"match_end"}\t2\n{"ev":"match"}\t3\n{"ev":"deal"}\t4\n'
     assert device_run.log_lines(data, 1) == ['{"ev":"match"}', '{"ev":"match_end"}']
     assert len(device_run.log_lines(data)) == 4
 

@@ -217,11 +217,15 @@ def test_a_whole_match_in_the_window_ends_with_the_result_and_its_log(window, tm
 
 def test_the_log_collector_names_each_match_and_keeps_the_score(tmp_path):
     log = LogCollector(str(tmp_path / "m.jsonl"))
-    for _ in range(2):
-        log.write(b'{"ev":"match","best_of":3}\n{"ev":"deal","hand_no":1}\n')
+    for n in (0, 4):  # on the data port each line ends with a tab and its seq (docs/link.md)
+        log.write(
+            b'{"ev":"match","best_of":3}\t%d\n{"ev":"deal","hand_no":1}\t%d\n' % (n + 1, n + 2)
+        )
         assert log.status == "HAND 1: 0-0"
-        log.write(b'{"ev":"hand_end","t":5,"winner":1}\n{"ev":"match_end","winner":1,')
-        log.write(b'"score":[0,2]}\n')
+        log.write(
+            b'{"ev":"hand_end","t":5,"winner":1}\t%d\n{"ev":"match_end","winner":1,' % (n + 3)
+        )
+        log.write(b'"score":[0,2]}\t%d\n' % (n + 4))
         assert log.status == "PLAYER 2 WINS 2-0"
     assert log.saved == [str(tmp_path / "m.jsonl"), str(tmp_path / "m-2.jsonl")]
     assert len((tmp_path / "m-2.jsonl").read_text().splitlines()) == 4

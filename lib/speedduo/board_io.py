@@ -28,6 +28,7 @@ from adafruit_ticks import ticks_diff
 from speedduo import pins
 from speedduo.app import App
 from speedduo.keys import make_keys
+from speedduo.link import Link
 from speedduo.logport import LogPort
 from speedduo.menu import SHOW_HOW_TO_PLAY, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
@@ -215,6 +216,26 @@ def reset_after_a_hang() -> bool:
     return microcontroller.cpu.reset_reason == ResetReason.WATCHDOG
 
 
+class PowerOnStats:
+    """STATS HOOK: what the host's ``stats`` request gets (``Link(stats=...)``).
+
+    Until the match statistics kept in NVM (``speedduo.stats``, ``Stats.summary()``)
+    are wired in here, what the board knows since power-on."""
+
+    def __init__(self, log_port) -> None:
+        self.log_port = log_port
+        self.matches = 0  # matches played to their end since power-on
+
+    def summary(self):
+        port = self.log_port
+        return {
+            "since": "power_on",
+            "matches": self.matches,
+            "lines_sent": port.sent,
+            "lines_lost": port.lost_total,
+        }
+
+
 def data_port():
     """The USB data port when boot.py enabled it, else None."""
     try:
@@ -247,15 +268,17 @@ def main(matches=0, free_at_boot=-1):
         if buses[i].bus is None:
             print("screen %d: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
     screens.start()
-    feed = start_watchdog()
+    log_port = LogPort(data_port())
+    menu = Menu(settings.rules, settings.best_of, settings.opponent)
+    power_on = PowerOnStats(log_port)
+    # every loop pass feeds the watchdog and answers the host's requests (link.py)
+    feed = Link(log_port, supervisor.ticks_ms, start_watchdog(), power_on.summary, menu).poll
     if reset_after_a_hang():
         notice(keys, screens, "RESTARTED", wrap("the game hung and was restarted", _LINE), feed)
     lines = settings.report_lines(_LINE)
     if lines:
         lines.append("(defaults used)")
         notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
-    log_port = LogPort(data_port())
-    menu = Menu(settings.rules, settings.best_of, settings.opponent)
     if profiler is not None:
         profiler.imported()
     seed = settings.seed
@@ -295,5 +318,6 @@ def main(matches=0, free_at_boot=-1):
         if seed >= 0:
             seed = (seed + 1) % SEED_LIMIT
         played += 1
+        power_on.matches = played
         if matches and played >= matches:
             return app

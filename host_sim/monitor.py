@@ -1,0 +1,218 @@
+"""``python -m host_sim monitor``: watch the board's match log live, and save it.
+
+Finds the board's data port (or takes ``--port``), prints one line per event as it
+arrives, and with ``--save FILE`` writes each match's log (the first to FILE, the
+next to FILE-2, ...) when it ends: exactly the match log (docs/match-log.md), so
+``python -m host_sim replay FILE`` checks it. A match the monitor did not see
+whole (it started late, lines were lost, the stream or Ctrl-C cut it) is saved
+with ``{"ev":"lost","lines":N}`` where lines are missing, or without its
+``match_end``: replay refuses both and says why. Exit status: 0 when every saved
+match was complete, 1 when one was not, 2 for bad input (no port, unwritable file).
+"""
+
+import os
+
+from host_sim.logfile import write_atomically
+from host_sim.wire import Decoder, MatchAssembler
+
+ADAFRUIT_VID = 0x239A  # CircuitPython boards, the Pico's included, use Adafruit's USB VID
+DATA_INTERFACE = "CDC2"  # the data port's interface: "CircuitPython CDC2 data"
+
+
+class PortError(ValueError):
+    """No data port to open; the message is one line."""
+
+
+def find_data_port(ports=None):
+    """The device path of the board's USB data port (``serial.tools.list_ports``).
+
+    The port whose USB interface is named "... CDC2 data" on a VID 0x239A device
+    (Linux and Windows report interface names); else, where they are not reported
+    (macOS), the second of the board's two CDC ports (console, then data)."""
+    if ports is None:
+        from serial.tools import list_ports
+
+        ports = list_ports.comports()
+    ours = sorted((p for p in ports if p.vid == ADAFRUIT_VID), key=lambda p: p.device)
+    named = [p for p in ours if p.interface and DATA_INTERFACE in p.interface]
+    if named:
+        return named[0].device
+    unnamed = [p for p in ours if not p.interface]
+    if len(unnamed) == 2:  # one board, console and data: the data port comes second
+        return sorted(unnamed, key=lambda p: (p.location or "", p.device))[1].device
+    if ours:
+        raise PortError(
+            f"a CircuitPython board is there ({', '.join(p.device for p in ours)}) but no data "
+            "port: is boot.py on it (usb_cdc.enable(data=True)), and was it replugged? or --port"
+        )
+    raise PortError("no CircuitPython data port found (USB VID 0x239A, CDC2 data): give --port")
+
+
+def open_port(path):
+    import serial
+
+    try:
+        return serial.Serial(path, 115200, timeout=0.2)
+    except (serial.SerialException, OSError) as e:
+        raise PortError(f"cannot open {path}: {e}") from None
+
+
+def read_chunks(port):
+    """The port's bytes as they come, until the stream ends (the port went away)."""
+    import serial
+
+    while True:
+        try:
+            data = port.read(port.in_waiting or 1)
+        except (serial.SerialException, OSError):
+            return
+        if data:
+            yield data
+
+
+def describe(item):
+    """One line in words for a decoded item (None: nothing to show)."""
+    import json
+
+    kind = item.kind
+    if kind == "lost":
+        return f"!! {item.count} lines lost on the data port (the board counted them)"
+    if kind == "gap":
+        return f"!! {item.count} lines not seen before seq {item.seq}"
+    if kind == "restart":
+        return "!! the board restarted (seq began again)"
+    if kind == "garbled":
+        return f"!! garbled line: {item.text[:60]}"
+    if kind == "reply":
+        return f"<< {item.name}: {json.dumps(item.obj, separators=(',', ':'))}"
+    try:
+        return describe_event(item.obj)
+    except (KeyError, TypeError, IndexError, AttributeError):  # fields this monitor does not know
+        return f"   {item.text}"
+
+
+def _at(e):
+    return f"{e['t'] / 1000:8.3f}s"
+
+
+def describe_event(e):
+    ev = e["ev"]
+    player = f"P{e['p'] + 1}" if isinstance(e.get("p"), int) else ""
+    if ev == "match":
+        return f"== match: seed {e['seed']}, best of {e['best_of']}"
+    if ev == "deal":
+        return f"-- hand {e['hand_no']}: starters {e['piles'][0][0]} | {e['piles'][1][0]}"
+    if ev == "play":
+        tie = f" (tie {e['tie']})" if "tie" in e else ""
+        return f"{_at(e)} {player} plays {e['card']} on pile {e['pile']}{tie}"
+    if ev == "draw":
+        return f"{_at(e)} {player} draws {e['card']} into slot {e['slot'] + 1}"
+    if ev == "reject":
+        return f"{_at(e)} {player} {e['card']} refused: {e['why']}"
+    if ev == "penalty":
+        return f"{_at(e)} {player} locked out until {e['until'] / 1000:.3f}s"
+    if ev == "stall":
+        return f"{_at(e)} stall: nobody can play"
+    if ev == "redeal":
+        return f"{_at(e)} side piles dealt again"
+    if ev == "flip":
+        return f"{_at(e)} {player} flips {e['card']} onto pile {e['pile']}"
+    if ev == "hand_end":
+        who = "nobody" if e["winner"] is None else f"P{e['winner'] + 1}"
+        return f"{_at(e)} hand over: {who} wins ({e['why']}), cards left {e['left']}"
+    if ev == "match_end":
+        who = "nobody" if e["winner"] is None else f"P{e['winner'] + 1}"
+        return f"== match over: {who} wins, score {e['score'][0]}-{e['score'][1]}"
+    if ev == "keys":
+        return f"   ({len(e['keys'])} key events)"
+    return f"   {ev}"
+
+
+def save_name(path, index):
+    """FILE for the first match saved, FILE-2.ext, FILE-3.ext, ... for the next ones."""
+    if index == 1:
+        return path
+    stem, ext = os.path.splitext(path)
+    return f"{stem}-{index}{ext}"
+
+
+class Monitor:
+    def __init__(self, save=None, say=print, matches=0):
+        self.decoder = Decoder()
+        self.assembler = MatchAssembler()
+        self.save = save
+        self.say = say
+        self.matches = matches  # stop after this many matches saved (0: never)
+        self.saved = []  # (path, complete)
+
+    def feed(self, data):
+        """Show and keep what ``data`` holds; True once ``matches`` matches are done."""
+        return self._items(self.decoder.feed(data))
+
+    def end(self):
+        """The stream ended (or Ctrl-C): what is left is shown, a running match saved cut."""
+        self._items(self.decoder.end())
+        for lines, complete in self.assembler.finish():
+            self._save(lines, complete)
+
+    def _items(self, items):
+        for item in items:
+            text = describe(item)
+            if text:
+                self.say(text)
+            for lines, complete in self.assembler.take(item):
+                self._save(lines, complete)
+        return bool(self.matches) and len(self.saved) >= self.matches
+
+    def _save(self, lines, complete):
+        if not self.save:
+            self.saved.append((None, complete))
+            return
+        path = save_name(self.save, len(self.saved) + 1)
+        write_atomically(path, lines)
+        self.saved.append((path, complete))
+        if complete:
+            self.say(f"saved {path}: {len(lines)} lines, a whole match")
+        else:
+            self.say(f"saved {path}: {len(lines)} lines, INCOMPLETE (replay will refuse it)")
+
+
+def run_monitor(args, say):
+    from host_sim.cli import _check_log_path
+
+    if args.save:
+        _check_log_path(args.save)
+    path = args.port or find_data_port()
+    port = open_port(path)
+    say(f"monitoring {path} (Ctrl-C to stop)")
+    monitor = Monitor(args.save, say, args.matches)
+    try:
+        for data in read_chunks(port):
+            if monitor.feed(data):
+                break
+        else:
+            say("-- the data port closed")
+    except KeyboardInterrupt:
+        say("-- stopped")
+    finally:
+        port.close()
+        monitor.end()
+    return 0 if all(complete for _, complete in monitor.saved) else 1
+
+
+def add_parsers(sub):
+    mon = sub.add_parser("monitor", help="watch the board's match log live (USB data port)")
+    mon.add_argument("--port", help="the data port (default: found by USB ids)")
+    mon.add_argument("--save", metavar="FILE", help="save each match's log (FILE, FILE-2, ...)")
+    mon.add_argument("--matches", type=int, default=0, help="stop after N matches (0: never)")
+    from host_sim.stats_tool import add_parsers as add_request_parsers
+
+    add_request_parsers(sub)
+
+
+def main(args, say):
+    if args.command == "monitor":
+        return run_monitor(args, say)
+    from host_sim.stats_tool import run_request
+
+    return run_request(args, say)

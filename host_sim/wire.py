@@ -1,0 +1,233 @@
+"""The board's USB data port as the host reads it (docs/link.md).
+
+Every line the board sends is ``BODY<TAB>SEQ``: BODY is a match-log line
+(``{...}``, docs/match-log.md, byte for byte), a ``lost`` marker
+(``{"ev":"lost","lines":N}``, SEQ then being the last lost line's), or a reply
+frame ``$NAME JSON*CCCC``. SEQ counts the lines the board produced since power-on.
+``Decoder`` turns the bytes into items; ``MatchAssembler`` turns the items into
+match logs, each complete or marked incomplete with ``lost`` lines where lines
+are missing, so ``replay`` refuses it and says why.
+"""
+
+import binascii
+import json
+
+SEQ_LIMIT = 1000000000  # lib/speedduo/logport.py
+REQUESTS = ("stats", "version", "rules")
+
+
+def crc16(data):
+    """CRC-16/CCITT-FALSE (lib/speedduo/link.py ``crc16``)."""
+    return binascii.crc_hqx(data, 0xFFFF)
+
+
+def request(name):
+    """The request frame for ``name`` (bytes, newline included)."""
+    body = name.encode() if isinstance(name, str) else name
+    return b"$%s*%04X\n" % (body, crc16(body))
+
+
+def next_seq(seq):
+    return seq % (SEQ_LIMIT - 1) + 1
+
+
+class FrameError(ValueError):
+    pass
+
+
+def parse_frame(body):
+    """(name, object) of a reply frame ``$NAME JSON*CCCC`` (bytes); FrameError if bad."""
+    star = body.rfind(b"*")
+    if not body.startswith(b"$") or star < 0 or len(body) - star != 5:
+        raise FrameError("not a whole frame")
+    payload = body[1:star]
+    try:
+        crc = int(body[star + 1 :], 16)
+    except ValueError:
+        raise FrameError("bad checksum digits") from None
+    if crc16(payload) != crc:
+        raise FrameError("checksum mismatch")
+    name, _, text = payload.partition(b" ")
+    try:
+        return name.decode(), json.loads(text)
+    except (UnicodeDecodeError, ValueError):
+        raise FrameError("the body is not JSON") from None
+
+
+class Item:
+    """One thing read from the port: ``kind`` is
+    ``log`` (``text``: the match-log line, ``obj``: its JSON), ``reply`` (``name``, ``obj``),
+    ``lost`` (the board's marker: ``count`` lines up to ``seq`` are gone),
+    ``gap`` (``count`` lines before this seq never arrived and no marker said so),
+    ``restart`` (seq began again: the board was reset), ``garbled`` (``text``:
+    a line that is not whole, e.g. cut short by an outage)."""
+
+    def __init__(self, kind, seq=None, text=None, count=0, name=None, obj=None):
+        self.kind = kind
+        self.seq = seq
+        self.text = text
+        self.count = count
+        self.name = name
+        self.obj = obj
+
+    def __repr__(self):
+        return f"Item({self.kind!r}, seq={self.seq}, count={self.count}, text={self.text!r})"
+
+
+class Decoder:
+    """Bytes from the data port -> ``Item``s, checking the seq of every line."""
+
+    def __init__(self):
+        self._partial = b""
+        self.last_seq = None  # the last whole line's seq (None: none yet)
+
+    def feed(self, data):
+        """Items for the whole lines in ``data`` (a line cut by the read waits for the rest)."""
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        items = []
+        for raw in lines:
+            self._line(raw.rstrip(b"\r"), items)
+        return items
+
+    def end(self):
+        """The stream ended: a line without its newline is garbled."""
+        partial, self._partial = self._partial, b""
+        return [Item("garbled", text=partial.decode("utf-8", "replace"))] if partial else []
+
+    def _line(self, raw, items):
+        if not raw:
+            return
+        body, tab, seq_text = raw.rpartition(b"\t")
+        if not tab or not seq_text.isdigit() or not body:
+            items.append(Item("garbled", text=raw.decode("utf-8", "replace")))
+            return
+        seq = int(seq_text)
+        if body.startswith(b'{"ev":"lost"'):
+            try:
+                count = json.loads(body)["lines"]
+            except (ValueError, KeyError, TypeError):
+                items.append(Item("garbled", text=raw.decode("utf-8", "replace")))
+                return
+            last = self.last_seq or 0  # None: the host saw no line before
+            if 0 < seq - count - last < SEQ_LIMIT // 2:
+                # lines this host never saw before those the board counted as lost
+                # (sent before it opened the port, or dropped on the way)
+                items.append(Item("gap", seq=seq - count, count=seq - count - last))
+            items.append(Item("lost", seq=seq, count=count))
+            self.last_seq = seq
+            return
+        last = self.last_seq
+        if last is None:
+            if seq > 1:  # the stream began before this host read it
+                items.append(Item("gap", seq=seq, count=seq - 1))
+        elif seq != next_seq(last):
+            if seq == 1:
+                items.append(Item("restart", seq=seq))
+            elif seq > last:
+                items.append(Item("gap", seq=seq, count=seq - next_seq(last)))
+            else:  # a seq cut short (its line was lost; the marker follows)
+                items.append(Item("garbled", seq=seq, text=raw.decode("utf-8", "replace")))
+                return
+        self.last_seq = seq
+        if body.startswith(b"$"):
+            try:
+                name, obj = parse_frame(body)
+            except FrameError as e:
+                items.append(Item("garbled", seq=seq, text=f"{body!r} ({e})"))
+                return
+            items.append(Item("reply", seq=seq, name=name, obj=obj))
+        elif body.startswith(b"{"):
+            try:
+                text = body.decode("utf-8")
+                obj = json.loads(text)
+            except ValueError:  # not UTF-8, or not JSON
+                items.append(Item("garbled", seq=seq, text=body.decode("utf-8", "replace")))
+                return
+            if isinstance(obj, dict) and isinstance(obj.get("ev"), str):
+                items.append(Item("log", seq=seq, text=text, obj=obj))
+            else:
+                items.append(Item("garbled", seq=seq, text=text))
+        else:
+            items.append(Item("garbled", seq=seq, text=body.decode("utf-8", "replace")))
+
+
+def lost_line(count):
+    return '{"ev":"lost","lines":%d}' % count
+
+
+class MatchAssembler:
+    """``Item``s -> match logs: ``take(item)`` returns the logs it finished, each
+    ``(lines, complete)``. A log is complete when it holds a whole match (``match``
+    ... ``match_end``) with nothing missing; otherwise a ``lost`` line stands where
+    lines are missing (at its top when the match began before the host read), and
+    ``finish()`` gives a match still running when the stream ended, cut there."""
+
+    def __init__(self):
+        self._lines = None  # [(seq, text)] of the match being read
+        self._complete = True
+        self._missing = 0  # lines missing since the last match ended (before the next began)
+
+    @property
+    def running(self):
+        return self._lines is not None
+
+    def take(self, item):
+        done = []
+        kind = item.kind
+        if kind in ("lost", "gap"):
+            count = item.count
+            if self._lines is not None:
+                if kind == "lost":  # lines the board counted lost, though (part of) one arrived
+                    first = item.seq - count + 1
+                    self._lines = [(s, t) for s, t in self._lines if s is None or s < first]
+                self._lines.append((None, lost_line(count)))
+                self._complete = False
+            else:
+                self._missing += count
+        elif kind == "restart":
+            done += self.finish()
+        elif kind == "log":
+            text = item.text
+            if text.startswith('{"ev":"match",'):
+                done += self.finish()
+                self._lines = [(item.seq, text)]
+                self._complete = True
+                self._missing = 0
+            else:
+                if self._lines is None:  # the match began before the host read the port
+                    self._lines = [(None, lost_line(self._missing))]
+                    self._complete = False
+                    self._missing = 0
+                self._lines.append((item.seq, text))
+                if text.startswith('{"ev":"match_end"'):
+                    done += self.finish()
+        return done
+
+    def finish(self):
+        if self._lines is None:
+            return []
+        lines = [text for _, text in self._lines]
+        complete = self._complete and lines[-1].startswith('{"ev":"match_end"')
+        self._lines = None
+        self._complete = True
+        return [(lines, complete)]
+
+
+def log_lines(data, matches=0):
+    """The data port's bytes as the match log (``board``/``device --log``): the lines
+    without their seq, ``lost`` markers kept, replies left out; up to the
+    ``matches``-th ``match_end`` (0: all)."""
+    decoder = Decoder()
+    out = []
+    ends = 0
+    for item in decoder.feed(data) + decoder.end():
+        if item.kind == "lost":
+            out.append(lost_line(item.count))
+        elif item.kind == "log":
+            out.append(item.text)
+            if item.text.startswith('{"ev":"match_end"'):
+                ends += 1
+                if matches and ends >= matches:
+                    break
+    return out

@@ -1,0 +1,186 @@
+"""Requests from the host on the USB data port, answered in checksummed frames.
+
+A request is one line, ``$NAME*CCCC``: CCCC is the CRC-16/CCITT-FALSE of NAME
+(polynomial 0x1021, start 0xFFFF; Python's ``binascii.crc_hqx(NAME, 0xFFFF)``)
+in 4 hex digits. The answer goes out on the same port as the match log, as one
+line ``$NAME JSON*CCCC`` (the CRC of ``NAME JSON``), with its seq like every
+line (``logport.py``). NAME: ``stats``, ``version``, ``rules``. A bad request is
+answered ``$error {"why":WHY}*CCCC``: ``garbage`` (not a frame), ``truncated``
+(no ``*CCCC``, a frame cut by the next ``$``, or no end of line within
+``STALE_MS``), ``checksum``, ``too_long`` (more than ``REQUEST_MAX`` bytes),
+``unknown`` (a request nobody answers), ``failed`` (answering raised). See
+docs/link.md.
+
+``poll`` runs after every loop pass (it feeds the watchdog too). It reads
+only what is already waiting (``in_waiting``), into a fixed buffer, so it
+never waits and, with nothing waiting, allocates nothing; answering a request
+may allocate (it is no key press).
+"""
+
+import json
+import sys
+
+from adafruit_ticks import ticks_diff
+from micropython import const
+
+from speedduo import __version__
+
+REQUEST_MAX = const(32)  # bytes in one request line
+STALE_MS = const(1000)  # a started request with no end of line this long is truncated
+_DOLLAR = const(36)
+_STAR = const(42)
+_HEX = b"0123456789ABCDEF"
+_DIGITS = b"0123456789ABCDEF0123456789abcdef"  # index & 15: the digit's value, either case
+
+
+def crc16(data, crc=0xFFFF) -> int:
+    """CRC-16/CCITT-FALSE of ``data`` (bytes)."""
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+        crc &= 0xFFFF
+    return crc
+
+
+def frame(name, body) -> bytearray:
+    """``$name body*CCCC`` (``body``: JSON text) as a line without its newline."""
+    line = bytearray(b"$")
+    line.extend(name)
+    line.append(32)
+    line.extend(body.encode())
+    crc = crc16(memoryview(line)[1:])
+    line.append(_STAR)
+    for shift in (12, 8, 4, 0):
+        line.append(_HEX[(crc >> shift) & 15])
+    return line
+
+
+def version_info():
+    impl = sys.implementation
+    return {
+        "game": __version__,
+        "log": 1,
+        "impl": impl.name,
+        "impl_version": "%d.%d.%d" % tuple(impl.version[:3]),
+    }
+
+
+class Link:
+    """Answers the host's requests on ``log_port``'s port.
+
+    ``stats``: a function returning a dict (board_io's stats hook); ``menu``:
+    the ``Menu`` whose rules and best-of the next match plays."""
+
+    def __init__(self, log_port, ticks_ms, feed, stats, menu) -> None:
+        self.log_port = log_port
+        self.ticks_ms = ticks_ms
+        self._feed = feed
+        self.stats = stats
+        self.menu = menu
+        self.requests = 0  # requests answered
+        self.errors = 0  # bad requests answered with an error frame
+        self._buffer = bytearray(REQUEST_MAX)
+        self._length = 0  # bytes of the current request line
+        self._too_long = False
+        self._started = 0  # ticks_ms of the current request's first byte
+        if log_port.port is not None:
+            log_port.port.timeout = 0  # a read returns what is there (it asks no more anyway)
+
+    def poll(self) -> None:
+        """Between loop passes: feed the watchdog, answer what the host has sent."""
+        self._feed()
+        port = self.log_port.port
+        if port is None:
+            return
+        try:
+            waiting = port.in_waiting
+            if waiting:
+                self._take(port.read(min(waiting, REQUEST_MAX)))
+            elif self._length or self._too_long:
+                if ticks_diff(self.ticks_ms(), self._started) > STALE_MS:
+                    self._length = 0  # never ended: whatever it holds, it was cut short
+                    self._too_long = False
+                    self._error("truncated")
+        except OSError:  # the cable was pulled: nothing to read
+            pass
+
+    def _take(self, data) -> None:
+        for byte in data:
+            if byte == 10 or byte == 13:
+                if self._length or self._too_long:
+                    self._end_of_line()
+                continue
+            if not self._length and not self._too_long:
+                self._started = self.ticks_ms()
+            if self._length < REQUEST_MAX:
+                self._buffer[self._length] = byte
+                self._length += 1
+            else:
+                self._too_long = True
+
+    def _end_of_line(self) -> None:
+        request = bytes(self._buffer[: self._length])
+        too_long = self._too_long
+        self._length = 0
+        self._too_long = False
+        if too_long:
+            self._error("too_long")
+            return
+        cut = request.rfind(b"$")
+        if cut > 0:  # a frame began before this one ended: that one was cut short
+            self._error("truncated")
+            request = request[cut:]
+        name = self._checked(request)
+        if name is None:
+            return
+        try:
+            body = self._answer(name)
+        except Exception as error:  # noqa: BLE001  (a request must never stop the game)
+            self._error("failed", type(error).__name__)
+            return
+        if body is None:
+            self._error("unknown")
+            return
+        self.requests += 1
+        self.log_port.send(frame(name, json.dumps(body)))
+
+    def _checked(self, request):
+        """The request's NAME when its frame is whole and its CRC right; else None
+        (and the error frame is sent)."""
+        if request[0] != _DOLLAR:
+            self._error("garbage")
+            return None
+        star = request.rfind(b"*")
+        if star < 0 or len(request) - star != 5:
+            self._error("truncated")
+            return None
+        name = request[1:star]
+        crc = 0
+        for digit in request[star + 1 :]:
+            value = _DIGITS.find(bytes((digit,)))
+            if value < 0:
+                self._error("checksum")
+                return None
+            crc = crc << 4 | (value & 15)
+        if crc16(name) != crc:
+            self._error("checksum")
+            return None
+        return name
+
+    def _answer(self, name):
+        if name == b"stats":
+            return self.stats()
+        if name == b"version":
+            return version_info()
+        if name == b"rules":
+            menu = self.menu
+            return {"rules": dict(menu.rules.as_pairs()), "best_of": menu.best_of}
+        return None
+
+    def _error(self, why, detail=None) -> None:
+        self.errors += 1
+        body = {"why": why}
+        if detail is not None:
+            body["detail"] = detail
+        self.log_port.send(frame(b"error", json.dumps(body)))
