@@ -106,8 +106,10 @@ def runnable(drive):
         base = folder / module.replace(".", "/")
         found = [p for p in (base.with_suffix(".py"), base / "__init__.py") if p.exists()]
         if not found:
-            parent = base.parent  # from X import name: X's file holds it
-            is_name = parent.with_suffix(".py").exists() or parent.with_suffix(".mpy").exists()
+            parent = base.parent  # from X import name: X's file (or package) holds it
+            holders = (parent.with_suffix(".py"), parent.with_suffix(".mpy"))
+            holders += (parent / "__init__.py", parent / "__init__.mpy")
+            is_name = any(holder.exists() for holder in holders)
             assert is_name or base.with_suffix(".mpy").exists(), f"{module} missing"
             continue
         todo += _imports(found[0].read_text())
