@@ -103,6 +103,7 @@ class ByteArray:
         self.erases = 0
         self.pages = 0  # pages programmed
         self.busy_us = 0  # virtual time spent writing
+        self.spans = []  # (start, end) µs of each write on the virtual clock (cut: to the cut)
         self.cut_after = -1  # >=0: the power goes after this many steps (tests)
         self.tear = True  # the step in progress at a cut is left half-done
 
@@ -208,9 +209,11 @@ class ByteArray:
                 else:
                     self._tear(first + k, values[k], 0)
             if cut >= 0:
+                self.spans.append((t0, t0 + cut))
                 clock.advance_to(clock.power_cut_us)  # raises PowerCut
             raise PowerCut()
         self.busy_us += t
+        self.spans.append((t0, t0 + t))
         if clock is not None:
             clock.advance_to(t0 + t)
 

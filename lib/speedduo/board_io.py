@@ -29,7 +29,7 @@ from speedduo import pins
 from speedduo.app import App
 from speedduo.keys import make_keys
 from speedduo.logport import LogPort
-from speedduo.menu import SHOW_HOW_TO_PLAY, START, TITLE, Menu
+from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
@@ -110,12 +110,13 @@ def menu_title(screens) -> str:
     return TITLE
 
 
-def choose(keys, screens, menu, feed) -> int:
+def choose(keys, screens, menu, feed, stats=None) -> int:
     """The menu on both panels until PLAY is pressed with both panels there.
 
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
-    gets the menu as soon as it answers. Returns the PLAY press's keypad
-    timestamp: the match's time 0 is that press, whatever the loop was doing.
+    gets the menu as soon as it answers. STATS shows ``stats`` (stats_screen).
+    Returns the PLAY press's keypad timestamp: the match's time 0 is that
+    press, whatever the loop was doing.
     """
     event = keypad.Event()
     start = supervisor.ticks_ms()
@@ -132,6 +133,10 @@ def choose(keys, screens, menu, feed) -> int:
             action = menu.press(event.key_number)
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
+            elif action == SHOW_STATS and stats is not None:
+                from speedduo.stats_screen import show_stats
+
+                show_stats(keys, screens, stats, menu.rules, feed)
             elif action == START:
                 if title != TITLE:
                     continue  # PLAY waits for both screens
@@ -215,6 +220,20 @@ def reset_after_a_hang() -> bool:
     return microcontroller.cpu.reset_reason == ResetReason.WATCHDOG
 
 
+def load_stats():
+    """The stats kept in ``microcontroller.nvm`` (in RAM only where there is none)."""
+    try:
+        from microcontroller import nvm
+    except ImportError:
+        nvm = None
+    from speedduo.stats import Stats
+
+    stats = Stats(nvm)
+    if stats.loaded:
+        print("stats: record %d read from nvm" % stats.store.seq)
+    return stats
+
+
 def data_port():
     """The USB data port when boot.py enabled it, else None."""
     try:
@@ -256,13 +275,14 @@ def main(matches=0, free_at_boot=-1):
         notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
     log_port = LogPort(data_port())
     menu = Menu(settings.rules, settings.best_of)
+    stats = load_stats()
     if profiler is not None:
         profiler.imported()
     seed = settings.seed
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed)
+            play_ticks = choose(keys, screens, menu, feed, stats)
             app = App(
                 keys.events,
                 supervisor.ticks_ms,
@@ -279,6 +299,8 @@ def main(matches=0, free_at_boot=-1):
             else:
                 profiler.run(app, feed)
             log_port.flush()
+            stats.record(app.match)
+            stats.save()  # the match is over: a flash write pauses the board (stats_store)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise

@@ -1,8 +1,9 @@
 """The menu between matches, driven by the same buttons as the game.
 
 Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
-changes the selected setting, on PLAY starts the match and on HOW TO PLAY
-shows the rules' pages (``howto.py``). Settings: best of 3/5/7 (R14), the R16
+changes the selected setting, on PLAY starts the match, on STATS shows the
+stats (``stats_screen.py``) and on HOW TO PLAY the rules' pages (``howto.py``).
+Settings: best of 3/5/7 (R14), the R16
 penalty, V1 (no wrap), V2 (same rank), V3 (jokers) and V4 (double deck); the
 rest come from settings.toml.
 Not on the play path: it may build strings.
@@ -17,13 +18,15 @@ NO_WRAP = 3
 SAME_RANK = 4
 JOKERS = 5
 DOUBLE_DECK = 6
-HOW_TO_PLAY = 7  # last: one L press from PLAY
+STATS = 7
+HOW_TO_PLAY = 8  # last: one L press from PLAY
 TITLE = "SPEED DUO"
 
 # what a press asks for (press())
 STAY = 0
 START = 1
 SHOW_HOW_TO_PLAY = 2
+SHOW_STATS = 3
 
 
 class Menu:
@@ -42,11 +45,12 @@ class Menu:
             "SAME RANK " + ("ON" if rules.same_rank else "OFF"),
             "JOKERS " + ("ON" if rules.jokers else "OFF"),
             "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
+            "STATS",
             "HOW TO PLAY",
         ]
 
     def press(self, key_number):
-        """A key went down: START (PLAY chosen), SHOW_HOW_TO_PLAY, or STAY."""
+        """A key went down: START (PLAY chosen), SHOW_STATS, SHOW_HOW_TO_PLAY, or STAY."""
         key = key_number % KEYS_PER_PLAYER
         count = len(self.lines())
         if key == KEY_L:
@@ -57,6 +61,8 @@ class Menu:
             return START
         elif self.selected == HOW_TO_PLAY:
             return SHOW_HOW_TO_PLAY
+        elif self.selected == STATS:
+            return SHOW_STATS
         elif self.selected == BEST_OF:
             self.best_of = 3 if self.best_of == 7 else self.best_of + 2
         elif self.selected == PENALTY:
