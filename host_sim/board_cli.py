@@ -15,10 +15,10 @@ Both subcommands take the same options and write the same outputs:
   until T_MS, then present) and ``--data-port read|never|stop:T_MS`` (the host reads
   the log port / never opens it / holds it open and stops reading at T_MS).
 
-``board`` also takes ``--nvm FILE`` (``microcontroller.nvm``'s 4096 bytes: read at
-power-on when FILE exists, written back when the run ends) and ``--power-cut-ms T``
-(the power goes at T ms since power-on: the run stops there, a flash write half
-done stays half done, and FILE gets what the flash then holds; docs/stats.md).
+* ``--nvm FILE``: ``microcontroller.nvm``'s 4096 bytes, read at power-on when FILE
+  exists and written back when the run ends; ``board`` also takes ``--power-cut-ms T``
+  (the power goes at T ms since power-on: the run stops there, a flash write half
+  done stays half done, and FILE gets what the flash then holds; docs/stats.md).
 
 ``board`` runs ``code.py`` on the simulator's shims (``host_sim/board_run.py``), in
 CPython or the MicroPython VM. ``device`` runs it on CircuitPython itself on an
@@ -87,8 +87,8 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         p.add_argument("--panel0", type=_panel_mode, default="present")
         p.add_argument("--panel1", type=_panel_mode, default="present")
         p.add_argument("--data-port", type=_data_mode, default="read")
+        p.add_argument("--nvm", help="microcontroller.nvm's bytes: read at power-on, saved")
         if name == "board":
-            p.add_argument("--nvm", help="microcontroller.nvm's bytes: read at power-on, saved")
             p.add_argument(
                 "--power-cut-ms",
                 type=float,
