@@ -288,9 +288,12 @@ def run_device(args, changed):
         if line.startswith("stats: "):
             print(f"board console: {line}")
     for w in nvm_writes:
-        done = "" if w["done"] else " (refused: not write-enabled or outside the nvm sector)"
-        size = f", {w['bytes']} bytes" if w["op"] == "program" else ""
-        print(f"nvm: {w['op']} at {w['t_us'] / 1000:.3f} ms, 0x{w['address']:x}{size}{done}")
+        if w["done"]:
+            size = f", {w['bytes']} bytes" if w["op"] == "program" else ""
+            print(f"nvm: {w['op']} at {w['t_us'] / 1000:.3f} ms, 0x{w['address']:x}{size}")
+    ignored = sum(1 for w in nvm_writes if not w["done"])
+    if ignored:
+        print(f"nvm: {ignored} flash write command(s) outside the nvm sector ignored (drive)")
     if args.nvm:
         print(f"nvm: saved to {args.nvm}")
     return 0
