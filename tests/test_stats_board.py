@@ -2,11 +2,9 @@
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
-from conftest import ROOT
+from conftest import run_cli
 from microcontroller import ByteArray
 from runner import Simulation
 from speedduo.rules import Rules
@@ -36,11 +34,8 @@ def match_script(tmp_path_factory):
 
 
 def board(script, nvm, *extra, vm="cpython"):
-    command = [sys.executable, "-m", "host_sim", "board", "--seed", "2", "--script", script]
-    command += ["--nvm", str(nvm), "--vm", vm, *extra]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
-    return result
+    command = ["board", "--seed", "2", "--script", script, "--nvm", str(nvm), "--vm", vm]
+    return run_cli(*command, *extra, check=False)
 
 
 def stats_in(path):
