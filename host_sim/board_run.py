@@ -64,7 +64,7 @@ def main(argv):
     if nvm_path is not None:
         try:
             with open(nvm_path, "rb") as f:
-                microcontroller.nvm.load(f.read())
+                microcontroller.nvm.read_from(f)
         except OSError:
             pass  # no file yet: the flash is erased
     from speedduo import board_io
@@ -81,7 +81,7 @@ def main(argv):
             data_out.close()
         if nvm_path is not None:
             with open(nvm_path, "wb") as f:
-                f.write(microcontroller.nvm.image())
+                microcontroller.nvm.write_to(f)
     for t0, t1 in microcontroller.nvm.spans:
         print("# nvm write %d %d" % (t0, t1))
     if cut:

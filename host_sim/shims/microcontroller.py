@@ -98,7 +98,9 @@ class ByteArray:
     """``microcontroller.nvm``: one flash sector (see the module docstring)."""
 
     def __init__(self, size=NVM_SIZE):
-        self._flash = bytearray(b"\xff" * size)
+        self._flash = bytearray(size)  # erased: every byte 0xFF (filled without a 4 KB temporary)
+        for i in range(size):
+            self._flash[i] = 0xFF
         self.writes = 0  # slice or index assignments
         self.erases = 0
         self.pages = 0  # pages programmed
@@ -126,9 +128,9 @@ class ByteArray:
                 raise NotImplementedError("array/bytes required on right side")
             if len(value) != stop - start:
                 raise ValueError("Slice and value different lengths.")
-            if _is_array(value) and value.itemsize != 1:
+            if _is_array(value) and len(bytes(value)) != len(value):
                 raise ValueError("Array values should be single bytes.")
-            self._write(start, bytes(value))
+            self._write(start, value)
             return
         at = self._index(index)
         if not isinstance(value, int):
@@ -156,26 +158,44 @@ class ByteArray:
         """The sector's bytes (to save a board's nvm)."""
         return bytes(self._flash)
 
+    def write_to(self, f):
+        """The sector's bytes into a file, without a copy (the VM's heap is the board's)."""
+        f.write(self._flash)
+
     def load(self, data):
         """Power-on contents (a saved image)."""
         if len(data) != len(self._flash):
             raise ValueError("an nvm image is %d bytes, not %d" % (len(self._flash), len(data)))
         self._flash[:] = data
 
+    def read_from(self, f):
+        """Power-on contents from a file, without a copy (the VM's heap is the board's)."""
+        if f.readinto(self._flash) != len(self._flash):
+            raise ValueError("an nvm image is %d bytes" % len(self._flash))
+
     def _write(self, start, data):
+        """Write ``data`` (any buffer of bytes) at ``start`` as the firmware does. Allocates
+        no more than the board would (the MicroPython VM's heap is the board program's)."""
         flash = self._flash
         n = len(data)
         if n == 0:
             return
         self.writes += 1
-        erase = flash[start : start + n] != b"\xff" * n
-        if erase:  # erase the sector, then program all of it again
+        erase = False
+        for i in range(start, start + n):
+            if flash[i] != 0xFF:
+                erase = True
+                break
+        if not erase:  # erased bytes: program the touched pages only
+            values = data
+            first = start
+        elif n == len(flash):  # the whole sector, erased and programmed again
+            values = data
+            first = 0
+        else:  # the rest of the sector is programmed again from a copy (the firmware's RAM)
             values = bytearray(flash)
             values[start : start + n] = data
             first = 0
-        else:  # erased bytes: program the touched pages only
-            values = data
-            first = start
         pages = []  # (first byte, bytes, start µs) of each page programmed
         t = ERASE_US if erase else 0
         at = first
@@ -196,11 +216,12 @@ class ByteArray:
             done = min(done, self._steps_by(cut, erase, pages))
         k = done
         if erase and k:
-            flash[:] = b"\xff" * len(flash)
+            for i in range(len(flash)):
+                flash[i] = 0xFF
             self.erases += 1
             k -= 1
-        if k:
-            flash[first : first + k] = values[:k]  # the bytes were erased: programming copies
+        if k:  # the bytes were erased: programming copies them
+            flash[first : first + k] = memoryview(values)[:k]
         self.pages += len(pages)
         if done < steps:
             if self.tear:

@@ -137,6 +137,8 @@ def choose(keys, screens, menu, feed, stats=None) -> int:
                 from speedduo.stats_screen import show_stats
 
                 show_stats(keys, screens, stats, menu.rules, feed)
+                del show_stats
+                unload("stats_screen")
             elif action == START:
                 if title != TITLE:
                     continue  # PLAY waits for both screens
@@ -218,6 +220,18 @@ def reset_after_a_hang() -> bool:
     except ImportError:
         return False
     return microcontroller.cpu.reset_reason == ResetReason.WATCHDOG
+
+
+def unload(name):
+    """Forget ``speedduo.<name>``, a module seldom used: its code (KBs) goes back to the heap
+    once nothing refers to it (the next import reads it again)."""
+    import sys
+
+    import speedduo
+
+    sys.modules.pop("speedduo." + name, None)
+    if hasattr(speedduo, name):
+        delattr(speedduo, name)
 
 
 def load_stats():

@@ -107,8 +107,10 @@ class Store:
         record[_CRC_AT] = crc & 0xFF
         record[_CRC_AT + 1] = crc >> 8
         if whole:
-            image = bytearray(b"\xff" * (self.slots * SLOT))
+            image = bytearray(self.slots * SLOT)  # one 4 KB block: the sector's new contents
             image[0:SLOT] = record
+            for i in range(SLOT, len(image)):
+                image[i] = 0xFF
             nvm[0 : self.slots * SLOT] = image
             self.erases += 1
         else:
