@@ -296,6 +296,7 @@ def run_device(args, changed):
         print(f"nvm: {ignored} flash write command(s) outside the nvm sector ignored (drive)")
     if args.nvm:
         print(f"nvm: saved to {args.nvm}")
+        print("nvm: flash interface " + json.dumps(result.get("flash_io"), sort_keys=True))
     return 0
 
 

@@ -42,8 +42,12 @@ def _stats_image(saves):
 def _device(tmp_path, image):
     path = tmp_path / "stats.nvm"
     path.write_bytes(image)
-    result = run_cli("device", *SMOKE, "--nvm", str(path), check=False, timeout=1800)
+    keep = tmp_path / "keep"
+    result = run_cli(
+        "device", *SMOKE, "--nvm", str(path), "--keep", str(keep), check=False, timeout=1800
+    )
     assert result.returncode == 0, result.stderr
+    print(result.stdout)
     nvm = ByteArray()
     nvm.load(path.read_bytes())
     return result.stdout, Stats(nvm)

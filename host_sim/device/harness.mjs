@@ -183,7 +183,10 @@ function main() {
     usb: host.state,
     data_port_open: host.dataOpened,
   };
-  if (flashWriter) flashWriter.close();
+  if (flashWriter) {
+    flashWriter.close();
+    result.flash_io = flashWriter.io;
+  }
   fs.writeFileSync(path.join(config.out, 'result.json'), JSON.stringify(result) + '\n');
 }
 
@@ -240,19 +243,34 @@ function attachFlashWriter(mcu, clock, nvm, out) {
       }
     }
   };
+  // what the firmware did on the flash interface (result.json "flash_io"), to see why if a
+  // write does not arrive: SS_CTRL values written, DR0 bytes, commands by first byte
+  const io = { ss_values: {}, dr0_writes: 0, dr0_selected: 0, commands: {} };
   const ioWrite = ioqspi.writeUint32.bind(ioqspi);
   ioqspi.writeUint32 = (offset, value) => {
     if (offset === 0x0c) { // GPIO_QSPI_SS_CTRL: OUTOVER in bits 8-9
+      const key = `0x${(value >>> 0).toString(16)}`;
+      io.ss_values[key] = (io.ss_values[key] || 0) + 1;
       const low = ((value >>> 8) & 3) === 2;
       if (low && !selected) bytes = [];
-      if (!low && selected && bytes.length) command();
+      if (!low && selected && bytes.length) {
+        const key = `0x${bytes[0].toString(16)}`;
+        io.commands[key] = (io.commands[key] || 0) + 1;
+        command();
+      }
       selected = low;
     }
     ioWrite(offset, value);
   };
   const ssiWrite = ssi.writeUint32.bind(ssi);
   ssi.writeUint32 = (offset, value) => {
-    if (offset === 0x60 && selected) bytes.push(value & 0xff);
+    if (offset === 0x60) {
+      io.dr0_writes++;
+      if (selected) {
+        io.dr0_selected++;
+        bytes.push(value & 0xff);
+      }
+    }
     ssiWrite(offset, value);
   };
   const ssiRead = ssi.readUint32.bind(ssi);
@@ -261,6 +279,7 @@ function attachFlashWriter(mcu, clock, nvm, out) {
     return ssiRead(offset);
   };
   return {
+    io,
     close() {
       fs.closeSync(writesFd);
       fs.writeFileSync(path.join(out, 'nvm.bin'), mcu.flash.subarray(nvm.offset, nvm.offset + nvm.size));
