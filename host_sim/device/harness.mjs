@@ -190,15 +190,20 @@ function main() {
   fs.writeFileSync(path.join(config.out, 'result.json'), JSON.stringify(result) + '\n');
 }
 
-// The flash chip behind the SSI, for writes: rp2040js answers the status register as "not
-// busy" and ignores every command, so an erase or program the firmware sends changes nothing
-// (microcontroller.nvm writes "succeed" and read back unchanged). Here the chip select (the
-// IO_QSPI SS output override the boot ROM's and SDK's flash functions set: 2 low, 3 high) frames
-// each command; the bytes written to SSI DR0 while it is low are the command. Within the nvm
-// sector (only: the CIRCUITPY drive stays read-only) WREN (06) then sector erase (20) sets 4 KB
-// to FF, and then page program (02) ANDs bytes into a 256-byte page, as a NOR flash does; the
-// status register (05) reads busy (WIP) for the W25Q16JV's typical times (erase 45 ms, page
-// 0.4 ms), so the firmware waits for the chip as on a board (interrupts off).
+// The flash chip behind the SSI, for writes. On plain rp2040js 1.4.1 a microcontroller.nvm
+// write returns at once and changes nothing: IO_QSPI is an UnimplementedPeripheral whose
+// registers read 0xFFFFFFFF, so the boot ROM's flash_was_aborted() (GPIO_QSPI_SD1_CTRL's
+// INOVER bits) is true and its flash_range_erase / flash_range_program loops stop before
+// sending a command; the SSI's RXFLR reads 0, so the ROM's flash_put_get would wait forever
+// for received bytes once not aborted, and its DR0 ignores the command bytes anyway.
+// Here: IO_QSPI keeps the values written to it (0 at reset); each byte written to DR0 brings
+// one received byte (RXFLR counts them, up to the 16-entry FIFO); the chip select (the
+// SS output override the ROM sets: 2 low, 3 high) frames each command, the DR0 bytes while
+// it is low. Within the nvm sector (only: the CIRCUITPY drive stays read-only) WREN (06)
+// then sector erase (20) sets 4 KB to FF, and page program (02) ANDs bytes into a 256-byte
+// page, as a NOR flash does; the status register (05) reads busy (WIP) for the W25Q16JV's
+// typical times (erase 45 ms, page 0.4 ms), so the firmware waits for the chip as on a board
+// (interrupts off).
 function attachFlashWriter(mcu, clock, nvm, out) {
   const ERASE_NS = 45e6;
   const PAGE_NS = 0.4e6;
@@ -246,8 +251,12 @@ function attachFlashWriter(mcu, clock, nvm, out) {
   // what the firmware did on the flash interface (result.json "flash_io"), to see why if a
   // write does not arrive: SS_CTRL values written, DR0 bytes, commands by first byte
   const io = { ss_values: {}, dr0_writes: 0, dr0_selected: 0, commands: {} };
+  const ioRegs = new Map(); // IO_QSPI GPIO STATUS/CTRL registers (0x00-0x2c): as written
+  const ioRead = ioqspi.readUint32.bind(ioqspi);
+  ioqspi.readUint32 = (offset) => (offset < 0x30 ? ioRegs.get(offset) ?? 0 : ioRead(offset));
   const ioWrite = ioqspi.writeUint32.bind(ioqspi);
   ioqspi.writeUint32 = (offset, value) => {
+    if (offset < 0x30 && offset & 4) ioRegs.set(offset, value >>> 0);
     if (offset === 0x0c) { // GPIO_QSPI_SS_CTRL: OUTOVER in bits 8-9
       const key = `0x${(value >>> 0).toString(16)}`;
       io.ss_values[key] = (io.ss_values[key] || 0) + 1;
@@ -262,9 +271,11 @@ function attachFlashWriter(mcu, clock, nvm, out) {
     }
     ioWrite(offset, value);
   };
+  let received = 0; // bytes in the SSI's RX FIFO: one for each byte sent
   const ssiWrite = ssi.writeUint32.bind(ssi);
   ssi.writeUint32 = (offset, value) => {
     if (offset === 0x60) {
+      received = Math.min(16, received + 1);
       io.dr0_writes++;
       if (selected) {
         io.dr0_selected++;
@@ -275,7 +286,11 @@ function attachFlashWriter(mcu, clock, nvm, out) {
   };
   const ssiRead = ssi.readUint32.bind(ssi);
   ssi.readUint32 = (offset) => {
-    if (offset === 0x60 && selected && bytes[0] === 0x05) return clock.nanos < busyUntil ? 1 : 0;
+    if (offset === 0x24) return received; // RXFLR
+    if (offset === 0x60) {
+      if (received) received--;
+      if (selected && bytes[0] === 0x05) return clock.nanos < busyUntil ? 1 : 0;
+    }
     return ssiRead(offset);
   };
   return {
