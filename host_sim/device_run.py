@@ -277,6 +277,7 @@ def run_device(args, changed):
         write_atomically(args.log, lines)
     if args.nvm:
         write_bytes_atomically(args.nvm, nvm_after)
+    if args.report:
         report = measure(console, lines, traces, led, script)
         report["emulated_ms"] = result["end_us"] // 1000
         report["wall_s"] = int(result["wall_s"])
