@@ -110,11 +110,11 @@ def menu_title(screens) -> str:
     return TITLE
 
 
-def choose(keys, screens, menu, feed, stats=None) -> int:
+def choose(keys, screens, menu, feed, stats_box=None) -> int:
     """The menu on both panels until PLAY is pressed with both panels there.
 
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
-    gets the menu as soon as it answers. STATS shows ``stats`` (stats_screen).
+    gets the menu as soon as it answers. STATS shows the stats (stats_screen).
     Returns the PLAY press's keypad timestamp: the match's time 0 is that
     press, whatever the loop was doing.
     """
@@ -133,10 +133,10 @@ def choose(keys, screens, menu, feed, stats=None) -> int:
             action = menu.press(event.key_number)
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
-            elif action == SHOW_STATS and stats is not None:
+            elif action == SHOW_STATS and stats_box is not None:
                 from speedduo.stats_screen import show_stats
 
-                show_stats(keys, screens, stats, menu.rules, feed)
+                show_stats(keys, screens, the_stats(stats_box), menu.rules, feed)
                 del show_stats
                 unload("stats_screen")
             elif action == START:
@@ -234,6 +234,14 @@ def unload(name):
         delattr(speedduo, name)
 
 
+def the_stats(box):
+    """``box[0]``, the stats, read from nvm the first time they are needed (a match's end
+    or the STATS screen), not at boot: the menu comes up as soon as before."""
+    if box[0] is None:
+        box[0] = load_stats()
+    return box[0]
+
+
 def load_stats():
     """The stats kept in ``microcontroller.nvm`` (in RAM only where there is none)."""
     try:
@@ -289,14 +297,14 @@ def main(matches=0, free_at_boot=-1):
         notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
     log_port = LogPort(data_port())
     menu = Menu(settings.rules, settings.best_of)
-    stats = load_stats()
+    stats_box = [None]  # the_stats()
     if profiler is not None:
         profiler.imported()
     seed = settings.seed
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed, stats)
+            play_ticks = choose(keys, screens, menu, feed, stats_box)
             app = App(
                 keys.events,
                 supervisor.ticks_ms,
@@ -313,6 +321,7 @@ def main(matches=0, free_at_boot=-1):
             else:
                 profiler.run(app, feed)
             log_port.flush()
+            stats = the_stats(stats_box)
             stats.record(app.match)
             stats.save()  # the match is over: a flash write pauses the board (stats_store)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
