@@ -22,6 +22,11 @@ Both subcommands take the same options and write the same outputs:
   for ``monitor``/``stats`` (docs/link.md); the board powers on when a host first
   opens it (``--no-wait``: at once), paced at ``--speed`` virtual s per wall s.
 
+* ``--nvm FILE``: ``microcontroller.nvm``'s 4096 bytes, read at power-on when FILE
+  exists and written back when the run ends; ``board`` also takes ``--power-cut-ms T``
+  (the power goes at T ms since power-on: the run stops there, a flash write half
+  done stays half done, and FILE gets what the flash then holds; docs/stats.md).
+
 ``board`` runs ``code.py`` on the simulator's shims (``host_sim/board_run.py``), in
 CPython or the MicroPython VM. ``device`` runs it on CircuitPython itself on an
 emulated RP2040 (``host_sim/device_run.py``; docs/device.md).
@@ -114,7 +119,15 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         p.add_argument("--panel0", type=_panel_mode, default="present")
         p.add_argument("--panel1", type=_panel_mode, default="present")
         p.add_argument("--data-port", type=_data_mode, default="read")
+        p.add_argument("--nvm", help="microcontroller.nvm's bytes: read at power-on, saved")
         if name == "board":
+            p.add_argument(
+                "--power-cut-ms",
+                type=float,
+                default=None,
+                metavar="T_MS",
+                help="the power goes at T_MS ms since power-on (fractions allowed)",
+            )
             p.add_argument("--vm", choices=("cpython", "micropython"), default="cpython")
             p.add_argument("--heap", type=heap_type, default="256K", help="MicroPython heap")
             p.add_argument(
@@ -186,6 +199,9 @@ def run_board(args, changed):
         raise ValueError("--pty runs the board on CPython (--vm cpython)")
     if args.pty and not args.data_port.startswith(("read", "pull:")):
         raise ValueError("--pty: the host at the other end decides when it reads (read|pull:)")
+    nvm_image = read_nvm(args.nvm) if args.nvm else None
+    if args.power_cut_ms is not None and not 0 <= args.power_cut_ms < 1e9:
+        raise ValueError("--power-cut-ms must be 0 <= T_MS < 1e9")
     env = dict(os.environ)
     for key in [k for k in env if k.startswith("SPEED_")]:
         del env[key]
@@ -220,6 +236,12 @@ def run_board(args, changed):
             faults += [f"pty={pty.master}", f"speed={args.speed}"]
             if not args.no_wait:
                 pty.wait_for_host()
+        if args.power_cut_ms is not None:
+            faults.append(f"cut={round(args.power_cut_ms * 1000)}")
+        nvm = os.path.join(tmp, "nvm.bin")
+        if nvm_image is not None:
+            with open(nvm, "wb") as f:
+                f.write(nvm_image)
         command = [
             *interpreter,
             os.path.join(HOST_SIM, "board_run.py"),
@@ -231,6 +253,7 @@ def run_board(args, changed):
             trace if (args.screens or args.snap) else "-",
             ",".join(faults),
             data,
+            nvm if args.nvm else "-",
         ]
         if pty is not None:  # a `kill` of this process stops the board too (run() kills it)
             signal.signal(signal.SIGTERM, _stop)
@@ -256,12 +279,25 @@ def run_board(args, changed):
 
         with open(data, "rb") as f:
             lines = log_lines(f.read(), args.matches)
+        power_cut = "# power cut at " in result.stdout
+        if args.nvm:
+            with open(nvm, "rb") as f:
+                write_bytes_atomically(args.nvm, f.read())
         if args.screens or args.snap:
             traces = read_traces(trace, buses=2)
             render_snaps(traces, args.snap, args.screens or ".")
     if args.log:
         write_atomically(args.log, lines)
-    say(summary("board", args, lines))
+    cut = f"; power cut at {args.power_cut_ms:g} ms" if power_cut else ""
+    say(summary("board", args, lines) + cut)
+    if args.nvm:
+        for line in result.stdout.splitlines():
+            if line.startswith("stats: "):  # what the board said on its console at boot
+                print(f"board console: {line}")
+            elif line.startswith("# nvm write "):
+                t0, t1 = (int(word) / 1000 for word in line.split()[3:5])
+                print(f"nvm: write at {t0:.3f}-{t1:.3f} ms")
+        print(f"nvm: saved to {args.nvm}")
     return 0
 
 
@@ -285,6 +321,40 @@ def demo_script(seconds=1800, every_us=150000):
         t += every_us
         i += 1
     return "\n".join(lines) + "\n"
+
+
+NVM_SIZE = 4096  # microcontroller.nvm on the RP2040 (CircuitPython)
+
+
+def read_nvm(path):
+    """The bytes of an nvm FILE (None when it does not exist yet: erased flash)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
+        raise ValueError(f"--nvm {path}: cannot write into {directory}")
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read(NVM_SIZE + 1)
+    except OSError as e:
+        raise ValueError(f"--nvm {path}: cannot read it ({e.strerror})") from None
+    if len(data) != NVM_SIZE:
+        raise ValueError(f"--nvm {path}: {len(data)} bytes, an nvm image has {NVM_SIZE}")
+    return data
+
+
+def write_bytes_atomically(path, data):
+    """Write all of ``data``, or leave ``path`` as it was."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".speednvm-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def summary(kind, args, lines):

@@ -6,20 +6,25 @@ time), scripted presses reach the keypad, both panels are emulated, and the
 log written to ``usb_cdc.data`` goes to stdout. Runs under CPython and inside
 the MicroPython VM:
 
-    board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA]]]
+    board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA [NVM]]]]
 
 Script times here are µs since power-on (the menu comes first: press 1 on PLAY).
 TRACE: a file that gets every I2C write, one JSON line each (``bus``, ``t0``/``t1``
 µs on the virtual clock, ``addr``, ``ack``, ``data`` in hex), the format the
 device harness writes, so ``--screens`` works the same for both.
 FAULTS: comma-separated ``p0=MODE``, ``p1=MODE`` (``present``, ``absent``,
-``nack``, ``late:T_MS``) and ``data=MODE`` (``read``, ``never``, ``stop:T_MS``,
-``pull:T1_MS-T2_MS``); ``pty=FD``: the data port's host is at the other end of
-the pseudo-terminal whose master is FD, and ``speed=X`` paces the virtual clock at
-X times wall time (CPython only).
+``nack``, ``late:T_MS``), ``data=MODE`` (``read``, ``never``, ``stop:T_MS``,
+``pull:T1_MS-T2_MS``), ``cut=T_US`` (the power goes at T_US µs: the program stops
+where it is, a flash write half done stays half done; then ``# power cut at T_MS
+ms`` and exit 0); ``pty=FD``: the data port's host is at the other end of the
+pseudo-terminal whose master is FD, and ``speed=X`` paces the virtual clock at X
+times wall time (CPython only). Each nvm write is printed as
+``# nvm write START_US END_US``.
 DATA: a file that gets the data port's bytes exactly (else they go to stdout, with
-whatever the board program prints). Board settings (SPEED_*) come from the
-environment (``os.getenv``).
+whatever the board program prints). NVM: ``microcontroller.nvm``'s 4096 bytes,
+loaded at power-on when the file exists and written back when the program stops
+(matches done or power cut). Board settings (SPEED_*) come from the environment
+(``os.getenv``).
 """
 
 import sys
@@ -55,16 +60,35 @@ def main(argv):
         trace = open(argv[6], "w")
         _trace_writes(busio, clock, trace)
     if len(argv) > 7 and argv[7]:
-        _faults(argv[7], busio, usb_cdc)
+        _faults(argv[7], busio, usb_cdc, clock)
+    import microcontroller
+
+    nvm_path = argv[9] if len(argv) > 9 and argv[9] != "-" else None
+    if nvm_path is not None:
+        try:
+            with open(nvm_path, "rb") as f:
+                microcontroller.nvm.read_from(f)
+        except OSError:
+            pass  # no file yet: the flash is erased
     from speedduo import board_io
 
+    cut = False
     try:
         board_io.main(matches=int(argv[4]))
+    except vclock.PowerCut:
+        cut = True
     finally:
         if trace is not None:
             trace.close()
         if data_out is not None:
             data_out.close()
+        if nvm_path is not None:
+            with open(nvm_path, "wb") as f:
+                microcontroller.nvm.write_to(f)
+    for t0, t1 in microcontroller.nvm.spans:
+        print("# nvm write %d %d" % (t0, t1))
+    if cut:
+        print("# power cut at %d ms" % (clock.power_cut_us // 1000))
     for i, bus in enumerate(busio.buses):
         print(
             "# panel %d: %d transfers, %d bytes"
@@ -115,7 +139,7 @@ def _trace_writes(busio, clock, out):
     busio.I2C.writeto = writeto
 
 
-def _faults(text, busio, usb_cdc):
+def _faults(text, busio, usb_cdc, clock):
     for item in text.split(","):
         name, _, mode = item.partition("=")
         if name in ("p0", "p1"):
@@ -140,6 +164,8 @@ def _faults(text, busio, usb_cdc):
             usb_cdc.data.attach_pty(int(mode))
         elif name == "speed" and float(mode) > 0:
             _pace(float(mode))
+        elif name == "cut":
+            clock.power_cut_us = int(mode)
 
 
 def _pace(speed):

@@ -22,11 +22,14 @@ import tempfile
 
 from host_sim import HOST_SIM, ROOT
 from host_sim.board_cli import (
+    NVM_SIZE,
     load_script,
+    read_nvm,
     read_traces,
     render_snaps,
     settings_values,
     summary,
+    write_bytes_atomically,
 )
 from host_sim.logfile import write_atomically
 
@@ -34,6 +37,10 @@ HARNESS_DIR = os.path.join(HOST_SIM, "device")
 FIRMWARE_FILES = ("firmware.uf2", "bootrom.bin")
 PROFILE_PREFIX = "speedduo-profile "
 DEFAULT_LIMIT_PAD_MS = 30000
+# microcontroller.nvm: the flash sector just before the CIRCUITPY drive (CircuitPython's
+# ports/raspberrypi: CIRCUITPY_INTERNAL_NVM_START_ADDR = firmware size, the drive 4 KB on)
+CIRCUITPY_OFFSET = 0x100000
+NVM_OFFSET = CIRCUITPY_OFFSET - NVM_SIZE
 
 
 class DeviceError(ValueError):
@@ -205,6 +212,7 @@ def run_device(args, changed):
         raise ValueError("--data-port pull: is a board (shims) fault; the harness has none")
     firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy")
     script = load_script(args.script)
+    nvm_image = read_nvm(args.nvm) if args.nvm else None
     values = settings_values(args, changed) + [("SPEED_PROFILE", 1)]
     last_us = max((t for t, _, _, _ in script), default=0)
     limit_ms = args.limit_ms
@@ -221,6 +229,11 @@ def run_device(args, changed):
         fat = os.path.join(work, "circuitpy.img")
         with open(fat, "wb") as f:
             f.write(fat12_image(files))
+        nvm = {"offset": NVM_OFFSET, "size": NVM_SIZE, "load": None}
+        if nvm_image is not None:
+            nvm["load"] = os.path.join(work, "nvm_in.bin")
+            with open(nvm["load"], "wb") as f:
+                f.write(nvm_image)
         config = {
             "bootrom": firmware["bootrom.bin"],
             "uf2": firmware["firmware.uf2"],
@@ -235,9 +248,14 @@ def run_device(args, changed):
             "settle_us": 300000,
             "limit_us": limit_ms * 1000,
             "led_gpio": 25,
+            "nvm": nvm,
         }
         result = run_harness(config, work)
         console, data, traces, led = read_recordings(out)
+        with open(os.path.join(out, "nvm.bin"), "rb") as f:
+            nvm_after = f.read()
+        with open(os.path.join(out, "nvm_writes.jsonl")) as f:
+            nvm_writes = [json.loads(line) for line in f]
         if args.screens or snaps:
             render_snaps(traces, snaps, args.screens or ".")
     problem = traceback_in(console)
@@ -252,6 +270,8 @@ def run_device(args, changed):
         )
     if args.log:
         write_atomically(args.log, lines)
+    if args.nvm:
+        write_bytes_atomically(args.nvm, nvm_after)
     if args.report:
         report = measure(console, lines, traces, led, script)
         report["emulated_ms"] = result["end_us"] // 1000
@@ -260,6 +280,19 @@ def run_device(args, changed):
             json.dump(report, f, indent=1, sort_keys=True)
             f.write("\n")
     print(summary("device", args, lines) + " (%.0f s wall)" % result["wall_s"])
+    for line in console.replace("\r", "").split("\n"):
+        if line.startswith("stats: "):
+            print(f"board console: {line}")
+    for w in nvm_writes:
+        if w["done"]:
+            size = f", {w['bytes']} bytes" if w["op"] == "program" else ""
+            print(f"nvm: {w['op']} at {w['t_us'] / 1000:.3f} ms, 0x{w['address']:x}{size}")
+    ignored = sum(1 for w in nvm_writes if not w["done"])
+    if ignored:
+        print(f"nvm: {ignored} flash write command(s) outside the nvm sector ignored (drive)")
+    if args.nvm:
+        print(f"nvm: saved to {args.nvm}")
+        print("nvm: flash interface " + json.dumps(result.get("flash_io"), sort_keys=True))
     return 0
 
 

@@ -158,7 +158,8 @@ def test_requests_are_answered_and_bad_frames_get_error_frames(board, tmp_path):
     b = board("--seed", "4", "--script", str(script), "--best-of", "5", "--penalty")
     stats = run_cli("stats", "--port", b.path, "--json")
     reply = json.loads(stats.stdout)
-    assert reply["stats"]["since"] == "power_on" and reply["stats"]["matches"] == 0
+    stats = reply["stats"]
+    assert stats["power_on"]["matches"] == 0 and stats["modes"][0]["name"]  # flash + power-on
     version = json.loads(run_cli("ask", "version", "--port", b.path, "--json").stdout)
     assert version["version"]["impl"] == "cpython" and version["version"]["log"] == 1
     rules = json.loads(run_cli("ask", "rules", "--port", b.path, "--json").stdout)

@@ -276,7 +276,7 @@ def test_the_board_program_against_the_opponent_is_identical_in_cpython_and_micr
     micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
     for interpreter in (
         [sys.executable],
-        [micropython, "-X", "heapsize=320K"],
+        [micropython, "-X", "heapsize=512K"],
     ):  # (64-bit VM objects: more than the board)
         command = [*interpreter, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT]
         result = subprocess.run(

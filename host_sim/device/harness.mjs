@@ -17,10 +17,14 @@
 //   led_gpio                   the profiling probe pin (GPIO25)
 //   probe_scans                optional: record when the firmware reads the GPIO inputs
 //                              (bursts: the keypad scans) in scans.txt
+//   nvm                        optional: {offset, size, load}: the flash sector of
+//                              microcontroller.nvm, loaded from `load` (a file) at power-on;
+//                              flash writes to it are emulated (below) and it is saved as nvm.bin
 //
 // Recordings in OUT: console.bin, data.bin (raw bytes of the two USB CDC ports),
 // i2c0.jsonl / i2c1.jsonl (one transaction per line: t0, t1 µs, addr, ack, hex bytes,
-// bit_ns), led.txt ("t_us level" per edge), result.json (why it stopped, when, wall time).
+// bit_ns), led.txt ("t_us level" per edge), result.json (why it stopped, when, wall time),
+// nvm.bin and nvm_writes.jsonl (with `nvm`: the sector at the end; each erase/program).
 // Times are emulated µs since power-on (rp2040js cycle clock, 125 MHz, core 0 only).
 
 import fs from 'node:fs';
@@ -82,6 +86,9 @@ function main() {
 
   // ---- I2C: an SSD1306 per controller, bus time modelled ----
   const buses = config.panels.map((panel, index) => attachPanel(mcu, clock, index, panel, config.out));
+
+  // ---- flash writes to the nvm sector: the flash chip's commands through the SSI ----
+  const flashWriter = config.nvm ? attachFlashWriter(mcu, clock, config.nvm, config.out) : null;
 
   // ---- GPIO25: the profiling probe ----
   const ledEdges = [];
@@ -176,7 +183,123 @@ function main() {
     usb: host.state,
     data_port_open: host.dataOpened,
   };
+  if (flashWriter) {
+    flashWriter.close();
+    result.flash_io = flashWriter.io;
+  }
   fs.writeFileSync(path.join(config.out, 'result.json'), JSON.stringify(result) + '\n');
+}
+
+// The flash chip behind the SSI, for writes. On plain rp2040js 1.4.1 a microcontroller.nvm
+// write returns at once and changes nothing: IO_QSPI is an UnimplementedPeripheral whose
+// registers read 0xFFFFFFFF, so the boot ROM's flash_was_aborted() (GPIO_QSPI_SD1_CTRL's
+// INOVER bits) is true and its flash_range_erase / flash_range_program loops stop before
+// sending a command; the SSI's RXFLR reads 0, so the ROM's flash_put_get would wait forever
+// for received bytes once not aborted, and its DR0 ignores the command bytes anyway.
+// Here: IO_QSPI keeps the values written to it (0 at reset); each byte written to DR0 brings
+// one received byte (RXFLR counts them, up to the 16-entry FIFO); the chip select (the
+// SS output override the ROM sets: 2 low, 3 high) frames each command, the DR0 bytes while
+// it is low. Within the nvm sector (only: the CIRCUITPY drive stays read-only) WREN (06)
+// then sector erase (20) sets 4 KB to FF, and page program (02) ANDs bytes into a 256-byte
+// page, as a NOR flash does; the status register (05) reads busy (WIP) for the W25Q16JV's
+// typical times (erase 45 ms, page 0.4 ms), so the firmware waits for the chip as on a board
+// (interrupts off).
+function attachFlashWriter(mcu, clock, nvm, out) {
+  const ERASE_NS = 45e6;
+  const PAGE_NS = 0.4e6;
+  if (nvm.load) mcu.flash.set(fs.readFileSync(nvm.load).subarray(0, nvm.size), nvm.offset);
+  const ssi = mcu.peripherals[0x18000];
+  const ioqspi = mcu.peripherals[0x40018];
+  const writesFd = fs.openSync(path.join(out, 'nvm_writes.jsonl'), 'w');
+  let selected = false;
+  let bytes = [];
+  let enabled = false; // WEL
+  let busyUntil = 0;
+  const inSector = (a) => a >= nvm.offset && a < nvm.offset + nvm.size;
+  const log = (entry) => fs.writeSync(writesFd, JSON.stringify(entry) + '\n');
+  const command = () => {
+    const cmd = bytes[0];
+    const address = ((bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+    const t = Math.round(clock.nanos / 1000);
+    if (cmd === 0x06) {
+      enabled = true;
+    } else if (cmd === 0x04) {
+      enabled = false;
+    } else if ((cmd === 0x20 || cmd === 0x02) && bytes.length >= 4) {
+      const ok = enabled && inSector(address);
+      enabled = false;
+      if (cmd === 0x20) {
+        const base = address & ~0xfff;
+        if (ok) {
+          mcu.flash.fill(0xff, base, base + 4096);
+          busyUntil = clock.nanos + ERASE_NS;
+        }
+        log({ t_us: t, op: 'erase', address: base, done: ok });
+      } else {
+        const data = bytes.slice(4);
+        if (ok) {
+          const page = address & ~0xff;
+          data.forEach((value, i) => {
+            mcu.flash[page + ((address + i) & 0xff)] &= value;
+          });
+          busyUntil = clock.nanos + PAGE_NS;
+        }
+        log({ t_us: t, op: 'program', address, bytes: data.length, done: ok });
+      }
+    }
+  };
+  // what the firmware did on the flash interface (result.json "flash_io"), to see why if a
+  // write does not arrive: SS_CTRL values written, DR0 bytes, commands by first byte
+  const io = { ss_values: {}, dr0_writes: 0, dr0_selected: 0, commands: {} };
+  const ioRegs = new Map(); // IO_QSPI GPIO STATUS/CTRL registers (0x00-0x2c): as written
+  const ioRead = ioqspi.readUint32.bind(ioqspi);
+  ioqspi.readUint32 = (offset) => (offset < 0x30 ? ioRegs.get(offset) ?? 0 : ioRead(offset));
+  const ioWrite = ioqspi.writeUint32.bind(ioqspi);
+  ioqspi.writeUint32 = (offset, value) => {
+    if (offset < 0x30 && offset & 4) ioRegs.set(offset, value >>> 0);
+    if (offset === 0x0c) { // GPIO_QSPI_SS_CTRL: OUTOVER in bits 8-9
+      const key = `0x${(value >>> 0).toString(16)}`;
+      io.ss_values[key] = (io.ss_values[key] || 0) + 1;
+      const low = ((value >>> 8) & 3) === 2;
+      if (low && !selected) bytes = [];
+      if (!low && selected && bytes.length) {
+        const key = `0x${bytes[0].toString(16)}`;
+        io.commands[key] = (io.commands[key] || 0) + 1;
+        command();
+      }
+      selected = low;
+    }
+    ioWrite(offset, value);
+  };
+  let received = 0; // bytes in the SSI's RX FIFO: one for each byte sent
+  const ssiWrite = ssi.writeUint32.bind(ssi);
+  ssi.writeUint32 = (offset, value) => {
+    if (offset === 0x60) {
+      received = Math.min(16, received + 1);
+      io.dr0_writes++;
+      if (selected) {
+        io.dr0_selected++;
+        bytes.push(value & 0xff);
+      }
+    }
+    ssiWrite(offset, value);
+  };
+  const ssiRead = ssi.readUint32.bind(ssi);
+  ssi.readUint32 = (offset) => {
+    if (offset === 0x24) return received; // RXFLR
+    if (offset === 0x60) {
+      if (received) received--;
+      if (selected && bytes[0] === 0x05) return clock.nanos < busyUntil ? 1 : 0;
+    }
+    return ssiRead(offset);
+  };
+  return {
+    io,
+    close() {
+      fs.closeSync(writesFd);
+      fs.writeFileSync(path.join(out, 'nvm.bin'), mcu.flash.subarray(nvm.offset, nvm.offset + nvm.size));
+    },
+  };
 }
 
 function loadUF2(buffer, flash) {

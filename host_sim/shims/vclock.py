@@ -27,6 +27,11 @@ _TICK_NUM = 15625  # one tick is 15625/16 µs = 1/1024 s
 _TICK_DEN = 16
 
 
+class PowerCut(BaseException):
+    """The board lost power (``power_cut_us``): everything stops where it was. Not an
+    ``Exception``, so the board program's own handlers do not catch it."""
+
+
 class VirtualClock:
     def __init__(self, phase_us=0, ms_offset=0, tick_offset=0):
         self.now_us = 0
@@ -37,6 +42,7 @@ class VirtualClock:
         self.scanners = []
         self.auto_step_us = 0  # >0: every ticks_ms() read moves time on (a free-running board)
         self.contacts = []  # (t_us, key, closed) that every new keypad.Keys will see
+        self.power_cut_us = -1  # >=0: the power goes at this time (PowerCut)
 
     def tick_at_or_before(self, t_us):
         """Index of the last supervisor tick at or before t_us (-1 before the first)."""
@@ -71,6 +77,12 @@ class VirtualClock:
         """Move time forward to t_us, running every scan due on the way."""
         if t_us < self.now_us:
             raise ValueError("the virtual clock never runs backwards")
+        cut = self.power_cut_us
+        if 0 <= cut <= t_us:
+            for scanner in self.scanners:
+                scanner.run_until(cut)
+            self.now_us = cut
+            raise PowerCut()
         for scanner in self.scanners:
             scanner.run_until(t_us)
         self.now_us = t_us

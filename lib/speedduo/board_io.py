@@ -30,7 +30,7 @@ from speedduo.app import App
 from speedduo.keys import make_keys
 from speedduo.link import Link
 from speedduo.logport import LogPort
-from speedduo.menu import SHOW_HOW_TO_PLAY, START, TITLE, Menu
+from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
@@ -111,12 +111,13 @@ def menu_title(screens) -> str:
     return TITLE
 
 
-def choose(keys, screens, menu, feed) -> int:
+def choose(keys, screens, menu, feed, stats_box=None) -> int:
     """The menu on both panels until PLAY is pressed with both panels there.
 
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
-    gets the menu as soon as it answers. Returns the PLAY press's keypad
-    timestamp: the match's time 0 is that press, whatever the loop was doing.
+    gets the menu as soon as it answers. STATS shows the stats (stats_screen).
+    Returns the PLAY press's keypad timestamp: the match's time 0 is that
+    press, whatever the loop was doing.
     """
     event = keypad.Event()
     start = supervisor.ticks_ms()
@@ -133,10 +134,17 @@ def choose(keys, screens, menu, feed) -> int:
             action = menu.press(event.key_number)
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
+            elif action == SHOW_STATS and stats_box is not None:
+                from speedduo.stats_screen import show_stats
+
+                show_stats(keys, screens, the_stats(stats_box), menu.rules, feed)
+                del show_stats
+                unload("stats_screen")
             elif action == START:
                 if title != TITLE:
                     continue  # PLAY waits for both screens
-                keys.events.clear()  # the PLAY press is not a play
+                # the PLAY press is read (not a play); the events after it stay queued,
+                # so its release is in the match's key record however soon the loop saw it
                 screens.hide_menu()
                 return event.timestamp
             screens.show_menu(-1, menu.lines(), menu.selected, title)
@@ -216,24 +224,59 @@ def reset_after_a_hang() -> bool:
     return microcontroller.cpu.reset_reason == ResetReason.WATCHDOG
 
 
-class PowerOnStats:
-    """STATS HOOK: what the host's ``stats`` request gets (``Link(stats=...)``).
+class HostStats:
+    """What the host's ``stats`` request gets (``Link(stats=...)``): the stats kept in
+    nvm (``Stats.summary()``, read when first asked) and what the board knows since
+    power-on (matches, log lines sent and lost)."""
 
-    Until the match statistics kept in NVM (``speedduo.stats``, ``Stats.summary()``)
-    are wired in here, what the board knows since power-on."""
-
-    def __init__(self, log_port) -> None:
+    def __init__(self, log_port, stats_box) -> None:
         self.log_port = log_port
+        self.stats_box = stats_box
         self.matches = 0  # matches played to their end since power-on
 
     def summary(self):
+        summary = the_stats(self.stats_box).summary()
         port = self.log_port
-        return {
-            "since": "power_on",
+        summary["power_on"] = {
             "matches": self.matches,
             "lines_sent": port.sent,
             "lines_lost": port.lost_total,
         }
+        return summary
+
+
+def unload(name):
+    """Forget ``speedduo.<name>``, a module seldom used: its code (KBs) goes back to the heap
+    once nothing refers to it (the next import reads it again)."""
+    import sys
+
+    import speedduo
+
+    sys.modules.pop("speedduo." + name, None)
+    if hasattr(speedduo, name):
+        delattr(speedduo, name)
+
+
+def the_stats(box):
+    """``box[0]``, the stats, read from nvm the first time they are needed (a match's end
+    or the STATS screen), not at boot: the menu comes up as soon as before."""
+    if box[0] is None:
+        box[0] = load_stats()
+    return box[0]
+
+
+def load_stats():
+    """The stats kept in ``microcontroller.nvm`` (in RAM only where there is none)."""
+    try:
+        from microcontroller import nvm
+    except ImportError:
+        nvm = None
+    from speedduo.stats import Stats
+
+    stats = Stats(nvm)
+    if stats.loaded:
+        print("stats: record %d read from nvm" % stats.store.seq)
+    return stats
 
 
 def data_port():
@@ -270,9 +313,10 @@ def main(matches=0, free_at_boot=-1):
     screens.start()
     log_port = LogPort(data_port())
     menu = Menu(settings.rules, settings.best_of, settings.opponent)
-    power_on = PowerOnStats(log_port)
+    stats_box = [None]  # the_stats()
+    host_stats = HostStats(log_port, stats_box)
     # every loop pass feeds the watchdog and answers the host's requests (link.py)
-    feed = Link(log_port, supervisor.ticks_ms, start_watchdog(), power_on.summary, menu).poll
+    feed = Link(log_port, supervisor.ticks_ms, start_watchdog(), host_stats.summary, menu).poll
     if reset_after_a_hang():
         notice(keys, screens, "RESTARTED", wrap("the game hung and was restarted", _LINE), feed)
     lines = settings.report_lines(_LINE)
@@ -285,7 +329,7 @@ def main(matches=0, free_at_boot=-1):
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed)
+            play_ticks = choose(keys, screens, menu, feed, stats_box)
             match_seed = seed if seed >= 0 else new_seed()
             opponent = None
             if menu.opponent:  # one player against the board: it plays player 1
@@ -310,6 +354,9 @@ def main(matches=0, free_at_boot=-1):
             else:
                 profiler.run(app, feed)
             log_port.flush()
+            stats = the_stats(stats_box)
+            stats.record(app.match)
+            stats.save()  # the match is over: a flash write pauses the board (stats_store)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
@@ -318,6 +365,6 @@ def main(matches=0, free_at_boot=-1):
         if seed >= 0:
             seed = (seed + 1) % SEED_LIMIT
         played += 1
-        power_on.matches = played
+        host_stats.matches = played
         if matches and played >= matches:
             return app

@@ -34,6 +34,7 @@ class Match:
         self.hand = Hand(rules, log)
         self.wins = bytearray(2)  # R14: hands won
         self.points = bytearray(2)  # R15
+        self.fastest_ms = [0, 0]  # each player's quickest hand won: its end t (0: none; stats)
         self.hands_played = 0
         self.winner = NULL_PLAYER
         self.countdown_ms = countdown_ms
@@ -121,6 +122,8 @@ class Match:
         end_now = self.hand_start + hand.end_t
         if winner != NULL_PLAYER:  # R13/R11 ties are replayed and do not count
             self.wins[winner] += 1
+            if self.fastest_ms[winner] == 0 or hand.end_t < self.fastest_ms[winner]:
+                self.fastest_ms[winner] = hand.end_t
             self.points[winner] += 2 if hand.swept else 1
             if self.wins[winner] * 2 > self.best_of:
                 self._end_match(winner)

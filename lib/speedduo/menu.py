@@ -1,11 +1,12 @@
 """The menu between matches, driven by the same buttons as the game.
 
 Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
-changes the selected setting, on PLAY starts the match and on HOW TO PLAY
-shows the rules' pages (``howto.py``). Settings: best of 3/5/7 (R14), the R16
-penalty, V1 (no wrap), V2 (same rank), V3 (jokers), V4 (double deck) and the
-opponent (2 PLAYERS, or the board plays player 1: EASY / MEDIUM / HARD,
-lib/speedduo/opponent.py); the rest come from settings.toml.
+changes the selected setting, on PLAY starts the match, on STATS shows the
+stats (``stats_screen.py``) and on HOW TO PLAY the rules' pages (``howto.py``).
+Settings: best of 3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank),
+V3 (jokers), V4 (double deck) and the opponent (2 PLAYERS, or the board plays
+player 1: EASY / MEDIUM / HARD, lib/speedduo/opponent.py); the rest come from
+settings.toml.
 Not on the play path: it may build strings.
 """
 
@@ -19,7 +20,8 @@ SAME_RANK = 4
 JOKERS = 5
 DOUBLE_DECK = 6
 OPPONENT = 7
-HOW_TO_PLAY = 8  # last: one L press from PLAY
+STATS = 8
+HOW_TO_PLAY = 9  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 TITLE = "SPEED DUO"
 
@@ -27,6 +29,7 @@ TITLE = "SPEED DUO"
 STAY = 0
 START = 1
 SHOW_HOW_TO_PLAY = 2
+SHOW_STATS = 3
 
 
 class Menu:
@@ -47,11 +50,12 @@ class Menu:
             "JOKERS " + ("ON" if rules.jokers else "OFF"),
             "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
+            "STATS",
             "HOW TO PLAY",
         ]
 
     def press(self, key_number):
-        """A key went down: START (PLAY chosen), SHOW_HOW_TO_PLAY, or STAY."""
+        """A key went down: START (PLAY chosen), SHOW_STATS, SHOW_HOW_TO_PLAY, or STAY."""
         key = key_number % KEYS_PER_PLAYER
         count = len(self.lines())
         if key == KEY_L:
@@ -62,6 +66,8 @@ class Menu:
             return START
         elif self.selected == HOW_TO_PLAY:
             return SHOW_HOW_TO_PLAY
+        elif self.selected == STATS:
+            return SHOW_STATS
         elif self.selected == BEST_OF:
             self.best_of = 3 if self.best_of == 7 else self.best_of + 2
         elif self.selected == PENALTY:

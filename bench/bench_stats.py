@@ -1,0 +1,91 @@
+"""Stats figures: heap the modules take in the MicroPython VM, flash time per save.
+
+    PYTHONPATH=.:lib .venv/bin/python bench/bench_stats.py
+
+Heap: ``gc.mem_free()`` before and after each import in the MicroPython VM (the board
+loads ``.py`` bytecode into its heap the same way; docs/device.md has the board's own
+figures). Flash time: what the nvm shim charges a save on the virtual clock (the
+W25Q16JV's typical times), for a save into an erased slot and for the one save in 32
+that rewrites the sector.
+"""
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, p) for p in ("lib", "host_sim/shims", "host_sim")]
+
+_VM_SCRIPT = """
+import sys, gc
+sys.path[:0] = [ROOT + "/lib", ROOT + "/host_sim/shims", TICKS]
+import keypad, supervisor, adafruit_ticks, microcontroller
+from speedduo import glyphs, codes, ssd1306, matchlog
+def free():
+    gc.collect()
+    return gc.mem_free()
+a = free()
+from speedduo import stats_store
+b = free()
+from speedduo import stats
+c = free()
+s = stats.Stats(microcontroller.nvm)
+d = free()
+from speedduo.stats_screen import show_stats
+e = free()
+del show_stats
+sys.modules.pop("speedduo.stats_screen")
+import speedduo
+delattr(speedduo, "stats_screen")
+f = free()
+print(a - b, b - c, c - d, d - e, d - f)
+"""
+
+
+def vm_heap():
+    import tempfile
+
+    import adafruit_ticks
+
+    micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
+        script = "ROOT = %r\nTICKS = %r\n" % (ROOT, tmp) + _VM_SCRIPT
+        out = subprocess.run(
+            [micropython, "-X", "heapsize=256K", "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    return [int(v) for v in out]
+
+
+def flash_times():
+    from microcontroller import ByteArray
+    from speedduo.stats_store import PAYLOAD, Store
+    from vclock import VirtualClock, install
+
+    clock = install(VirtualClock())
+    nvm = ByteArray()
+    store = Store(nvm)
+    times = []
+    for _ in range(33):
+        t0 = clock.now_us
+        store.save(bytearray(PAYLOAD))
+        times.append(clock.now_us - t0)
+    install(None)
+    return times[0], times[-1], nvm.erases
+
+
+def main():
+    store, stats, instance, screen, screen_left = vm_heap()
+    print("MicroPython VM heap (bytes): stats_store %d, stats %d, a Stats %d" % (
+        store, stats, instance))  # fmt: skip
+    print("  stats_screen while shown %d, after it is forgotten %d" % (screen, screen_left))
+    append_us, sector_us, erases = flash_times()
+    print("flash time of a save: erased slot %d us, sector (1 in 32) %d us; %d erase in 33 saves"
+          % (append_us, sector_us, erases))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
