@@ -29,11 +29,6 @@ presses) and ``show_menu`` are the app's.
 
 from micropython import const  # on the host, Blinka provides this module
 
-try:
-    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
-except ImportError:
-    pass
-
 from speedduo import glyphs
 from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
 from speedduo.codes import COUNTDOWN, OVER, RESULT
@@ -137,8 +132,9 @@ class PlayerView:
         self._redeal_t = -1
         self._flip_until = 0
         self._hand_no = -1
-        # this player's Seat of the hand on show (made once per match)
-        self._seat = None  # type: Any
+        # this player's Seat, made here (not during play: making one allocates) and
+        # pointed at each match's hand when its first update comes
+        self._seat = Seat(None, player)
         self._forget()
 
     def _forget(self):
@@ -248,9 +244,9 @@ class PlayerView:
             self._draw_labels()
             self._screen = _SCREEN_PLAY
         dealt = phase != COUNTDOWN
-        if self._seat is None or self._seat.hand is not hand:  # a new match
-            self._seat = Seat(hand, self.player)
         seat = self._seat
+        if seat.hand is not hand:  # a new match: the same seat at its table
+            seat.hand = hand
         if dealt and hand.hand_no != self._hand_no:
             self._hand_no = hand.hand_no
             self._flip_until = 0
