@@ -8,6 +8,9 @@ Both subcommands take the same options and write the same outputs:
   comes first: a script presses 1 of either player while PLAY is selected);
 * ``--matches N`` (default 1): stop after N matches; ``--log FILE``: the match log
   the board streams on its USB data port (JSON Lines);
+* ``--sounds FILE``: the piezo's tones (GP15's PWM), one JSON line each,
+  ``{"t": ms since power-on, "hz": .., "ms": length}`` (docs/sound.md); a tone still
+  sounding when the run stops ends there; ``--volume 0..3`` becomes ``SPEED_VOLUME``;
 * ``--screens DIR --snap T_MS``: both panels as PNGs at T_MS ms since power-on,
   decoded by our SSD1306 emulator from the bytes each I2C bus carried up to then;
 * ``--panel0/--panel1 present|absent|nack|late:T_MS`` (``absent``: no panel and so
@@ -70,6 +73,8 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         p.add_argument("--best-of", type=int, choices=BEST_OF, default=None)
         p.add_argument("--i2c-frequency", type=int, default=None, metavar="HZ")
         p.add_argument("--log", help="write the match log from the data port here")
+        p.add_argument("--sounds", help="write the piezo's tones here (JSON lines)")
+        p.add_argument("--volume", type=int, choices=range(4), default=None, help="SPEED_VOLUME")
         p.add_argument("--screens", help="save both panels as PNG into DIR at each --snap")
         p.add_argument(
             "--snap",
@@ -118,7 +123,23 @@ def settings_values(args, changed):
         values.append(("SPEED_SEED", args.seed))
     if args.i2c_frequency is not None:
         values.append(("SPEED_I2C_FREQUENCY", args.i2c_frequency))
+    if args.volume is not None:
+        values.append(("SPEED_VOLUME", args.volume))
     return values
+
+
+def check_out_path(path, what):
+    """Refuse an output file that cannot be written, before the run (one line, exit 2)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"cannot write {what} {path}: it is a folder")
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise ValueError(f"cannot write {what} {path}: folder {folder} is missing or read-only")
+
+
+def tone_line(t_ms, hz, ms):
+    """One tone as the --sounds file holds it."""
+    return '{"t":%d,"hz":%d,"ms":%d}' % (t_ms, hz, ms)
 
 
 def load_script(path):
@@ -132,6 +153,8 @@ def run_board(args, changed):
         raise ValueError("--matches must be at least 1 on the simulator (it has no time limit)")
     values = settings_values(args, changed)
     load_script(args.script)  # one-line error for a bad script, before the VM starts
+    if args.sounds:
+        check_out_path(args.sounds, "sounds")
     env = dict(os.environ)
     for key in [k for k in env if k.startswith("SPEED_")]:
         del env[key]
@@ -143,6 +166,7 @@ def run_board(args, changed):
         os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
         trace = os.path.join(tmp, "i2c.jsonl")
         data = os.path.join(tmp, "data.bin")
+        sounds = os.path.join(tmp, "sounds.jsonl")
         if args.vm == "micropython":
             micropython = shutil.which("micropython", path=os.path.dirname(sys.executable))
             micropython = micropython or shutil.which("micropython")
@@ -163,6 +187,7 @@ def run_board(args, changed):
             trace if (args.screens or args.snap) else "-",
             faults,
             data,
+            sounds if args.sounds else "-",
         ]
         result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
         if result.returncode != 0:
@@ -175,8 +200,13 @@ def run_board(args, changed):
         if args.screens or args.snap:
             traces = read_traces(trace, buses=2)
             render_snaps(traces, args.snap, args.screens or ".")
+        if args.sounds:
+            with open(sounds) as f:
+                tones = f.read().splitlines()
     if args.log:
         write_atomically(args.log, lines)
+    if args.sounds:
+        write_atomically(args.sounds, tones)
     print(summary("board", args, lines))
     return 0
 

@@ -6,7 +6,7 @@ time), scripted presses reach the keypad, both panels are emulated, and the
 log written to ``usb_cdc.data`` goes to stdout. Runs under CPython and inside
 the MicroPython VM:
 
-    board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA]]]
+    board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA [SOUNDS]]]]
 
 Script times here are µs since power-on (the menu comes first: press 1 on PLAY).
 TRACE: a file that gets every I2C write, one JSON line each (``bus``, ``t0``/``t1``
@@ -15,8 +15,10 @@ device harness writes, so ``--screens`` works the same for both.
 FAULTS: comma-separated ``p0=MODE``, ``p1=MODE`` (``present``, ``absent``,
 ``nack``, ``late:T_MS``) and ``data=MODE`` (``read``, ``never``, ``stop:T_MS``).
 DATA: a file that gets the data port's bytes exactly (else they go to stdout, with
-whatever the board program prints). Board settings (SPEED_*) come from the
-environment (``os.getenv``).
+whatever the board program prints). SOUNDS: a file that gets the piezo's tones,
+one JSON line each as they end (``{"t":..,"hz":..,"ms":..}``, shims/pwmio.py); those
+still sounding when the program returns end then. Board settings (SPEED_*) come
+from the environment (``os.getenv``).
 """
 
 import sys
@@ -53,11 +55,22 @@ def main(argv):
         _trace_writes(busio, clock, trace)
     if len(argv) > 7 and argv[7]:
         _faults(argv[7], busio, usb_cdc)
+    sounds = None
+    if len(argv) > 9 and argv[9] != "-":
+        sounds = open(argv[9], "w")
+        clock.tone_listeners.append(
+            lambda t, hz, ms: sounds.write('{"t":%d,"hz":%d,"ms":%d}\n' % (t, hz, ms))
+        )
     from speedduo import board_io
 
     try:
         board_io.main(matches=int(argv[4]))
     finally:
+        import pwmio
+
+        pwmio.end_all(clock)
+        if sounds is not None:
+            sounds.close()
         if trace is not None:
             trace.close()
         if data_out is not None:

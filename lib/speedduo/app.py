@@ -15,7 +15,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.arbiter import Arbiter
 from speedduo.keylog import KeyRecorder
-from speedduo.match import OVER, Match
+from speedduo.match import COUNTDOWN, OVER, Match
 from speedduo.matchlog import MatchLog
 
 REDRAW_MS = const(40)  # the screens follow time at least this often
@@ -24,10 +24,21 @@ LOG_PATIENCE = const(64)  # log records that may wait a pass after a redraw (rin
 
 class App:
     def __init__(
-        self, events, ticks_ms, seed, rules, best_of, send_line, screens=None, start_ticks=None
+        self,
+        events,
+        ticks_ms,
+        seed,
+        rules,
+        best_of,
+        send_line,
+        screens=None,
+        start_ticks=None,
+        sound=None,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
-        PLAY press's keypad timestamp, so match times follow the keys, not the loop)."""
+        PLAY press's keypad timestamp, so match times follow the keys, not the loop).
+        ``sound``: a ``sound.Sound`` (the piezo), told the core's records and the R3
+        countdown, and advanced every pass (it only sets the PWM's registers)."""
         self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
         self.log = MatchLog()
         self.match = Match(seed, rules, best_of, self.log)
@@ -37,6 +48,7 @@ class App:
         recorder = KeyRecorder(events, self.log, start_ticks, self.match)
         self.arbiter = Arbiter(recorder, self.match, start_ticks)
         self.screens = screens
+        self.sound = sound
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play
         self._overflows = 0
@@ -59,11 +71,19 @@ class App:
         arbiter = self.arbiter
         arbiter.service(now_ticks)
         screens = self.screens
+        sound = self.sound
+        news = 0
+        if screens is not None or sound is not None:
+            news = self.log.observe(self._on_event)  # what the core recorded
+        if sound is not None:  # before the screens: a tune starts without waiting for the bus
+            match = self.match
+            if match.phase == COUNTDOWN:  # R3
+                sound.countdown(match.hand_start - arbiter.match_time(now_ticks))
+            sound.update(now_ticks)
         if screens is not None:
             now = arbiter.match_time(now_ticks)
-            news = arbiter.applied - self._applied  # presses applied (an aim changes no record)
+            news += arbiter.applied - self._applied  # presses applied (an aim changes no record)
             self._applied = arbiter.applied
-            news += self.log.observe(self._on_event)  # what the core recorded, for the screens
             if arbiter.overflows != self._overflows:  # presses were lost: say so
                 self._overflows = arbiter.overflows
                 screens.show_overflow(now)
@@ -77,7 +97,10 @@ class App:
 
     def _event(self, kind, p, slot, card, pile, why, t) -> None:
         """A record of the hand, at its own match time (the hand's t + the hand's start)."""
-        self.screens.event(kind, p, why, t, self.match.hand_start + t)
+        if self.screens is not None:
+            self.screens.event(kind, p, why, t, self.match.hand_start + t)
+        if self.sound is not None:
+            self.sound.event(kind, p, why)
 
     def run(self, feed=None) -> None:
         """Play the match to its end (R14) or until it stops idle (R17).

@@ -33,6 +33,7 @@ from speedduo.menu import TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
+from speedduo.sound import MENU, Sound
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -110,18 +111,21 @@ def menu_title(screens) -> str:
     return TITLE
 
 
-def choose(keys, screens, menu, feed) -> int:
+def choose(keys, screens, menu, feed, sound=None) -> int:
     """The menu on both panels until PLAY is pressed with both panels there.
 
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
     gets the menu as soon as it answers. Returns the PLAY press's keypad
     timestamp: the match's time 0 is that press, whatever the loop was doing.
+    The last match's tune plays on; a press clicks at the menu's volume.
     """
     event = keypad.Event()
     start = supervisor.ticks_ms()
     title = None
     while True:
         feed()
+        if sound is not None:
+            sound.update(supervisor.ticks_ms())
         screens.recover(ticks_diff(supervisor.ticks_ms(), start))
         if menu_title(screens) != title:
             title = menu_title(screens)
@@ -129,7 +133,11 @@ def choose(keys, screens, menu, feed) -> int:
         while keys.events.get_into(event):
             if not event.pressed:
                 continue
-            if menu.press(event.key_number):
+            started = menu.press(event.key_number)
+            if sound is not None:
+                sound.volume = menu.volume
+                sound.play(MENU)
+            if started:
                 if title != TITLE:
                     continue  # PLAY waits for both screens
                 keys.events.clear()  # the PLAY press is not a play
@@ -156,9 +164,11 @@ def notice(keys, screens, title, lines, feed, wait_ms=0):
     screens.hide_menu()
 
 
-def show_fault(error, keys, screens, feed):
+def show_fault(error, keys, screens, feed, sound=None):
     """Anything the game did not expect (MemoryError too): on both panels and the
     console, then back to the menu at a key press. No reset, so no reset loop."""
+    if sound is not None:
+        sound.stop()
     gc.collect()
     try:
         import traceback
@@ -203,6 +213,18 @@ def reset_after_a_hang() -> bool:
     return microcontroller.cpu.reset_reason == ResetReason.WATCHDOG
 
 
+def piezo(volume):
+    """The piezo's tune player (docs/sound.md), or None where there is no PWM."""
+    try:
+        import pwmio
+    except ImportError:
+        return None
+    pwm = pwmio.PWMOut(
+        getattr(board, pins.PIEZO_PIN), frequency=2000, duty_cycle=0, variable_frequency=True
+    )
+    return Sound(pwm, volume)
+
+
 def data_port():
     """The USB data port when boot.py enabled it, else None."""
     try:
@@ -243,14 +265,15 @@ def main(matches=0, free_at_boot=-1):
         lines.append("(defaults used)")
         notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
     log_port = LogPort(data_port())
-    menu = Menu(settings.rules, settings.best_of)
+    menu = Menu(settings.rules, settings.best_of, settings.volume)
+    sound = piezo(settings.volume)
     if profiler is not None:
         profiler.imported()
     seed = settings.seed
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed)
+            play_ticks = choose(keys, screens, menu, feed, sound)
             app = App(
                 keys.events,
                 supervisor.ticks_ms,
@@ -260,6 +283,7 @@ def main(matches=0, free_at_boot=-1):
                 log_port.send,
                 screens,
                 start_ticks=play_ticks,
+                sound=sound,
             )
             if profiler is None:
                 app.run(feed)
@@ -269,10 +293,13 @@ def main(matches=0, free_at_boot=-1):
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
-            show_fault(error, keys, screens, feed)
+            show_fault(error, keys, screens, feed, sound)
             continue
         if seed >= 0:
             seed = (seed + 1) % SEED_LIMIT
         played += 1
         if matches and played >= matches:
+            while sound is not None and sound.playing:  # the last tune, to its end
+                feed()
+                sound.update(supervisor.ticks_ms())
             return app

@@ -1,0 +1,232 @@
+"""Sound on the passive piezo: short tunes for what happens, never a wait.
+
+``Sound(pwm)`` drives one ``pwmio.PWMOut`` (made with ``variable_frequency=True``
+and ``duty_cycle=0``). A tune is a row of notes in the preallocated table
+``_NOTES`` (two bytes a note: pitch index into ``_HZ``, 0 = a rest, and length
+in 10 ms units; a 0 length ends the tune). ``update(now)``, called every loop
+pass with ``supervisor.ticks_ms()``, starts the next note when the current one is
+due: it only sets the PWM's ``frequency`` and ``duty_cycle``. Nothing sleeps,
+nothing allocates (ints from ``bytes``/``array`` tables), so a tune never delays
+a key press. Volume is the duty cycle (``VOLUMES``, 0 = mute: the PWM is never
+touched).
+
+What sounds (``event`` is fed the records the core wrote, as App.step observes
+them; ``countdown`` the R3 countdown):
+- COUNTDOWN beeps at 3, 2, 1 (R3) and START at the start signal (the deal's flip);
+- PLAY, a click (player 0 lower than player 1); REFUSED for a late press (R8),
+  a low buzz for an invalid or locked one (R16) and a joker kept last (V3);
+- STALL ticks while the R9 countdown runs (until the flip), FLIP at the flip or
+  redeal (R9, R10);
+- SPEED when a hand is won by going out (R12) or by a claim (V5), then the
+  winner's fanfare; WON for a hand won otherwise (R11, R13), NO_RESULT for a
+  hand without a winner (tie, R17); MATCH_WON / MATCH_OVER after the hand's tune.
+"""
+
+from array import array
+
+from micropython import const  # on the host, Blinka provides this module
+
+from speedduo.codes import END_CLAIM, END_OUT, LATE, NULL_PLAYER
+from speedduo.matchlog import (
+    EV_DEAL,
+    EV_FLIP,
+    EV_HAND_END,
+    EV_MATCH_END,
+    EV_PLAY,
+    EV_REDEAL,
+    EV_REJECT,
+    EV_STALL,
+)
+
+_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29
+_TICKS_HALF = const(0x10000000)
+_UNIT_MS = const(10)  # note lengths are in 10 ms units
+VOLUME_MAX = const(3)
+VOLUME_DEFAULT = const(2)
+VOLUMES = array("H", (0, 2048, 8192, 32768))  # duty cycle by volume (0: mute)
+
+# pitches (Hz), index 0 a rest. Above 1907 Hz the RP2040 makes them within 0.1 %;
+# below, CircuitPython's clock divider rounds (523 -> 526 Hz): only the buzzes go there
+_HZ = array("H", (0, 262, 392, 523, 2093, 2349, 2637, 2794, 3136, 3520, 4186))
+_C4 = const(1)
+_G4 = const(2)
+_C5 = const(3)
+_C7 = const(4)
+_D7 = const(5)
+_E7 = const(6)
+_F7 = const(7)
+_G7 = const(8)
+_A7 = const(9)
+_C8 = const(10)
+
+# tunes, by id: (pitch, length in 10 ms) pairs, each ended by a 0 length
+COUNTDOWN = const(0)
+START = const(1)
+PLAY = const(2)  # player 1's click is PLAY_P1
+PLAY_P1 = const(3)
+REFUSED = const(4)  # late (R8)
+INVALID = const(5)  # invalid, locked (R16), joker last (V3)
+STALL = const(6)  # repeats until the flip
+FLIP = const(7)
+SPEED = const(8)
+WON = const(9)
+NO_RESULT = const(10)
+MATCH_WON = const(11)
+MATCH_OVER = const(12)
+MENU = const(13)
+# fmt: off
+_NOTES = bytes((
+    _D7, 6, 0, 0,  # COUNTDOWN
+    _C8, 25, 0, 0,  # START
+    _E7, 2, 0, 0,  # PLAY
+    _G7, 2, 0, 0,  # PLAY_P1
+    _C5, 6, 0, 0,  # REFUSED
+    _G4, 8, 0, 2, _C4, 12, 0, 0,  # INVALID
+    _F7, 4, 0, 21, 0, 0,  # STALL: one tick every 250 ms
+    _E7, 4, _A7, 6, 0, 0,  # FLIP
+    _E7, 4, _G7, 4, _E7, 4, _G7, 4, _C8, 12, 0, 0,  # SPEED
+    _C7, 8, _E7, 8, _G7, 16, 0, 0,  # WON
+    _G7, 10, _E7, 10, _C7, 20, 0, 0,  # NO_RESULT
+    _C7, 10, _E7, 10, _G7, 10, 0, 4, _C8, 30, 0, 0,  # MATCH_WON
+    _G7, 12, _E7, 12, _C7, 12, _C5, 30, 0, 0,  # MATCH_OVER
+    _D7, 3, 0, 0,  # MENU
+))
+# fmt: on
+_TUNES = const(14)
+_NO_TUNE = const(-1)
+
+
+def _tune_starts(notes):
+    starts = bytearray(_TUNES)
+    at = 0
+    for tune in range(_TUNES):
+        starts[tune] = at
+        while notes[at + 1]:
+            at += 2
+        at += 2
+    return bytes(starts)
+
+
+_STARTS = _tune_starts(_NOTES)
+
+
+class Sound:
+    """The piezo's tune sequencer (see the module docstring)."""
+
+    def __init__(self, pwm, volume=VOLUME_DEFAULT):
+        self.pwm = pwm
+        self.volume = volume  # 0..VOLUME_MAX; 0 = mute
+        self._at = 0  # offset in _NOTES of the next note
+        self._due = 0  # ticks_ms when the next note starts (when playing)
+        self._playing = False
+        self._queued = _NO_TUNE  # a tune to play when this one ends
+        self._loop = _NO_TUNE  # a tune to repeat while nothing else plays (STALL)
+        self._hz = 0  # the frequency last set on the PWM
+        self._on = False  # the PWM's duty cycle is not 0
+        self._count = 0  # the countdown's last second beeped (R3)
+
+    # ---- what the game asks for ----
+
+    def play(self, tune):
+        """Start ``tune`` at the next ``update`` (it cuts off what was playing)."""
+        if not self.volume:
+            return
+        self._at = _STARTS[tune]
+        self._queued = _NO_TUNE
+        self._playing = True
+        self._due = -1  # at once: the next update cuts off the note that plays
+
+    def then(self, tune):
+        """Play ``tune`` after the current one (at once if nothing plays)."""
+        if self._playing:
+            self._queued = tune
+        else:
+            self.play(tune)
+
+    def stop(self):
+        """Silence now, nothing queued or repeating."""
+        self._playing = False
+        self._queued = _NO_TUNE
+        self._loop = _NO_TUNE
+        self._silence()
+
+    def event(self, kind, p, why):
+        """A record of the core (MatchLog.observe): its tune, if it has one."""
+        if kind == EV_PLAY:
+            self.play(PLAY_P1 if p else PLAY)
+        elif kind == EV_REJECT:
+            self.play(REFUSED if why == LATE else INVALID)
+        elif kind == EV_STALL:  # R9: ticks until the flip
+            self._loop = STALL
+            self.play(STALL)
+        elif kind == EV_FLIP or kind == EV_REDEAL:
+            self._loop = _NO_TUNE
+            self.play(FLIP)
+        elif kind == EV_DEAL:  # R3: the start signal
+            self._loop = _NO_TUNE
+            self._count = 0
+            self.play(START)
+        elif kind == EV_HAND_END:
+            self._loop = _NO_TUNE
+            if p == NULL_PLAYER:
+                self.play(NO_RESULT)
+            elif why == END_OUT or why == END_CLAIM:  # R12, V5: "Speed!"
+                self.play(SPEED)
+                self._queued = WON
+            else:
+                self.play(WON)
+        elif kind == EV_MATCH_END:
+            self.then(MATCH_OVER if p == NULL_PLAYER else MATCH_WON)
+
+    def countdown(self, left_ms):
+        """The R3 countdown has ``left_ms`` to go: a beep as each second starts."""
+        second = (left_ms + 999) // 1000
+        if second != self._count:
+            self._count = second
+            if 0 < second <= 3:
+                self.play(COUNTDOWN)
+
+    # ---- the loop pass ----
+
+    def update(self, now):
+        """Start the next note if it is due at ``now`` (ticks_ms). Sets registers only."""
+        if not self._playing:
+            return
+        due = self._due
+        if due >= 0 and ((now - due) & _TICKS_MASK) >= _TICKS_HALF:
+            return  # not yet
+        at = self._at
+        length = _NOTES[at + 1]
+        if not length:  # the tune is over
+            if self._queued != _NO_TUNE:
+                at = _STARTS[self._queued]
+                self._queued = _NO_TUNE
+            elif self._loop != _NO_TUNE:
+                at = _STARTS[self._loop]
+            else:
+                self._playing = False
+                self._silence()
+                return
+            length = _NOTES[at + 1]
+        pitch = _NOTES[at]
+        self._at = at + 2
+        self._due = (now + length * _UNIT_MS) & _TICKS_MASK
+        if not pitch or not self.volume:
+            self._silence()
+            return
+        hz = _HZ[pitch]
+        pwm = self.pwm
+        if hz != self._hz:
+            pwm.frequency = hz
+            self._hz = hz
+        pwm.duty_cycle = VOLUMES[self.volume]
+        self._on = True
+
+    def _silence(self):
+        if self._on:
+            self.pwm.duty_cycle = 0
+            self._on = False
+
+    @property
+    def playing(self):
+        return self._playing
