@@ -89,7 +89,7 @@ _NOTES = bytes((
     _G7, 10, _E7, 10, _C7, 20, 0, 0,  # NO_RESULT
     _C7, 10, _E7, 10, _G7, 10, 0, 4, _C8, 30, 0, 0,  # MATCH_WON
     _G7, 12, _E7, 12, _C7, 12, _C5, 30, 0, 0,  # MATCH_OVER
-    _D7, 3, 0, 0,  # MENU
+    _A7, 3, 0, 0,  # MENU
 ))
 # fmt: on
 _TUNES = const(14)
