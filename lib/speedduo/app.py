@@ -79,7 +79,8 @@ class App:
             match = self.match
             if match.phase == COUNTDOWN:  # R3
                 sound.countdown(match.hand_start - arbiter.match_time(now_ticks))
-            sound.update(now_ticks)
+            if sound.playing:
+                sound.update(now_ticks)
         if screens is not None:
             now = arbiter.match_time(now_ticks)
             news += arbiter.applied - self._applied  # presses applied (an aim changes no record)

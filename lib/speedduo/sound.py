@@ -118,7 +118,7 @@ class Sound:
         self.volume = volume  # 0..VOLUME_MAX; 0 = mute
         self._at = 0  # offset in _NOTES of the next note
         self._due = 0  # ticks_ms when the next note starts (when playing)
-        self._playing = False
+        self.playing = False  # a tune is on (App.step calls update only then)
         self._queued = _NO_TUNE  # a tune to play when this one ends
         self._loop = _NO_TUNE  # a tune to repeat while nothing else plays (STALL)
         self._hz = 0  # the frequency last set on the PWM
@@ -133,19 +133,19 @@ class Sound:
             return
         self._at = _STARTS[tune]
         self._queued = _NO_TUNE
-        self._playing = True
+        self.playing = True
         self._due = -1  # at once: the next update cuts off the note that plays
 
     def then(self, tune):
         """Play ``tune`` after the current one (at once if nothing plays)."""
-        if self._playing:
+        if self.playing:
             self._queued = tune
         else:
             self.play(tune)
 
     def stop(self):
         """Silence now, nothing queued or repeating."""
-        self._playing = False
+        self.playing = False
         self._queued = _NO_TUNE
         self._loop = _NO_TUNE
         self._silence()
@@ -190,7 +190,7 @@ class Sound:
 
     def update(self, now):
         """Start the next note if it is due at ``now`` (ticks_ms). Sets registers only."""
-        if not self._playing:
+        if not self.playing:
             return
         due = self._due
         if due >= 0 and ((now - due) & _TICKS_MASK) >= _TICKS_HALF:
@@ -204,7 +204,7 @@ class Sound:
             elif self._loop != _NO_TUNE:
                 at = _STARTS[self._loop]
             else:
-                self._playing = False
+                self.playing = False
                 self._silence()
                 return
             length = _NOTES[at + 1]
@@ -226,7 +226,3 @@ class Sound:
         if self._on:
             self.pwm.duty_cycle = 0
             self._on = False
-
-    @property
-    def playing(self):
-        return self._playing
