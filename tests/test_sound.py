@@ -38,23 +38,21 @@ from speedduo.menu import SOUND, Menu
 from speedduo.rules import Rules
 from speedduo.settings import Settings
 from speedduo.sound import (
-    COUNTDOWN,
-    FLIP,
-    MATCH_OVER,
-    MATCH_WON,
-    NO_RESULT,
-    PLAY,
-    PLAY_P1,
-    REFUSED,
-    SPEED,
-    STALL,
-    START,
+    TUNE_COUNTDOWN,
+    TUNE_FLIP,
+    TUNE_INVALID,
+    TUNE_LATE,
+    TUNE_MATCH_OVER,
+    TUNE_MATCH_WON,
+    TUNE_NO_RESULT,
+    TUNE_PLAY,
+    TUNE_PLAY_P1,
+    TUNE_SPEED,
+    TUNE_STALL,
+    TUNE_START,
+    TUNE_WON,
     VOLUMES,
-    WON,
     Sound,
-)
-from speedduo.sound import (
-    INVALID as INVALID_TUNE,
 )
 
 T0 = (1 << 29) - 700  # ticks_ms close to its 2**29 wrap: every tune crosses it
@@ -108,8 +106,18 @@ def sounding(tune):
 
 
 def test_every_tune_is_short_and_distinct():
-    tunes = [COUNTDOWN, START, PLAY, PLAY_P1, REFUSED, INVALID_TUNE, FLIP, SPEED, WON]
-    tunes += [NO_RESULT, MATCH_WON, MATCH_OVER, STALL]
+    tunes = [
+        TUNE_COUNTDOWN,
+        TUNE_START,
+        TUNE_PLAY,
+        TUNE_PLAY_P1,
+        TUNE_LATE,
+        TUNE_INVALID,
+        TUNE_FLIP,
+        TUNE_SPEED,
+        TUNE_WON,
+    ]
+    tunes += [TUNE_NO_RESULT, TUNE_MATCH_WON, TUNE_MATCH_OVER, TUNE_STALL]
     shapes = [tuple(notes(t)) for t in tunes]
     assert len(set(shapes)) == len(shapes)
     for tune in tunes:
@@ -120,21 +128,21 @@ def test_every_tune_is_short_and_distinct():
 @pytest.mark.parametrize(
     "kind, p, why, tunes",
     [
-        (EV_DEAL, 0, 0, [START]),  # R3: the start signal
-        (EV_PLAY, 0, 0, [PLAY]),
-        (EV_PLAY, 1, 0, [PLAY_P1]),
-        (EV_REJECT, 1, LATE, [REFUSED]),  # R8
-        (EV_REJECT, 0, INVALID, [INVALID_TUNE]),
-        (EV_REJECT, 0, LOCKED, [INVALID_TUNE]),  # R16
-        (EV_REJECT, 1, JOKER_LAST, [INVALID_TUNE]),  # V3
-        (EV_FLIP, 0, 0, [FLIP]),  # R9
-        (EV_REDEAL, 0, 0, [FLIP]),  # R10
-        (EV_HAND_END, 0, END_OUT, [SPEED, WON]),  # R12: "Speed!"
-        (EV_HAND_END, 1, END_CLAIM, [SPEED, WON]),  # V5
-        (EV_HAND_END, 1, END_DEAD_STALL, [WON]),  # R11
-        (EV_HAND_END, NULL_PLAYER, END_ABANDONED, [NO_RESULT]),  # R13 tie, R17
-        (EV_MATCH_END, 0, 0, [MATCH_WON]),
-        (EV_MATCH_END, NULL_PLAYER, 0, [MATCH_OVER]),
+        (EV_DEAL, 0, 0, [TUNE_START]),  # R3: the start signal
+        (EV_PLAY, 0, 0, [TUNE_PLAY]),
+        (EV_PLAY, 1, 0, [TUNE_PLAY_P1]),
+        (EV_REJECT, 1, LATE, [TUNE_LATE]),  # R8
+        (EV_REJECT, 0, INVALID, [TUNE_INVALID]),
+        (EV_REJECT, 0, LOCKED, [TUNE_INVALID]),  # R16
+        (EV_REJECT, 1, JOKER_LAST, [TUNE_INVALID]),  # V3
+        (EV_FLIP, 0, 0, [TUNE_FLIP]),  # R9
+        (EV_REDEAL, 0, 0, [TUNE_FLIP]),  # R10
+        (EV_HAND_END, 0, END_OUT, [TUNE_SPEED, TUNE_WON]),  # R12: "Speed!"
+        (EV_HAND_END, 1, END_CLAIM, [TUNE_SPEED, TUNE_WON]),  # V5
+        (EV_HAND_END, 1, END_DEAD_STALL, [TUNE_WON]),  # R11
+        (EV_HAND_END, NULL_PLAYER, END_ABANDONED, [TUNE_NO_RESULT]),  # R13 tie, R17
+        (EV_MATCH_END, 0, 0, [TUNE_MATCH_WON]),
+        (EV_MATCH_END, NULL_PLAYER, 0, [TUNE_MATCH_OVER]),
     ],
 )
 def test_each_kind_of_record_makes_its_tune(kind, p, why, tunes):
@@ -163,7 +171,7 @@ def test_the_stall_ticks_until_the_flip():
     assert [t for t, _, _ in tones] == [0, 250, 500, 750]
     sound.event(EV_FLIP, 0, 0)
     assert [hz for _, hz, _ in heard(sound, start=T0 + 1000, ms=1000)] == [
-        hz for hz, _ in sounding(FLIP)
+        hz for hz, _ in sounding(TUNE_FLIP)
     ]
 
 
@@ -173,8 +181,8 @@ def test_a_refusal_during_the_stall_does_not_stop_its_ticks():
     sound.update(T0)
     sound.event(EV_REJECT, 0, INVALID)
     tones = heard(sound, ms=1000)
-    assert [hz for _, hz, _ in tones[:2]] == [hz for hz, _ in sounding(INVALID_TUNE)]
-    assert tones[-1][1] == sounding(STALL)[0][0]
+    assert [hz for _, hz, _ in tones[:2]] == [hz for hz, _ in sounding(TUNE_INVALID)]
+    assert tones[-1][1] == sounding(TUNE_STALL)[0][0]
 
 
 def test_the_countdown_beeps_at_three_two_one_then_the_start_signal():
@@ -190,7 +198,7 @@ def test_the_countdown_beeps_at_three_two_one_then_the_start_signal():
     assert beeps == [0, 1000, 2000]
     sound.event(EV_DEAL, 0, 0)
     sound.update(T0 + 3000)
-    assert sound.pwm.frequency == sounding(START)[0][0]
+    assert sound.pwm.frequency == sounding(TUNE_START)[0][0]
 
 
 def test_volume_is_the_duty_cycle_and_mute_sets_no_register():
@@ -222,7 +230,7 @@ def test_update_only_sets_registers_when_a_note_starts_or_ends():
         written = len(pwm.writes) - before
         assert written <= 2
         changes += written > 0
-    boundaries = len(notes(SPEED)) + len(notes(WON)) + len(notes(MATCH_WON)) + 1
+    boundaries = len(notes(TUNE_SPEED)) + len(notes(TUNE_WON)) + len(notes(TUNE_MATCH_WON)) + 1
     assert changes <= boundaries
     tree = ast.parse(open(os.path.join(ROOT, "lib", "speedduo", "sound.py")).read())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
@@ -268,7 +276,17 @@ def test_a_bot_match_sounds_its_records():
     """Stalls (R9), flips, plays of both players, "Speed!" (V5 claims), hands and the match."""
     tones, lines = _match_tones(3, Rules(claim="race"), ["bot:hard", "bot:medium"])
     heard_hz = [hz for _, hz, _ in tones]
-    for tune in (COUNTDOWN, START, PLAY, PLAY_P1, FLIP, STALL, SPEED, WON, MATCH_WON):
+    for tune in (
+        TUNE_COUNTDOWN,
+        TUNE_START,
+        TUNE_PLAY,
+        TUNE_PLAY_P1,
+        TUNE_FLIP,
+        TUNE_STALL,
+        TUNE_SPEED,
+        TUNE_WON,
+        TUNE_MATCH_WON,
+    ):
         want = [hz for hz, _ in sounding(tune)]
         assert any(heard_hz[i : i + len(want)] == want for i in range(len(heard_hz))), tune
     assert any('"ev":"stall"' in line for line in lines)

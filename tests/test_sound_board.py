@@ -8,13 +8,21 @@ import pytest
 from conftest import ROOT, run_cli
 from pwmio import actual_frequency
 from speedduo import sound as sound_module
-from speedduo.sound import COUNTDOWN, MATCH_OVER, MENU, NO_RESULT, PLAY, REFUSED, START
+from speedduo.sound import (
+    TUNE_COUNTDOWN,
+    TUNE_LATE,
+    TUNE_MATCH_OVER,
+    TUNE_MENU,
+    TUNE_NO_RESULT,
+    TUNE_PLAY,
+    TUNE_START,
+)
 
 from host_sim import device_run
 
 SMOKE = os.path.join(ROOT, "tests", "scripts", "device_smoke.txt")
 MUTE = os.path.join(ROOT, "tests", "scripts", "board_menu_mute.txt")
-PLAY_PRESS_MS = 5000  # device_smoke.txt presses PLAY at 5 s; the hand starts 3 s later (R3)
+PLAY_PRESS_MS = 5000  # device_smoke.txt presses TUNE_PLAY at 5 s; the hand starts 3 s later (R3)
 
 
 def _pitches(tune):
@@ -40,7 +48,13 @@ def _board(tmp_path, *extra, script=SMOKE, name="s.jsonl"):
 
 # the smoke match: countdown (R3), start, player 0's play, player 1's late press (R8),
 # then nobody presses: the hand is abandoned (R17) and the match stops without a winner
-SMOKE_TUNES = [COUNTDOWN] * 3 + [START, PLAY, REFUSED, NO_RESULT, MATCH_OVER]
+SMOKE_TUNES = [TUNE_COUNTDOWN] * 3 + [
+    TUNE_START,
+    TUNE_PLAY,
+    TUNE_LATE,
+    TUNE_NO_RESULT,
+    TUNE_MATCH_OVER,
+]
 
 
 def test_a_scripted_match_makes_its_tones(tmp_path):
@@ -69,7 +83,7 @@ def test_volume_0_mutes_the_match_and_changes_nothing_else(tmp_path):
 
 def test_the_menu_sound_item_turns_the_piezo_off(tmp_path):
     tones, log = _board(tmp_path, script=MUTE)
-    clicks = [t for t in tones if t["hz"] == _pitches(MENU)[0]]
+    clicks = [t for t in tones if t["hz"] == _pitches(TUNE_MENU)[0]]
     assert len(clicks) == len(tones) == 6  # the presses before OFF click; nothing after
     assert all(t["t"] < 6200 for t in tones) and '"ev":"match_end"' in log
 
@@ -129,7 +143,7 @@ def test_long_device_plays_the_same_tunes_as_board(tmp_path):
         "--sounds", str(sounds), check=False, timeout=1800,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    device = [t for t in _tones(sounds) if t["hz"] != _pitches(MENU)[0]]
+    device = [t for t in _tones(sounds) if t["hz"] != _pitches(TUNE_MENU)[0]]
     assert [t["hz"] for t in device] == [t["hz"] for t in board]
     for b, d in zip(board, device, strict=True):
         assert abs(b["t"] - d["t"]) <= 60, (b, d)

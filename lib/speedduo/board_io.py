@@ -33,7 +33,7 @@ from speedduo.menu import TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
-from speedduo.sound import MENU, Sound
+from speedduo.sound import TUNE_MENU, Sound
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -136,7 +136,7 @@ def choose(keys, screens, menu, feed, sound=None) -> int:
             started = menu.press(event.key_number)
             if sound is not None:
                 sound.volume = menu.volume
-                sound.play(MENU)
+                sound.play(TUNE_MENU)
             if started:
                 if title != TITLE:
                     continue  # PLAY waits for both screens

@@ -12,14 +12,14 @@ touched).
 
 What sounds (``event`` is fed the records the core wrote, as App.step observes
 them; ``countdown`` the R3 countdown):
-- COUNTDOWN beeps at 3, 2, 1 (R3) and START at the start signal (the deal's flip);
-- PLAY, a click (player 0 lower than player 1); REFUSED for a late press (R8),
-  a low buzz for an invalid or locked one (R16) and a joker kept last (V3);
-- STALL ticks while the R9 countdown runs (until the flip), FLIP at the flip or
-  redeal (R9, R10);
-- SPEED when a hand is won by going out (R12) or by a claim (V5), then the
-  winner's fanfare; WON for a hand won otherwise (R11, R13), NO_RESULT for a
-  hand without a winner (tie, R17); MATCH_WON / MATCH_OVER after the hand's tune.
+- TUNE_COUNTDOWN beeps at 3, 2, 1 (R3), TUNE_START at the start signal (the deal);
+- TUNE_PLAY, a click (player 0 lower than player 1); TUNE_LATE for a late press
+  (R8), TUNE_INVALID for an invalid or locked one (R16) or a joker kept last (V3);
+- TUNE_STALL ticks while the R9 countdown runs (until the flip), TUNE_FLIP at the
+  flip or redeal (R9, R10);
+- TUNE_SPEED when a hand is won by going out (R12) or by a claim (V5), then
+  TUNE_WON, as for a hand won otherwise (R11, R13); TUNE_NO_RESULT for a hand
+  without a winner (tie, R17); TUNE_MATCH_WON / TUNE_MATCH_OVER after the hand's tune.
 """
 
 from array import array
@@ -60,36 +60,36 @@ _A7 = const(9)
 _C8 = const(10)
 
 # tunes, by id: (pitch, length in 10 ms) pairs, each ended by a 0 length
-COUNTDOWN = const(0)
-START = const(1)
-PLAY = const(2)  # player 1's click is PLAY_P1
-PLAY_P1 = const(3)
-REFUSED = const(4)  # late (R8)
-INVALID = const(5)  # invalid, locked (R16), joker last (V3)
-STALL = const(6)  # repeats until the flip
-FLIP = const(7)
-SPEED = const(8)
-WON = const(9)
-NO_RESULT = const(10)
-MATCH_WON = const(11)
-MATCH_OVER = const(12)
-MENU = const(13)
+TUNE_COUNTDOWN = const(0)
+TUNE_START = const(1)
+TUNE_PLAY = const(2)  # player 1's click is TUNE_PLAY_P1
+TUNE_PLAY_P1 = const(3)
+TUNE_LATE = const(4)  # late (R8)
+TUNE_INVALID = const(5)  # invalid, locked (R16), joker last (V3)
+TUNE_STALL = const(6)  # repeats until the flip
+TUNE_FLIP = const(7)
+TUNE_SPEED = const(8)
+TUNE_WON = const(9)
+TUNE_NO_RESULT = const(10)
+TUNE_MATCH_WON = const(11)
+TUNE_MATCH_OVER = const(12)
+TUNE_MENU = const(13)
 # fmt: off
 _NOTES = bytes((
-    _D7, 6, 0, 0,  # COUNTDOWN
-    _C8, 25, 0, 0,  # START
-    _E7, 2, 0, 0,  # PLAY
-    _G7, 2, 0, 0,  # PLAY_P1
-    _C5, 6, 0, 0,  # REFUSED
-    _G4, 8, 0, 2, _C4, 12, 0, 0,  # INVALID
-    _F7, 4, 0, 21, 0, 0,  # STALL: one tick every 250 ms
-    _E7, 4, _A7, 6, 0, 0,  # FLIP
-    _E7, 4, _G7, 4, _E7, 4, _G7, 4, _C8, 12, 0, 0,  # SPEED
-    _C7, 8, _E7, 8, _G7, 16, 0, 0,  # WON
-    _G7, 10, _E7, 10, _C7, 20, 0, 0,  # NO_RESULT
-    _C7, 10, _E7, 10, _G7, 10, 0, 4, _C8, 30, 0, 0,  # MATCH_WON
-    _G7, 12, _E7, 12, _C7, 12, _C5, 30, 0, 0,  # MATCH_OVER
-    _A7, 3, 0, 0,  # MENU
+    _D7, 6, 0, 0,  # TUNE_COUNTDOWN
+    _C8, 25, 0, 0,  # TUNE_START
+    _E7, 2, 0, 0,  # TUNE_PLAY
+    _G7, 2, 0, 0,  # TUNE_PLAY_P1
+    _C5, 6, 0, 0,  # TUNE_LATE
+    _G4, 8, 0, 2, _C4, 12, 0, 0,  # TUNE_INVALID
+    _F7, 4, 0, 21, 0, 0,  # TUNE_STALL: one tick every 250 ms
+    _E7, 4, _A7, 6, 0, 0,  # TUNE_FLIP
+    _E7, 4, _G7, 4, _E7, 4, _G7, 4, _C8, 12, 0, 0,  # TUNE_SPEED
+    _C7, 8, _E7, 8, _G7, 16, 0, 0,  # TUNE_WON
+    _G7, 10, _E7, 10, _C7, 20, 0, 0,  # TUNE_NO_RESULT
+    _C7, 10, _E7, 10, _G7, 10, 0, 4, _C8, 30, 0, 0,  # TUNE_MATCH_WON
+    _G7, 12, _E7, 12, _C7, 12, _C5, 30, 0, 0,  # TUNE_MATCH_OVER
+    _A7, 3, 0, 0,  # TUNE_MENU
 ))
 # fmt: on
 _TUNES = const(14)
@@ -120,7 +120,7 @@ class Sound:
         self._due = 0  # ticks_ms when the next note starts (when playing)
         self.playing = False  # a tune is on (App.step calls update only then)
         self._queued = _NO_TUNE  # a tune to play when this one ends
-        self._loop = _NO_TUNE  # a tune to repeat while nothing else plays (STALL)
+        self._loop = _NO_TUNE  # a tune to repeat while nothing else plays (TUNE_STALL)
         self._hz = 0  # the frequency last set on the PWM
         self._on = False  # the PWM's duty cycle is not 0
         self._count = 0  # the countdown's last second beeped (R3)
@@ -153,30 +153,30 @@ class Sound:
     def event(self, kind, p, why):
         """A record of the core (MatchLog.observe): its tune, if it has one."""
         if kind == EV_PLAY:
-            self.play(PLAY_P1 if p else PLAY)
+            self.play(TUNE_PLAY_P1 if p else TUNE_PLAY)
         elif kind == EV_REJECT:
-            self.play(REFUSED if why == LATE else INVALID)
+            self.play(TUNE_LATE if why == LATE else TUNE_INVALID)
         elif kind == EV_STALL:  # R9: ticks until the flip
-            self._loop = STALL
-            self.play(STALL)
+            self._loop = TUNE_STALL
+            self.play(TUNE_STALL)
         elif kind == EV_FLIP or kind == EV_REDEAL:
             self._loop = _NO_TUNE
-            self.play(FLIP)
+            self.play(TUNE_FLIP)
         elif kind == EV_DEAL:  # R3: the start signal
             self._loop = _NO_TUNE
             self._count = 0
-            self.play(START)
+            self.play(TUNE_START)
         elif kind == EV_HAND_END:
             self._loop = _NO_TUNE
             if p == NULL_PLAYER:
-                self.play(NO_RESULT)
+                self.play(TUNE_NO_RESULT)
             elif why == END_OUT or why == END_CLAIM:  # R12, V5: "Speed!"
-                self.play(SPEED)
-                self._queued = WON
+                self.play(TUNE_SPEED)
+                self._queued = TUNE_WON
             else:
-                self.play(WON)
+                self.play(TUNE_WON)
         elif kind == EV_MATCH_END:
-            self.then(MATCH_OVER if p == NULL_PLAYER else MATCH_WON)
+            self.then(TUNE_MATCH_OVER if p == NULL_PLAYER else TUNE_MATCH_WON)
 
     def countdown(self, left_ms):
         """The R3 countdown has ``left_ms`` to go: a beep as each second starts."""
@@ -184,7 +184,7 @@ class Sound:
         if second != self._count:
             self._count = second
             if 0 < second <= 3:
-                self.play(COUNTDOWN)
+                self.play(TUNE_COUNTDOWN)
 
     # ---- the loop pass ----
 
