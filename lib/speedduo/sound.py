@@ -108,6 +108,7 @@ def _tune_starts(notes):
 
 
 _STARTS = _tune_starts(_NOTES)
+del _tune_starts  # needed once: its bytecode need not stay in the heap
 
 
 class Sound:
