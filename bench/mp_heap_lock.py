@@ -356,13 +356,14 @@ _SOUND_EVENTS = bytes(
 
 
 def path_sound(sound):
-    """Sound.event for every tune, countdown, and update through the notes (ticks wrap too)."""
+    """Sound.event for every tune, the countdown (a phase change), and update through the
+    notes (ticks wrap too)."""
     pwm = sound.pwm
     now = (1 << 29) - 2000  # supervisor.ticks_ms wraps at 2**29 during the run
     sets = 0
     for _i in range(REPEAT // 10):
         for k in range(0, len(_SOUND_EVENTS), 3):
-            sound.countdown(2500 - k * 100)
+            sound.phase(k & 3)  # COUNTDOWN, PLAYING, RESULT, OVER
             sound.event(_SOUND_EVENTS[k], _SOUND_EVENTS[k + 1], _SOUND_EVENTS[k + 2])
             for _n in range(12):
                 sound.update(now)
@@ -483,7 +484,7 @@ def main():
             path_keys_line,
             lambda: new_match(classic),
         ),
-        ("Sound: every tune's event, countdown, update", path_sound, _sound),
+        ("Sound: every tune's event, phase, update", path_sound, _sound),
         ("App.step with sound: presses, play, late, tunes", path_app_with_sound, _app_with_sound),
     )
     failures = 0

@@ -11,6 +11,7 @@ from conftest import ROOT
 from runner import Simulation
 from speedduo import sound as sound_module
 from speedduo.codes import (
+    COUNTDOWN,
     END_ABANDONED,
     END_CLAIM,
     END_DEAD_STALL,
@@ -20,6 +21,9 @@ from speedduo.codes import (
     LATE,
     LOCKED,
     NULL_PLAYER,
+    OVER,
+    PLAYING,
+    RESULT,
 )
 from speedduo.matchlog import (
     EV_DEAL,
@@ -121,7 +125,8 @@ def test_every_tune_is_short_and_distinct():
     shapes = [tuple(notes(t)) for t in tunes]
     assert len(set(shapes)) == len(shapes)
     for tune in tunes:
-        assert 0 < sum(ms for _, ms in notes(tune)) <= 1000
+        longest = 3000 if tune == TUNE_COUNTDOWN else 1000  # R3's countdown is 3 s
+        assert 0 < sum(ms for _, ms in notes(tune)) <= longest
         assert all(hz == 0 or 20 <= hz <= 20000 for hz, _ in notes(tune))
 
 
@@ -186,16 +191,16 @@ def test_a_refusal_during_the_stall_does_not_stop_its_ticks():
 
 
 def test_the_countdown_beeps_at_three_two_one_then_the_start_signal():
-    """R3: a beep as each of the last three seconds starts, the start tune at the flip."""
+    """R3: the countdown phase beeps a second apart, the start tune at the flip."""
     sound = Sound(FakePWM(), 3)
-    beeps = []
-    for k in range(3000):
-        before = len(sound.pwm.writes)
-        sound.countdown(3000 - k)
-        sound.update(T0 + k)
-        if len(sound.pwm.writes) > before and sound.pwm.duty_cycle:
-            beeps.append(k)
-    assert beeps == [0, 1000, 2000]
+    for phase in (RESULT, PLAYING, OVER):
+        sound.phase(phase)
+    assert not sound.playing
+    sound.phase(COUNTDOWN)
+    tones = heard(sound, ms=3000)
+    assert [(t, hz) for t, hz, _ in tones] == [
+        (k, sounding(TUNE_COUNTDOWN)[0][0]) for k in (0, 1000, 2000)
+    ]
     sound.event(EV_DEAL, 0, 0)
     sound.update(T0 + 3000)
     assert sound.pwm.frequency == sounding(TUNE_START)[0][0]
@@ -212,7 +217,7 @@ def test_volume_is_the_duty_cycle_and_mute_sets_no_register():
         muted.event(kind, 0, why)
     muted.event(EV_HAND_END, 0, END_OUT)
     muted.event(EV_MATCH_END, 0, 0)
-    muted.countdown(2500)
+    muted.phase(COUNTDOWN)
     assert heard(muted) == [] and muted.pwm.writes == [] and not muted.playing
 
 

@@ -48,7 +48,7 @@ def _board(tmp_path, *extra, script=SMOKE, name="s.jsonl"):
 
 # the smoke match: countdown (R3), start, player 0's play, player 1's late press (R8),
 # then nobody presses: the hand is abandoned (R17) and the match stops without a winner
-SMOKE_TUNES = [TUNE_COUNTDOWN] * 3 + [
+SMOKE_TUNES = [TUNE_COUNTDOWN] + [
     TUNE_START,
     TUNE_PLAY,
     TUNE_LATE,

@@ -15,7 +15,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.arbiter import Arbiter
 from speedduo.keylog import KeyRecorder
-from speedduo.match import COUNTDOWN, OVER, Match
+from speedduo.match import OVER, Match
 from speedduo.matchlog import MatchLog
 
 REDRAW_MS = const(40)  # the screens follow time at least this often
@@ -37,8 +37,9 @@ class App:
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
         PLAY press's keypad timestamp, so match times follow the keys, not the loop).
-        ``sound``: a ``sound.Sound`` (the piezo), told the core's records and the R3
-        countdown, and advanced every pass (it only sets the PWM's registers)."""
+        ``sound``: a ``sound.Sound`` (the piezo), told the core's records and each
+        change of the match's phase, and advanced every pass while a tune plays (it
+        only sets the PWM's registers)."""
         self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
         self.log = MatchLog()
         self.match = Match(seed, rules, best_of, self.log)
@@ -54,6 +55,7 @@ class App:
         self._overflows = 0
         self._applied = 0
         self._drawn_at = -REDRAW_MS  # match time of the last screen refresh
+        self._phase = -1  # the match phase the sound was last told
         self._on_event = self._event  # one bound method, made once (making one allocates)
 
     @property
@@ -76,9 +78,10 @@ class App:
         if screens is not None or sound is not None:
             news = self.log.observe(self._on_event)  # what the core recorded
         if sound is not None:  # before the screens: a tune starts without waiting for the bus
-            match = self.match
-            if match.phase == COUNTDOWN:  # R3
-                sound.countdown(match.hand_start - arbiter.match_time(now_ticks))
+            phase = self.match.phase
+            if phase != self._phase:  # (R3: the countdown beeps)
+                self._phase = phase
+                sound.phase(phase)
             if sound.playing:
                 sound.update(now_ticks)
         if screens is not None:

@@ -11,7 +11,7 @@ a key press. Volume is the duty cycle (``VOLUMES``, 0 = mute: the PWM is never
 touched).
 
 What sounds (``event`` is fed the records the core wrote, as App.step observes
-them; ``countdown`` the R3 countdown):
+them; ``phase`` each change of the match's phase):
 - TUNE_COUNTDOWN beeps at 3, 2, 1 (R3), TUNE_START at the start signal (the deal);
 - TUNE_PLAY, a click (player 0 lower than player 1); TUNE_LATE for a late press
   (R8), TUNE_INVALID for an invalid or locked one (R16) or a joker kept last (V3);
@@ -26,7 +26,7 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import END_CLAIM, END_OUT, LATE, NULL_PLAYER
+from speedduo.codes import COUNTDOWN, END_CLAIM, END_OUT, LATE, NULL_PLAYER
 from speedduo.matchlog import (
     EV_DEAL,
     EV_FLIP,
@@ -76,7 +76,7 @@ TUNE_MATCH_OVER = const(12)
 TUNE_MENU = const(13)
 # fmt: off
 _NOTES = bytes((
-    _D7, 6, 0, 0,  # TUNE_COUNTDOWN
+    _D7, 6, 0, 94, _D7, 6, 0, 94, _D7, 6, 0, 0,  # TUNE_COUNTDOWN: 3, 2, 1
     _C8, 25, 0, 0,  # TUNE_START
     _E7, 2, 0, 0,  # TUNE_PLAY
     _G7, 2, 0, 0,  # TUNE_PLAY_P1
@@ -124,7 +124,6 @@ class Sound:
         self._loop = _NO_TUNE  # a tune to repeat while nothing else plays (TUNE_STALL)
         self._hz = 0  # the frequency last set on the PWM
         self._on = False  # the PWM's duty cycle is not 0
-        self._count = 0  # the countdown's last second beeped (R3)
 
     # ---- what the game asks for ----
 
@@ -165,7 +164,6 @@ class Sound:
             self.play(TUNE_FLIP)
         elif kind == EV_DEAL:  # R3: the start signal
             self._loop = _NO_TUNE
-            self._count = 0
             self.play(TUNE_START)
         elif kind == EV_HAND_END:
             self._loop = _NO_TUNE
@@ -179,13 +177,10 @@ class Sound:
         elif kind == EV_MATCH_END:
             self.then(TUNE_MATCH_OVER if p == NULL_PLAYER else TUNE_MATCH_WON)
 
-    def countdown(self, left_ms):
-        """The R3 countdown has ``left_ms`` to go: a beep as each second starts."""
-        second = (left_ms + 999) // 1000
-        if second != self._count:
-            self._count = second
-            if 0 < second <= 3:
-                self.play(TUNE_COUNTDOWN)
+    def phase(self, phase):
+        """The match's phase changed: a countdown (R3) beeps 3, 2, 1, a second apart."""
+        if phase == COUNTDOWN:
+            self.play(TUNE_COUNTDOWN)
 
     # ---- the loop pass ----
 
