@@ -1,10 +1,17 @@
-"""Speed Duo: CircuitPython runs this at power-on. Everything is in lib/speedduo."""
+"""Speed Duo: CircuitPython runs this at power-on. Everything is in lib/speedduo.
 
-import gc
+CircuitPython runs it as ``__main__``. The guard keeps it inert when CPython
+imports it by its name: ``python -m pytest`` puts the repository root first
+on ``sys.path``, where this file stands in for the standard library's
+``code`` module that ``pdb`` imports (pdb only needs it for ``interact``).
+"""
 
-gc.collect()
-_free_at_boot = gc.mem_free() if hasattr(gc, "mem_free") else -1  # for SPEED_PROFILE
+if __name__ == "__main__":
+    import gc
 
-from speedduo.board_io import main  # noqa: E402  (after the free-memory reading)
+    gc.collect()
+    _free_at_boot = gc.mem_free() if hasattr(gc, "mem_free") else -1  # for SPEED_PROFILE
 
-main(free_at_boot=_free_at_boot)
+    from speedduo.board_io import main
+
+    main(free_at_boot=_free_at_boot)

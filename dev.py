@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One entry point for a fresh machine: set up the venv, then play or test.
 
-    python3 dev.py play      # set up, then a bot-vs-bot match in the simulator
+    python3 dev.py play      # set up, then play Speed Duo in a window (two players, one keyboard)
+    python3 dev.py play --headless [--fast]   # a bot-vs-bot match as text, at real time
     python3 dev.py test      # set up, then the whole test suite (what CI runs)
     python3 dev.py setup     # only create/refresh .venv from requirements.txt
     python3 dev.py run ARGS  # set up, then `python -m host_sim ARGS`
@@ -22,6 +23,7 @@ VENV = os.path.join(ROOT, ".venv")
 REQUIREMENTS = os.path.join(ROOT, "requirements.txt")
 STAMP = os.path.join(VENV, ".requirements.sha256")
 PY = os.path.join(VENV, "bin", "python")
+HEADLESS_MATCH = ["--seed", "1", "--p1", "bot:hard", "--p2", "bot:medium"]
 
 
 def _requirements_hash() -> str:
@@ -89,17 +91,18 @@ def main(argv: list) -> int:
     if command == "setup":
         return 0
     if command == "play":
-        args = rest or ["--seed", "1", "--p1", "bot:hard", "--p2", "bot:medium"]
+        if "--headless" not in rest:  # the window; without a display it names the line below
+            return subprocess.call([PY, "-m", "host_sim.window_main", *rest], cwd=ROOT, env=env)
+        rest = [arg for arg in rest if arg != "--headless"]
+        args = rest if [a for a in rest if a != "--fast"] else rest + HEADLESS_MATCH
         return subprocess.call([PY, "-m", "host_sim", "play", *args], cwd=ROOT, env=env)
     if command == "deploy":
         return subprocess.call([PY, os.path.join(ROOT, "firmware", "deploy.py"), *rest], env=env)
     if command == "run":
         return subprocess.call([PY, "-m", "host_sim", *rest], cwd=ROOT, env=env)
-    # not `python -m pytest`: that puts the repo root, and its code.py, before the
-    # standard library's `code` module (pdb imports it)
-    pytest = os.path.join(VENV, "bin", "pytest")
+    # `python -m pytest` puts the repo root first on sys.path; code.py is inert there
     env.pop("PYTHONPATH")
-    code = subprocess.call([PY, pytest, *rest], cwd=ROOT, env=env)
+    code = subprocess.call([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
     if code == 5:
         print("dev.py: pytest collected no tests; that is a failure", file=sys.stderr)
         return 1

@@ -39,6 +39,7 @@ use_board_paths()
 import keypad  # noqa: E402  (the host_sim shim)
 import vclock  # noqa: E402
 from buttons import Buttons  # noqa: E402
+from position import set_piles, set_player  # noqa: E402
 from speedduo.arbiter import Arbiter  # noqa: E402
 from speedduo.match import PLAYING, Match  # noqa: E402
 from speedduo.matchlog import MatchLog  # noqa: E402
@@ -67,12 +68,11 @@ def _discard(line):
 class NaiveArbiter:
     """Baseline: the first press event in the queue plays first (no timestamps, no ties)."""
 
-    def __init__(self, events, match, start_ticks):
+    def __init__(self, events, match, start_ticks, event):
         self.events = events
         self.match = match
-        self.clock_of = Arbiter(events, match, start_ticks)  # only for match_time()
-        self.ties = 0
-        self._event = keypad.Event()
+        self._event = event
+        self.clock_of = Arbiter(events, match, start_ticks, event)  # only for match_time()
 
     def service(self, now_ticks):
         match = self.match
@@ -108,7 +108,7 @@ class Table:
         self.log = MatchLog()
         self.match = Match(seed, Rules(), 3, self.log)
         cls = Arbiter if design == "ours" else NaiveArbiter
-        self.arbiter = cls(self.keys.events, self.match, self.clock.ticks_ms())
+        self.arbiter = cls(self.keys.events, self.match, self.clock.ticks_ms(), keypad.Event())
         # bounce on player 0's button only
         self.buttons = (
             Buttons(self.keys, Rng((seed * 7 + 3) & 0x3FFFFFFF), bounce_us),
@@ -123,25 +123,11 @@ class Table:
 
     def _set_position(self):
         h = self.match.hand
-        h.centre[0] = PILE0_TOP
-        h.centre[52] = PILE1_TOP
-        h.centre_n[0] = 1
-        h.centre_n[1] = 1
-        h.covered_at[0] = 0
-        h.covered_at[52] = 0
+        set_piles(h, bytes([PILE0_TOP]), bytes([PILE1_TOP]))
         for p in range(2):
-            h.hand[p * 5] = RACE_CARD[p]
-            for s in range(1, 5):
-                h.hand[p * 5 + s] = FILLER[p * 4 + s - 1]
-            h.hand_n[p] = 5
-            for i in range(15):
-                h.draw[p * 52 + i] = FILLER[i % 8]
-            h.draw_n[p] = 15
-            h.locked_until[p] = 0
-            h.target[p] = p
-            h._update_mask(p)
-        h.stall_due = -1
-        h.over = False
+            slots = bytes([RACE_CARD[p]] + list(FILLER[p * 4 : p * 4 + 4]))
+            set_player(h, p, slots, bytes(FILLER[i % 8] for i in range(15)), bytes(FILLER[:5]))
+            h.set_target(p, p)
 
     def race(self, offset_us, delta_us, earlier):
         """Player ``earlier`` closes its contact ``delta_us`` before the other: who won?"""
@@ -168,7 +154,7 @@ def run_races(design, delta_ms, races, rnd, threshold=1, bounce_us=0):
     wins_by_player = [0, 0]
     earlier_won = [0, 0]  # indexed by the earlier player
     earlier_count = [0, 0]
-    ties_before = table.arbiter.ties
+    ties_before = table.match.hand.ties
     delta_us = int(round(delta_ms * 1000))
     for _ in range(races):
         earlier = rnd.randrange(2)
@@ -181,7 +167,7 @@ def run_races(design, delta_ms, races, rnd, threshold=1, bounce_us=0):
         "wins": wins_by_player,
         "earlier_won": earlier_won,
         "earlier_count": earlier_count,
-        "ties": table.arbiter.ties - ties_before,
+        "ties": table.match.hand.ties - ties_before,
         "races": races,
     }
 

@@ -89,13 +89,12 @@ def _cpython_part():
     import time
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    sys.path[:0] = [root, os.path.join(root, "lib")]
+    sys.path[:0] = [root, os.path.join(root, "lib"), os.path.join(root, "host_sim")]
     from speedduo.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
     from speedduo.matchlog import MatchLog
     from speedduo.rules import Rules
     from speedduo.screens import Screens
-
-    from host_sim.ssd1306_emulator import FakeI2C, SSD1306Emulator
+    from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
     def game(seed, frequency, interleave):
         clock = [0.0]

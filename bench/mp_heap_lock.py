@@ -25,11 +25,12 @@ import micropython
 
 _root = sys.argv[1] if len(sys.argv) > 1 else "."
 _ticks_dir = sys.argv[2] if len(sys.argv) > 2 else "."
-sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _ticks_dir]
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", _ticks_dir]
 
 from array import array  # noqa: E402
 
 from mp_selfplay import greedy_hand  # noqa: E402  (this script's folder)
+from position import set_piles, set_player  # noqa: E402
 from speedduo.app import App  # noqa: E402
 from speedduo.arbiter import Arbiter  # noqa: E402
 from speedduo.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
@@ -39,7 +40,6 @@ from speedduo.matchlog import (  # noqa: E402
     EV_DEAL,
     EV_FLIP,
     EV_HAND_END,
-    EV_KEY,
     EV_MATCH_END,
     EV_PLAY,
     EV_REDEAL,
@@ -57,6 +57,21 @@ PILE1_TOP = 51  # KC
 CARD_P0 = 12  # 4S: fits 5 only
 CARD_P1 = 22  # 6D: fits 5 only
 FILLER = b"\x20\x21\x24\x25\x22\x23\x26\x27"  # nines and tens: fit neither pile top
+PILE0 = bytes([PILE0_TOP])
+PILE1 = bytes([PILE1_TOP])
+SLOTS_P0 = bytes([CARD_P0]) + FILLER[0:4]
+SLOTS_P1 = bytes([CARD_P1]) + FILLER[4:8]
+DRAW = FILLER + FILLER[:7]  # 15
+SIDE = FILLER[:5]
+
+
+class FakeEvent:
+    """A keypad.Event stand-in: what get_into fills in."""
+
+    def __init__(self):
+        self.key_number = 0
+        self.pressed = False
+        self.timestamp = 0
 
 
 class FakeQueue:
@@ -105,28 +120,9 @@ def new_match(rules, seed=1):
 
 def race_position(h, draw_n):
     """Both players hold a card for pile 0 only (slot 0); everything else fits nothing."""
-    h.centre[0] = PILE0_TOP
-    h.centre[52] = PILE1_TOP
-    h.centre_n[0] = 1
-    h.centre_n[1] = 1
-    h.covered_at[0] = 0
-    h.covered_at[52] = 0
-    h.hand[0] = CARD_P0
-    h.hand[5] = CARD_P1
-    for p in range(2):
-        for s in range(1, 5):
-            h.hand[p * 5 + s] = FILLER[p * 4 + s - 1]
-        h.hand_n[p] = 5
-        for i in range(15):
-            h.draw[p * 52 + i] = FILLER[i & 7]
-        h.draw_n[p] = draw_n
-        for i in range(5):
-            h.side[p * 52 + i] = FILLER[i]
-        h.side_n[p] = 5
-        h.locked_until[p] = 0
-        h._update_mask(p)
-    h.stall_due = -1
-    h.over = False
+    set_piles(h, PILE0, PILE1)
+    set_player(h, 0, SLOTS_P0, DRAW, SIDE, draw_n)
+    set_player(h, 1, SLOTS_P1, DRAW, SIDE, draw_n)
     h.log.discard()
 
 
@@ -136,7 +132,7 @@ def race_position(h, draw_n):
 def path_log_put(m):
     log = m.log
     for i in range(REPEAT):
-        log.put(3, 1, 2, 12, 0, 0, 0, i * 1000, 0)
+        log.put_play(i * 1000, 1, 2, 12, 0, 0, 0)
         if i % 100 == 99:
             log.discard()
     log.discard()
@@ -330,8 +326,8 @@ def path_keys_line(m):
     log.keys_total = 0
     lines = 0
     for i in range(REPEAT):
-        log.put(EV_KEY, i % 14, i & 1, 0, 0, 0, 0, 100000000 + i, 0)
-        log.put(EV_KEY, KEY_CLEARED, 1, 0, 0, 0, 0, 100000000 + i, 0)
+        log.put_key(100000000 + i, i % 14, i & 1)
+        log.put_key(100000000 + i, KEY_CLEARED, 1)
         if i % 50 == 49:
             lines += log.drain_into(_discard)
     return lines >= 10 and log.keys_total == 2 * REPEAT
@@ -413,7 +409,9 @@ def path_app_with_sound(app):
 
 def _app_with_sound():
     _clock[0] = 0
-    app = App(FakeQueue(), _ticks, 6, Rules(), 3, _discard, None, 0, _sound())
+    app = App(
+        FakeQueue(), _ticks, 6, Rules(), 3, _discard, None, 0, event=FakeEvent(), sound=_sound()
+    )
     for t in range(0, app.match.hand_start + 100, 20):
         _clock[0] = t
         app.step()  # the countdown, then the deal
@@ -422,7 +420,7 @@ def _app_with_sound():
 
 def _recording_arbiter():
     m = new_match(Rules(), 5)
-    return Arbiter(KeyRecorder(FakeQueue(), m.log, 0, m), m, 0)
+    return Arbiter(KeyRecorder(FakeQueue(), m.log, 0, m), m, 0, FakeEvent())
 
 
 def _discard(line):
@@ -431,7 +429,7 @@ def _discard(line):
 
 def control_drain(m):
     """The host's form of draining (each line as a str) allocates, so this must be caught."""
-    m.log.put(3, 1, 2, 12, 0, 0, 0, 1000, 0)
+    m.log.put_play(1000, 1, 2, 12, 0, 0, 0)
     m.log.drain(_discard)
     return True
 
@@ -457,10 +455,11 @@ def _bytes_unlocked(work, arg):
 def main():
     classic = Rules()
     penalty = Rules(penalty=True)
+    wild = Rules(jokers=True, double_deck=True)  # V3 + V4: 106 cards, the general deal line
     arb_match = new_match(classic, 3)
     service_match = new_match(classic, 4)
     paths = (
-        ("MatchLog.put", path_log_put, lambda: new_match(classic)),
+        ("MatchLog.put_play", path_log_put, lambda: new_match(classic)),
         ("Hand.first_playable + playable_mask", path_legal_query, lambda: new_match(classic)),
         ("Hand.play accepted + refill (R5-R7)", path_play_refill, lambda: new_match(classic)),
         ("Hand.play accepted, no draw left", path_play_last_cards, lambda: new_match(classic)),
@@ -468,15 +467,25 @@ def main():
         ("Hand.play refused invalid", path_refused_invalid, lambda: new_match(classic)),
         ("Hand.play invalid + locked (R16 on)", path_penalty, lambda: new_match(penalty)),
         ("Hand.advance stall flip (R9)", path_stall_flip, lambda: new_match(classic)),
-        ("greedy whole hand (plays, stalls, redeals, end)", path_greedy_hand, None),
-        ("Match.finish_hand + advance to next deal", path_next_hand, None),
-        ("greedy whole hand, every line formatted (drain_into)", path_greedy_hand_formatted, None),
-        ("next deal line formatted (drain_into)", path_next_deal_formatted, None),
-        ("Arbiter._apply_group tie", path_arbiter_tie, lambda: Arbiter(None, arb_match, 0)),
+        ("greedy whole hand (plays, stalls, redeals, end)", path_greedy_hand, classic),
+        ("Match.finish_hand + advance to next deal", path_next_hand, classic),
+        (
+            "greedy whole hand, every line formatted (drain_into)",
+            path_greedy_hand_formatted,
+            classic,
+        ),
+        ("next deal line formatted (drain_into)", path_next_deal_formatted, classic),
+        ("V3+V4 greedy whole hand, every line formatted", path_greedy_hand_formatted, wild),
+        ("V3+V4 next deal line formatted (106 cards)", path_next_deal_formatted, wild),
+        (
+            "Arbiter._apply_group tie",
+            path_arbiter_tie,
+            lambda: Arbiter(None, arb_match, 0, FakeEvent()),
+        ),
         (
             "Arbiter.service (fake EventQueue)",
             path_arbiter_service,
-            lambda: Arbiter(FakeQueue(), service_match, 0),
+            lambda: Arbiter(FakeQueue(), service_match, 0, FakeEvent()),
         ),
         ("Arbiter.service through KeyRecorder, drained", path_recorded_service, _recording_arbiter),
         (
@@ -489,15 +498,15 @@ def main():
     )
     failures = 0
     for name, work, make in paths:
-        if make is None:  # the match-level paths: several hands of fresh matches
+        if isinstance(make, Rules):  # the match-level paths: several hands of fresh matches
             results = []
             total = 0
             for seed in range(1, 9):
-                m = new_match(classic, seed)
+                m = new_match(make, seed)
                 if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
                 results.append(_locked(work, m))
-                m = new_match(classic, seed)
+                m = new_match(make, seed)
                 if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
                 total += _bytes_unlocked(work, m)

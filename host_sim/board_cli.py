@@ -241,8 +241,7 @@ def read_traces(path_or_paths, buses=2):
 
 def panel_emulators():
     from speedduo import pins
-
-    from host_sim.ssd1306_emulator import SSD1306Emulator
+    from ssd1306_emulator import SSD1306Emulator
 
     return [
         SSD1306Emulator(mounted_rotation=pins.PANEL_ROTATION[i], name="p%d" % i)

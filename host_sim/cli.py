@@ -60,8 +60,6 @@ def _add_rule_options(parser):
     for name in option_names():
         default = _OPTION_DEFAULTS[name]
         flag = "--" + name.replace("_", "-")
-        if name in ("jokers", "double_deck"):
-            continue  # V3/V4 are not supported yet
         if isinstance(default, bool):
             group.add_argument(flag, dest=name, action="store_true", default=None)
         elif isinstance(default, int):
@@ -126,12 +124,15 @@ def build_parser():
             metavar="T_MS",
             help="also save the panels at match time T_MS (repeatable)",
         )
+        if name == "play":
+            run.add_argument("--fast", action="store_true", help="not paced at real time")
         _add_rule_options(run)
     from host_sim.board_cli import add_parsers
 
     add_parsers(sub, _seed, _add_rule_options, _heap)
     rep = sub.add_parser("replay", help="re-play a log and compare it line by line")
     rep.add_argument("log")
+    rep.add_argument("--show", action="store_true", help="then play it in a window")
     return parser
 
 
@@ -153,12 +154,16 @@ def main(argv):
         return 2
 
 
+_reader_gone = []
+
+
 def say(text, file=None):
     """Print a line; a reader that has gone away (``play | head``) just stops seeing them."""
     stream = file or sys.stdout
     try:
         print(text, file=stream, flush=True)
     except BrokenPipeError:
+        _reader_gone.append(stream)  # nobody watches: `play` stops pacing
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, stream.fileno())  # the rest goes nowhere, and exit does not complain
         os.close(devnull)
@@ -248,6 +253,7 @@ def _run(args):
         def write(line):
             lines.append(line)
             if watch:
+                watch.pace(sim.clock.now_us, args.fast)
                 watch.show(line)
 
         sim.run(write)
@@ -332,6 +338,10 @@ def _replay(args):
     from host_sim.replay import ReplayError, replay_file
 
     try:
+        if args.show:
+            from host_sim.replay_show import show_file
+
+            return show_file(args.log)
         ok, message = replay_file(args.log)
     except ReplayError as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
@@ -341,7 +351,20 @@ def _replay(args):
 
 
 class _Watcher:
-    """A plain terminal view of a match for `play`: one line per event, in words."""
+    """A plain terminal view of a match for `play`: one line per event, in words, at real time
+    (each line waits until the wall clock has caught up with the match's clock) unless --fast."""
+
+    def __init__(self):
+        import time
+
+        self._start = time.monotonic()
+
+    def pace(self, now_us, fast):
+        import time
+
+        wait = self._start + now_us / 1e6 - time.monotonic()
+        if not fast and wait > 0 and not _reader_gone:
+            time.sleep(wait)
 
     def show(self, line):
         import json

@@ -392,7 +392,7 @@ def pile_region(pile):
 
 def _region_bytes(emulator, region):
     """The GDDRAM byte offsets that hold the region's pixels (emulator's current mapping)."""
-    from host_sim.ssd1306_emulator import WIDTH
+    from ssd1306_emulator import WIDTH
 
     x0, x1, y0, y1 = region
     if emulator.mounted_rotation == 180:
@@ -442,7 +442,7 @@ def play_presses(lines, script):
     press is that player's press of that slot's key within 2 ms of it.
     """
     from speedduo.match import COUNTDOWN_MS, RESULT_MS
-    from speedduo.menu import Menu
+    from speedduo.menu import START, Menu
     from speedduo.rules import Rules
 
     downs = [(t, p, k) for t, p, k, closed in script if closed]
@@ -461,7 +461,7 @@ def play_presses(lines, script):
             while cursor < len(downs):
                 t, p, k = downs[cursor]
                 cursor += 1
-                if menu.press(p * 7 + k):
+                if menu.press(p * 7 + k) == START:
                     play_us = t
                     break
         elif ev == "play" and play_us is not None:

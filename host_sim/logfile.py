@@ -163,7 +163,7 @@ def _card(value):
     )
 
 
-def _cards(value, low=0, high=52):
+def _cards(value, low=0, high=106):  # 106: two decks and the jokers (V3, V4)
     return (
         isinstance(value, list) and low <= len(value) <= high and all(_card(card) for card in value)
     )

@@ -248,7 +248,7 @@ def replay_events(entries):
 
     hand.deal = deal_counting_overflows
     queue = _Queue()
-    arbiter = Arbiter(queue, match, 0)
+    arbiter = Arbiter(queue, match, 0, _Event(0, False, 0))
     pending_t = None
     for t, key, pressed in keys:
         if pending_t is not None and t > pending_t:

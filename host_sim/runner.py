@@ -9,6 +9,7 @@ are moving. Runs under CPython and MicroPython (``--vm micropython``).
 """
 
 import board
+import keypad
 import vclock
 from bots import Bot
 from buttons import Buttons
@@ -42,7 +43,14 @@ class Simulation:
         self._write = None
         self._early = []
         self.app = App(
-            self.keys.events, self.clock.ticks_ms, seed, rules, best_of, self._emit, screens
+            self.keys.events,
+            self.clock.ticks_ms,
+            seed,
+            rules,
+            best_of,
+            self._emit,
+            screens,
+            event=keypad.Event(),
         )
         self.match = self.app.match
         self.log = self.app.log

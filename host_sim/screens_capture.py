@@ -18,7 +18,7 @@ Stable API for the simulator's run loop (``python -m host_sim run ... --screens 
 
 import os
 
-from host_sim.ssd1306_emulator import FakeI2C, SSD1306Emulator
+from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 __all__ = ["emulators_of", "save_screens", "sim_screens"]
 

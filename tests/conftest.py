@@ -1,5 +1,6 @@
 """Shared test helpers: build hands in a chosen layout, drive matches, run the simulator."""
 
+import json
 import os
 import subprocess
 import sys
@@ -7,14 +8,15 @@ import sys
 import pytest
 from hypothesis import settings
 
-# The repo root holds the board's code.py, which would hide the standard
-# library's `code` module (pdb needs it): the root goes last on sys.path.
+# host_sim importable however pytest was started (`python -m pytest` already has the
+# root first: the board's code.py there is inert when imported, see its docstring)
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from host_sim import ROOT, use_board_paths  # noqa: E402
 
 use_board_paths()
 
+from position import set_piles, set_player, set_reserve  # noqa: E402
 from speedduo.cards import NO_CARD, card_from_name  # noqa: E402
 from speedduo.match import PLAYING, Match  # noqa: E402
 from speedduo.matchlog import MatchLog  # noqa: E402
@@ -31,8 +33,6 @@ settings.load_profile("soak" if SOAK else "repeatable")
 if SOAK:
     os.environ.setdefault("PYTEST_TIMEOUT", "0")  # long runs are the point of a soak
 
-_CAP = 52
-
 
 def new_hand(seed=1, **rules):
     """A match with a dealt first hand; returns (match, hand, lines)."""
@@ -48,23 +48,15 @@ def new_hand(seed=1, **rules):
 
 def lay_out(hand, hands, piles, draw=((), ()), side=((), ()), reserve=()):
     """Put named cards where a test wants them. Piles and stacks are given bottom first."""
+
+    def codes(names):
+        return bytes(NO_CARD if name is None else card_from_name(name) for name in names)
+
+    set_piles(hand, codes(piles[0]), codes(piles[1]))
     for p in range(2):
-        names = list(hands[p]) + [None] * (5 - len(hands[p]))
-        count = 0
-        for s, name in enumerate(names):
-            hand.hand[p * 5 + s] = NO_CARD if name is None else card_from_name(name)
-            count += name is not None
-        hand.hand_n[p] = count
-        for attr, stacks in (("draw", draw), ("side", side), ("centre", piles)):
-            buf = getattr(hand, attr)
-            for k, name in enumerate(stacks[p]):
-                buf[p * _CAP + k] = card_from_name(name)
-            getattr(hand, attr + "_n")[p] = len(stacks[p])
-        hand._update_mask(p)
-    for k, name in enumerate(reserve):
-        hand.reserve[k] = card_from_name(name)
-    hand.reserve_n = len(reserve)
-    hand.stall_due = -1
+        slots = list(hands[p]) + [None] * (5 - len(hands[p]))
+        set_player(hand, p, codes(slots), codes(draw[p]), codes(side[p]))
+    set_reserve(hand, codes(reserve))
 
 
 def drained(hand):
@@ -105,3 +97,22 @@ def run_cli(*args, check=True, timeout=600, cwd=ROOT, env=None):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def run_board_program(tmp_path, script, faults="", matches=1, **settings):
+    """code.py's program on the shims (host_sim/board_run.py) with a script of presses
+    (µs since power-on); returns (the finished process, its I2C writes)."""
+    ticks_dir = ticks_folder(tmp_path)
+    env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="1500")
+    env.update({k: str(v) for k, v in settings.items()})
+    command = [sys.executable, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT, str(ticks_dir)]
+    trace = tmp_path / "trace.jsonl"
+    result = subprocess.run(
+        [*command, "200", str(matches), os.path.join(ROOT, script), str(trace), faults],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    writes = [json.loads(line) for line in trace.read_text().splitlines()]
+    return result, writes

@@ -5,6 +5,7 @@ docs/rules.md and docs/match-log.md, so a bug in the core cannot hide behind its
 """
 
 RANKS = "A23456789TJQK"
+JOKERS = ("X1", "X2")  # V3
 
 
 class RefereeError(AssertionError):
@@ -16,6 +17,8 @@ def rank(card):
 
 
 def fits(card, top, rules):
+    if card in JOKERS or top in JOKERS:  # V3: a joker goes on anything, anything on a joker
+        return True
     a, b = rank(card), rank(top)
     if rules.get("same_rank") and a == b:
         return True
@@ -75,8 +78,14 @@ class Referee:
         cards = [c for h in self.hands for c in h if c is not None]
         cards += [c for d in self.draw for c in d] + [c for s in self.side for c in s]
         cards += [c for p in self.piles for c, _ in p] + self.reserve
-        if len(cards) != 52 or len(set(cards)) != 52:
-            self.fail(f"{len(cards)} cards, {len(set(cards))} distinct: a card was lost or doubled")
+        copies = 2 if self.rules.get("double_deck") else 1  # V4
+        size = 52 * copies + (2 if self.rules.get("jokers") else 0)  # V3
+        counts = {}
+        for c in cards:
+            counts[c] = counts.get(c, 0) + 1
+        too_many = [c for c, n in counts.items() if n > (1 if c in JOKERS else copies)]
+        if len(cards) != size or too_many:
+            self.fail(f"{len(cards)} cards of {size}, {too_many} too often: a card lost or doubled")
         for h in self.hands:
             if len(h) != 5:
                 self.fail("a hand has more than 5 slots")
@@ -87,9 +96,13 @@ class Referee:
     def _top(self, pile):
         return self.piles[pile][-1][0]
 
+    def _last_card(self, p):
+        return sum(c is not None for c in self.hands[p]) + len(self.draw[p]) == 1
+
     def _can_play(self, p):
         return any(
             c is not None
+            and not (c in JOKERS and self._last_card(p))  # V3: never a joker last
             and (fits(c, self._top(0), self.rules) or fits(c, self._top(1), self.rules))
             for c in self.hands[p]
         )
@@ -100,6 +113,8 @@ class Referee:
             self.fail(f"play of {card} but slot {slot} holds {self.hands[p][slot]}")
         if not fits(card, self._top(pile), self.rules):
             self.fail(f"illegal play: {card} on {self._top(pile)}")
+        if card in JOKERS and self._last_card(p):
+            self.fail("a joker played as the last card (V3)")
         if self.rules.get("penalty") and t < self.locked[p]:
             self.fail("a locked-out player played")
         if self.stall_pending:
@@ -126,6 +141,10 @@ class Referee:
         if why == "locked":
             if not (self.rules.get("penalty") and t < self.locked[p]):
                 self.fail("refused as locked without a lock-out")
+            return
+        if why == "joker_last":
+            if not (self.rules.get("jokers") and card in JOKERS and self._last_card(p)):
+                self.fail("refused as joker_last but it is not a joker as the last card (V3)")
             return
         if fits_now:
             self.fail(f"{card} fits a pile but was refused as {why}")

@@ -11,34 +11,14 @@ emulated RP2040, docs/device.md) while the old, kinder shims let it through:
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 import usb_cdc
 import vclock
-from conftest import ROOT, ticks_folder
+from conftest import run_board_program
 from keypad import EventQueue
 from referee import Referee
 from speedduo.logport import LogPort
-
-
-def _board_run(tmp_path, script, faults, matches=1, **settings):
-    ticks_dir = ticks_folder(tmp_path)
-    env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="1500")
-    env.update({k: str(v) for k, v in settings.items()})
-    command = [sys.executable, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT, str(ticks_dir)]
-    trace = tmp_path / "trace.jsonl"
-    result = subprocess.run(
-        [*command, "200", str(matches), os.path.join(ROOT, script), str(trace), faults],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    writes = [json.loads(line) for line in trace.read_text().splitlines()]
-    return result, writes
 
 
 def _log_lines(stdout):
@@ -59,7 +39,9 @@ def test_keypad_overflowed_is_read_only_and_clear_resets_it():
 
 def test_a_panel_missing_at_power_on_leaves_the_other_showing_and_play_waits_for_it(tmp_path):
     """Screen 2 is plugged in at 3 s: PLAY at 1 s is ignored, PLAY at 4 s starts the match."""
-    result, writes = _board_run(tmp_path, "tests/scripts/board_play_twice.txt", "p1=late:3000")
+    result, writes = run_board_program(
+        tmp_path, "tests/scripts/board_play_twice.txt", "p1=late:3000"
+    )
     assert result.returncode == 0, result.stderr
     assert "screen 2: not plugged in" in result.stdout
     assert "Traceback" not in result.stderr
@@ -77,7 +59,7 @@ def test_a_panel_missing_at_power_on_leaves_the_other_showing_and_play_waits_for
 
 def test_a_host_that_stops_reading_never_stops_the_game(tmp_path):
     """The data port's host stops reading at 2 s: the match still plays to its end."""
-    result, _ = _board_run(
+    result, _ = run_board_program(
         tmp_path, "tests/scripts/board_menu_then_tie.txt", "data=stop:2000", SPEED_IDLE_MS=6000
     )
     assert result.returncode == 0, result.stderr
@@ -141,7 +123,7 @@ def test_lines_are_lost_and_marked_while_no_host_has_the_port_open():
 
 
 def test_a_bad_setting_is_shown_on_both_panels_and_the_game_goes_on_with_the_default(tmp_path):
-    result, writes = _board_run(
+    result, writes = run_board_program(
         tmp_path, "tests/scripts/board_play_twice.txt", "", SPEED_BEST_OF=4, SPEED_PENALTI=1
     )
     assert result.returncode == 0, result.stderr

@@ -1,6 +1,6 @@
 """The menu between matches: L/R move, 1-5 change or choose (either player)."""
 
-from speedduo.menu import BEST_OF, PENALTY, PLAY, Menu
+from speedduo.menu import BEST_OF, HOW_TO_PLAY, PENALTY, PLAY, SHOW_HOW_TO_PLAY, START, STAY, Menu
 from speedduo.rules import Rules
 
 L0, ONE0, R0 = 0, 1, 6
@@ -10,7 +10,7 @@ L1, ONE1, R1 = 7, 8, 13
 def test_play_is_selected_first_and_any_number_key_starts():
     menu = Menu(Rules(), 3)
     assert menu.selected == PLAY
-    assert menu.press(ONE1) is True
+    assert menu.press(ONE1) == START
 
 
 def test_l_and_r_move_and_wrap_for_either_player():
@@ -26,7 +26,7 @@ def test_number_keys_change_best_of_and_penalty():
     rules = Rules()
     menu = Menu(rules, 3)
     menu.press(R0)
-    assert menu.press(ONE0) is False and menu.best_of == 5
+    assert menu.press(ONE0) == STAY and menu.best_of == 5
     menu.press(ONE0)
     menu.press(ONE0)
     assert menu.best_of == 3
@@ -34,3 +34,47 @@ def test_number_keys_change_best_of_and_penalty():
     assert menu.selected == PENALTY
     menu.press(ONE0)
     assert rules.penalty is True and "PENALTY ON" in menu.lines()
+
+
+def test_how_to_play_is_one_l_press_from_play_and_shows_pages():
+    menu = Menu(Rules(), 3)
+    menu.press(L0)
+    assert menu.selected == HOW_TO_PLAY and menu.lines()[HOW_TO_PLAY] == "HOW TO PLAY"
+    assert menu.press(ONE0) == SHOW_HOW_TO_PLAY
+
+
+def test_how_to_play_pages_fit_the_panel_and_use_the_screen_words():
+    from speedduo import howto
+
+    text = " ".join(" ".join(lines) for _title, lines in howto.PAGES)
+    for title, lines in howto.PAGES:
+        assert len(title) <= 21 and len(lines) <= 6
+        assert all(len(line) <= 21 for line in lines)
+    for word in ("LATE", "INVALID", "LOCKED", "STALL", "YOU", "THEM"):  # as the screens say
+        assert word in text
+
+
+def test_how_to_play_pages_show_on_the_board_then_play_starts(tmp_path):
+    """Through code.py's program: L, 1 opens the pages, a key turns each, PLAY follows."""
+    from conftest import run_board_program
+
+    result, _ = run_board_program(tmp_path, "tests/scripts/board_how_to_play.txt")
+    assert result.returncode == 0, result.stderr
+    shown = [line.split(":")[0] for line in result.stdout.splitlines() if "HOW TO PLAY " in line]
+    assert shown == ["HOW TO PLAY %d/4" % n for n in range(1, 5)]
+    assert '"ev":"match_end"' in result.stdout  # then the match was played
+
+
+def test_jokers_and_double_deck_are_chosen_in_the_menu():
+    from speedduo.menu import DOUBLE_DECK, JOKERS
+
+    rules = Rules()
+    menu = Menu(rules, 3)
+    while menu.selected != JOKERS:
+        menu.press(R0)
+    menu.press(ONE0)
+    menu.press(R1)
+    assert menu.selected == DOUBLE_DECK
+    menu.press(ONE1)
+    assert rules.jokers and rules.double_deck  # V3, V4
+    assert "JOKERS ON" in menu.lines() and "DOUBLE DECK ON" in menu.lines()

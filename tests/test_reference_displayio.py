@@ -19,7 +19,7 @@ displayio = pytest.importorskip("displayio")
 i2cdisplaybus = pytest.importorskip("i2cdisplaybus")
 adafruit_displayio_ssd1306 = pytest.importorskip("adafruit_displayio_ssd1306")
 
-from host_sim.ssd1306_emulator import FakeI2C, SSD1306Emulator  # noqa: E402
+from ssd1306_emulator import FakeI2C, SSD1306Emulator  # noqa: E402
 
 W, H = 128, 64
 

@@ -21,9 +21,9 @@ from speedduo.matchlog import EV_REJECT, WHY_INVALID, WHY_LATE, MatchLog
 from speedduo.rules import Rules
 from speedduo.screens import Screens
 from speedduo.ssd1306 import PRIVATE, ROW, SHARED, Panel
+from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 from host_sim.screens_capture import save_screens, sim_screens
-from host_sim.ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "tests", "golden", "screens")
@@ -261,20 +261,42 @@ def test_each_player_sees_their_own_hand_above_buttons_1_to_5():
         assert g.screens.panels[p].buf[6 * ROW + 1 + x : 6 * ROW + 13 + x] == sprite
 
 
-def test_both_pile_tops_are_drawn_large_on_both_panels():
+def _pile_row(panel, x, page=1):
+    return bytes(panel.buf[page * ROW + 1 + x : page * ROW + 25 + x])
+
+
+def test_both_pile_tops_are_drawn_large_on_both_panels_the_target_inverted():
     g = Game()
     g.start_hand()
-    for p in range(2):
+    for p in range(2):  # at a deal each player aims at their own pile
         panel = g.screens.panels[p]
-        for side, x in enumerate((10, 94)):
+        for side, x in enumerate(view._PILE_X):
             rank = g.hand.top(side) >> 2
-            start = rank * glyphs.LARGE_SIZE
-            assert panel.buf[ROW + 1 + x : ROW + 25 + x] == glyphs.LARGE[start : start + 24]
+            sprite = glyphs.LARGE[rank * glyphs.LARGE_SIZE :][:24]
+            want = bytes(b ^ 0xFF for b in sprite) if side == p else sprite
+            assert _pile_row(panel, x) == want
+
+
+def test_l_and_r_move_the_inverted_target_pile():
+    g = Game()
+    g.start_hand()
+    x0, x1 = view._PILE_X
+    panel = g.screens.panels[0]
+    assert panel.buf[ROW + x0] == 0xFF and panel.buf[ROW + x1] == 0  # frame: left pile aimed
+    g.hand.set_target(0, 1)  # R
+    g.refresh()
+    assert panel.buf[ROW + x0] == 0 and panel.buf[ROW + x1] == 0xFF
+    rank = g.hand.top(1) >> 2
+    sprite = glyphs.LARGE[rank * glyphs.LARGE_SIZE :][:24]
+    assert _pile_row(panel, x1) == bytes(b ^ 0xFF for b in sprite)
+    assert _pile_row(panel, x0) == glyphs.LARGE[(g.hand.top(0) >> 2) * glyphs.LARGE_SIZE :][:24]
 
 
 def test_player1_panel_reads_upright_to_player1():
     g = Game()
     g.start_hand()
+    g.hand.set_target(1, 0)  # both aim at the left pile: the pile rows are then alike
+    g.refresh()
     a = g.emulators[0].to_image()
     b = g.emulators[1].to_image()
     # the pile row is the same for both players and upright for each
@@ -533,7 +555,10 @@ def _scenes():
 
     def menu():
         g = Game()
-        g.screens.show_menu(-1, ["BEST OF 3", "PENALTY: OFF", "NO WRAP: OFF", "START"], 1, "MENU")
+        from speedduo.menu import TITLE, Menu
+
+        menu = Menu(Rules(), 3)
+        g.screens.show_menu(-1, menu.lines(), menu.selected, TITLE)  # the board's own menu
         return g
 
     return {
@@ -638,3 +663,36 @@ def test_refresh_during_play_allocates_nothing_under_micropython(tmp_path):
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.startswith("OK") and int(out.stdout.split()[1]) >= 10
+
+
+def test_the_docs_show_the_real_screens():
+    """docs/img/screen_*.png are the goldens, scaled (host_sim/tools/docs_screens.py)."""
+    sys.path.insert(0, os.path.join(ROOT, "host_sim", "tools"))
+    try:
+        import docs_screens
+    finally:
+        sys.path.pop(0)
+    shown = [n for n in os.listdir(docs_screens.DOCS_IMG) if n.startswith("screen_")]
+    assert sorted(shown) == sorted("screen_" + n for n in os.listdir(GOLDEN))
+    for name in shown:
+        want = docs_screens.docs_image(os.path.join(GOLDEN, name[len("screen_") :]))
+        got = Image.open(os.path.join(docs_screens.DOCS_IMG, name)).convert("1")
+        assert got.tobytes() == want.tobytes(), "run host_sim/tools/docs_screens.py"
+
+
+def test_the_hand_result_says_plainly_who_won_and_speed_only_to_the_winner():
+    g = Game()
+    g.start_hand()
+    g.finish_hand()
+    winner = g.hand.winner
+    loser = 1 - winner
+    centre = slice(view._CENTRE_X, view._CENTRE_X + view._CENTRE_W)
+    assert [v.moment[0] for v in g.screens.views] == [
+        view._M_WIN if p == winner else view._M_LOSE for p in range(2)
+    ]
+
+    def page1(p):
+        row = g.screens.panels[p].buf[ROW + 1 :][: view.WIDTH]
+        return bytes(row[centre])
+
+    assert any(page1(winner)) and not any(page1(loser))  # "SPEED!" above YOU WIN only

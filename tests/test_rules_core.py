@@ -4,12 +4,13 @@ import json
 
 import pytest
 from conftest import drained, lay_out, new_hand
-from speedduo.cards import NO_CARD, card_from_name, card_name
+from speedduo.cards import NO_CARD, PILE_CAP, card_from_name, card_name
 from speedduo.core import EMPTY_SLOT, INVALID, LATE, LOCKED, NOT_PLAYING, PLAYED
 from speedduo.match import OVER, RESULT, Match
 from speedduo.matchlog import MatchLog
 from speedduo.rng import Rng
 from speedduo.rules import Rules
+from speedduo.seat import Seat
 
 FILLER0 = ["9S", "9H", "9D", "9C"]  # fit nothing on the piles used below
 FILLER1 = ["TS", "TH", "TD", "TC"]
@@ -110,9 +111,10 @@ def test_r7_refill_takes_the_emptied_slot_and_others_stay():
         hand, [["9S", "4S", "9H", "9D", "9C"], FILLER1], [["5H"], ["QC"]], draw=(["2D", "JD"], [])
     )
     hand.play(100, 0, 1)
-    assert card_name(hand.slot_card(0, 1)) == "JD"  # the top of the draw pile
-    assert [card_name(hand.slot_card(0, s)) for s in (0, 2, 3, 4)] == ["9S", "9H", "9D", "9C"]
-    assert hand.draw_n[0] == 1
+    seat = Seat(hand, 0)  # what player 0 sees
+    assert card_name(seat.card(1)) == "JD"  # the top of the draw pile
+    assert [card_name(seat.card(s)) for s in (0, 2, 3, 4)] == ["9S", "9H", "9D", "9C"]
+    assert seat.draw_count() == 1
     lines = events(drained(hand))
     assert lines[-1] == {"ev": "draw", "t": 100, "p": 0, "slot": 1, "card": "JD"}
 
@@ -121,8 +123,9 @@ def test_r7_no_refill_when_draw_pile_is_empty():
     _, hand, _ = new_hand()
     lay_out(hand, [["4S"] + FILLER0, FILLER1], [["5H"], ["QC"]])
     hand.play(100, 0, 0)
-    assert hand.slot_card(0, 0) == NO_CARD
-    assert hand.hand_n[0] == 4
+    seat = Seat(hand, 0)
+    assert seat.card(0) == NO_CARD
+    assert seat.cards_left() == 4  # four in hand, none to draw
     assert hand.play(200, 0, 0) == EMPTY_SLOT
 
 
@@ -439,13 +442,6 @@ def test_v5_race_claim_first_press_wins_even_for_the_other_player():
     assert hand.winner == 1
 
 
-def test_v3_v4_are_refused_until_supported():
-    with pytest.raises(ValueError, match="not supported"):
-        Rules(jokers=True)
-    with pytest.raises(ValueError, match="not supported"):
-        Rules(double_deck=True)
-
-
 @pytest.mark.parametrize(
     "name,value", [("claim", "sometimes"), ("penalty_ms", -1), ("no_wrap", 1), ("colour", True)]
 )
@@ -546,11 +542,10 @@ def test_first_playable_follows_v1_and_v2():
 def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift):
     """R2 in the log: the deal's records (its own + four of the shuffled deck) may wrap the ring."""
     from speedduo.core import Hand
-    from speedduo.matchlog import EV_STALL
 
     log = MatchLog(8)
     for _ in range(shift):  # move the ring's head so the deal lands across its end
-        log.put(EV_STALL, 0, 0, 0, 0, 0, 0, 0, 0)
+        log.put_stall(0, 0)
     log.drain(lambda line: None)
     hand = Hand(Rules(), log)
     hand.deal(Rng(shift + 11), 4)
@@ -562,7 +557,8 @@ def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift
     for key, stack in (("draw", hand.draw), ("side", hand.side)):
         count = hand.draw_n if key == "draw" else hand.side_n
         assert deal[key] == [
-            [card_name(stack[p * 52 + k]) for k in range(count[p] - 1, -1, -1)] for p in range(2)
+            [card_name(stack[p * PILE_CAP + k]) for k in range(count[p] - 1, -1, -1)]
+            for p in range(2)
         ]
     assert deal["piles"] == [[card_name(hand.top(0))], [card_name(hand.top(1))]]
     assert deal["hand_no"] == 4

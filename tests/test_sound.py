@@ -38,7 +38,7 @@ from speedduo.matchlog import (
     EV_REJECT,
     EV_STALL,
 )
-from speedduo.menu import SOUND, Menu
+from speedduo.menu import SOUND, STAY, Menu
 from speedduo.rules import Rules
 from speedduo.settings import Settings
 from speedduo.sound import (
@@ -400,7 +400,7 @@ def test_menu_sound_item_cycles_the_volume():
         menu.press(6)  # R moves down
     seen = []
     for _ in range(4):
-        assert menu.press(1) is False
+        assert menu.press(1) == STAY
         seen.append(menu.volume)
     assert seen == [3, 0, 1, 2]
     menu.press(8)

@@ -3,8 +3,7 @@
 import errno
 
 import pytest
-
-from host_sim.ssd1306_emulator import FakeI2C, SSD1306Emulator
+from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 ON = bytes([0x00, 0x8D, 0x14, 0xA1, 0xC8, 0xAF])  # charge pump, upright, display on
 

@@ -33,10 +33,13 @@ class App:
         send_line,
         screens=None,
         start_ticks=None,
+        *,
+        event,
         sound=None,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
-        PLAY press's keypad timestamp, so match times follow the keys, not the loop).
+        PLAY press's keypad timestamp, so match times follow the keys, not the loop);
+        ``event``: a ``keypad.Event`` to read the queue into (the board glue makes it);
         ``sound``: a ``sound.Sound`` (the piezo), told the core's records and each
         change of the match's phase, and advanced every pass while a tune plays (it
         only sets the PWM's registers)."""
@@ -47,7 +50,7 @@ class App:
             start_ticks = ticks_ms()
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, self.log, start_ticks, self.match)
-        self.arbiter = Arbiter(recorder, self.match, start_ticks)
+        self.arbiter = Arbiter(recorder, self.match, start_ticks, event)
         self.screens = screens
         self.sound = sound
         self.send_line = send_line

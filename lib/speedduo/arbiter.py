@@ -26,12 +26,8 @@ from array import array
 from adafruit_ticks import ticks_diff
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.cards import NO_CARD
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER  # noqa: F401  (re-exported)
-from speedduo.core import NOT_PLAYING
 from speedduo.match import PLAYING
-from speedduo.matchlog import TIE_LOST, TIE_WON
-from speedduo.rules import CLAIM_OFF
 
 KEY_NAMES = "L12345R"
 # A press this soon after the same key's release is chatter: longer than the
@@ -50,22 +46,22 @@ _RIGHT_PILE = const(1)
 class Arbiter:
     """Turns keypad events into plays, target switches and claims, in time order."""
 
-    def __init__(self, events, match, start_ticks: int) -> None:
-        self.events = events  # a keypad.EventQueue
+    def __init__(self, events, match, start_ticks: int, event) -> None:
+        """``events``: a keypad.EventQueue (or what reads one: keylog.KeyRecorder);
+        ``event``: a keypad.Event to read into, made by the board glue (board_io)."""
+        self.events = events
         self.match = match
         self.start_ticks = start_ticks  # ticks_ms at the match's time 0
-        self._event = _new_event()
+        self._event = event
         self._key = bytearray(_BATCH)
         self._down = bytearray(_BATCH)
         self._now = array("i", [0] * _BATCH)
-        self._dest = array("b", [0] * _BATCH)
         self._held = bytearray(2 * KEYS_PER_PLAYER)
         self._released_at = array("i", [-REBOUNCE_MS] * (2 * KEYS_PER_PLAYER))
         self.presses = 0  # key-down events seen
         self.applied = 0  # presses applied (not bounce), so the app knows to redraw
         self.bounces = 0  # presses dropped as contact bounce
         self.overflows = 0  # times the keypad queue overflowed
-        self.ties = 0  # conflicting ties settled
         self._held_back = 0  # events of the current millisecond, kept for the next pass
 
     @property
@@ -97,9 +93,7 @@ class Arbiter:
             # empties the queue, so it waits until everything queued is drained.
             events.clear()
             self.overflows += 1
-            hand = self.match.hand
-            if not hand.over:
-                hand.overflows += 1
+            self.match.hand.keys_lost()
         self._sort(count)
         # A scan later in this same millisecond may still add to the newest
         # timestamp's group, so only instants before `now` are complete.
@@ -165,97 +159,37 @@ class Arbiter:
                 self.applied += 1
         if match.phase != PLAYING:
             return
-        hand = match.hand
         t = match.hand_time(now)
         if t < 0:
             return
-        # 2. L/R: claim (V5) when both are down, else aim the target pile
+        hand = match.hand
+        # 2. route: L or R alone aims the target pile; pressed while the other is held,
+        # a claim (V5); 1-5 a slot. What they do together is the core's (press_together).
         claims = 0
+        slots0 = 0
+        slots1 = 0
         for p in range(2):
             base = p * KEYS_PER_PLAYER
             new_l = 0
             new_r = 0
             for i in range(first, end):
-                if down[i] and key[i] == base + KEY_L:
+                if not down[i]:
+                    continue
+                k = key[i] - base
+                if k == KEY_L:
                     new_l = 1
-                elif down[i] and key[i] == base + KEY_R:
+                elif k == KEY_R:
                     new_r = 1
+                elif 0 < k < KEY_R:
+                    if p:
+                        slots1 |= 1 << (k - 1)
+                    else:
+                        slots0 |= 1 << (k - 1)
             if (new_l or new_r) and self._held[base + KEY_L] and self._held[base + KEY_R]:
                 claims |= 1 << p
             elif new_l and not new_r:
                 hand.set_target(p, _LEFT_PILE)
             elif new_r and not new_l:
                 hand.set_target(p, _RIGHT_PILE)
-        if claims and match.rules.claim_mode:
-            p = 0 if claims == 1 else 1
-            if claims == 3:  # both claim at one instant: a tie like any other
-                p = self._take_tie_turn()
-            if hand.claim(t, p) or (claims == 3 and hand.claim(t, 1 - p)):
-                return
-        # 3. plays: destinations on the state every press of this instant saw
-        dest = self._dest
-        plays0 = 0
-        plays1 = 0
-        out0 = 0
-        out1 = 0
-        for i in range(first, end):
-            dest[i] = -1
-            if not down[i]:
-                continue
-            k = key[i]
-            p = 0 if k < KEYS_PER_PLAYER else 1
-            slot = k - p * KEYS_PER_PLAYER - 1
-            if slot < 0 or slot > 4:
-                continue
-            card = hand.slot_card(p, slot)
-            if card == NO_CARD:
-                continue
-            dest[i] = hand.pile_for(p, card)
-            if p == 0:
-                plays0 |= 1 << (dest[i] + 1)
-                if hand.would_go_out(0, slot):
-                    out0 = 1
-            else:
-                plays1 |= 1 << (dest[i] + 1)
-                if hand.would_go_out(1, slot):
-                    out1 = 1
-        if not (plays0 or plays1):
-            return
-        if out0 and out1 and match.rules.claim_mode == CLAIM_OFF:  # R13: same timestamp, replay
-            hand.photo_finish(t)
-            return
-        # a conflict: both players aim a card at the same pile (bits 1, 2 = piles 0, 1)
-        first_player = 0
-        tie0 = 0
-        tie1 = 0
-        if plays0 & plays1 & 6:
-            first_player = self._take_tie_turn()
-            tie0 = TIE_WON if first_player == 0 else TIE_LOST
-            tie1 = TIE_LOST if first_player == 0 else TIE_WON
-        for turn in range(2):
-            p = first_player if turn == 0 else 1 - first_player
-            tie = tie0 if p == 0 else tie1
-            for i in range(first, end):
-                k = key[i]
-                if not down[i] or (k < KEYS_PER_PLAYER) != (p == 0):
-                    continue
-                slot = k - p * KEYS_PER_PLAYER - 1
-                if slot < 0 or slot > 4:
-                    continue
-                if hand.play(t, p, slot, dest[i], tie if dest[i] >= 0 else 0) == NOT_PLAYING:
-                    return
-
-    def _take_tie_turn(self) -> int:
-        """The player who wins this tie; the next tie goes to the other one."""
-        match = self.match
-        winner = match.tie_next
-        match.tie_next = 1 - winner
-        self.ties += 1
-        return winner
-
-
-def _new_event():
-    """A reusable keypad.Event for get_into (board or simulator shim)."""
-    import keypad
-
-    return keypad.Event()
+        if claims or slots0 or slots1:
+            hand.press_together(t, claims, slots0, slots1)

@@ -29,7 +29,7 @@ from speedduo import pins
 from speedduo.app import App
 from speedduo.keys import make_keys
 from speedduo.logport import LogPort
-from speedduo.menu import TITLE, Menu
+from speedduo.menu import SHOW_HOW_TO_PLAY, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
@@ -133,17 +133,28 @@ def choose(keys, screens, menu, feed, sound=None) -> int:
         while keys.events.get_into(event):
             if not event.pressed:
                 continue
-            started = menu.press(event.key_number)
+            action = menu.press(event.key_number)
             if sound is not None:
                 sound.volume = menu.volume
                 sound.play(TUNE_MENU)
-            if started:
+            if action == SHOW_HOW_TO_PLAY:
+                how_to_play(keys, screens, feed)
+            elif action == START:
                 if title != TITLE:
                     continue  # PLAY waits for both screens
                 keys.events.clear()  # the PLAY press is not a play
                 screens.hide_menu()
                 return event.timestamp
             screens.show_menu(-1, menu.lines(), menu.selected, title)
+
+
+def how_to_play(keys, screens, feed):
+    """The rules in short, page by page on both panels; any key turns the page."""
+    from speedduo import howto
+
+    last = len(howto.PAGES) - 1
+    for i, (title, lines) in enumerate(howto.PAGES):
+        notice(keys, screens, title, list(lines) + [howto.DONE if i == last else howto.NEXT], feed)
 
 
 def notice(keys, screens, title, lines, feed, wait_ms=0):
@@ -283,6 +294,7 @@ def main(matches=0, free_at_boot=-1):
                 log_port.send,
                 screens,
                 start_ticks=play_ticks,
+                event=keypad.Event(),
                 sound=sound,
             )
             if profiler is None:

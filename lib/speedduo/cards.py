@@ -15,10 +15,13 @@ RANKS = const(13)
 JOKER1 = const(104)
 JOKER2 = const(105)
 JOKER_RANK = const(13)
+PILE_CAP = const(106)  # a pile can hold every card of the largest deck (V3 + V4)
 
 # R2: what each player gets from the shuffled deck; player p's 26 cards are
 # deck[p * DEAL_EACH ...]: DRAW_CARDS for the draw pile (bottom first), then
 # HAND_SLOTS for the hand, the starter, then SIDE_CARDS for the side pile (bottom first).
+# With jokers (V3) or two decks (V4) each player gets half of the bigger deck in the
+# same order; only the side pile is longer (deck_size() // 2 - DEAL_SIDE cards).
 HAND_SLOTS = const(5)
 DRAW_CARDS = const(15)
 SIDE_CARDS = const(5)
@@ -26,6 +29,18 @@ DEAL_EACH = const(26)
 DEAL_HAND = const(15)  # = DRAW_CARDS
 DEAL_STARTER = const(20)  # = DRAW_CARDS + HAND_SLOTS
 DEAL_SIDE = const(21)
+
+
+def deck_size(jokers: bool, double_deck: bool) -> int:
+    """Cards in play: 52, 104 with a second deck (V4), + 2 jokers (V3)."""
+    return DECK_SIZE * (2 if double_deck else 1) + (2 if jokers else 0)
+
+
+def deck_codes(jokers: bool, double_deck: bool) -> bytes:
+    """The unshuffled deck of a variant: 0..51, then 52..103 (V4), then the jokers (V3)."""
+    size = DECK_SIZE * (2 if double_deck else 1)
+    return bytes(range(size)) + (bytes((JOKER1, JOKER2)) if jokers else b"")
+
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"

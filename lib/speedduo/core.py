@@ -6,7 +6,8 @@ pile is a stack in a preallocated ``bytearray`` with its top at the end. The
 play path (``play``) allocates nothing: it moves bytes and records fixed-width
 events in the match log's ring.
 
-Variants handled here: V1 (no wrap), V2 (same rank), V5 (claim). What a
+Variants handled here: V1 (no wrap), V2 (same rank), V3 (jokers), V4 (double
+deck), V5 (claim). What a
 stall's end does (R9-R11, V6 end on exhaustion, V7 pile redeal) is in
 ``stall.py``; the match around hands (R14, R15, R17) in ``match.py``.
 """
@@ -21,20 +22,22 @@ except ImportError:
     pass
 
 from speedduo.cards import (
-    DEAL_EACH,
     DEAL_HAND,
     DEAL_SIDE,
     DEAL_STARTER,
     DECK_SIZE,
     DRAW_CARDS,
     HAND_SLOTS,
+    JOKER1,
     NO_CARD,
     RANKS,
-    SIDE_CARDS,
+    deck_codes,
+    deck_size,
 )
 from speedduo.codes import (  # noqa: F401  (the results of play(), re-exported)
     EMPTY_SLOT,
     INVALID,
+    JOKER_LAST,
     LATE,
     LOCKED,
     NOT_PLAYING,
@@ -44,12 +47,12 @@ from speedduo.matchlog import (
     END_CLAIM,
     END_OUT,
     END_PHOTO_FINISH,
-    EV_HAND_END,
-    EV_PENALTY,
-    EV_REJECT,
-    EV_STALL,
     NULL_PLAYER,
+    TIE_LOST,
+    TIE_NONE,
+    TIE_WON,
     WHY_INVALID,
+    WHY_JOKER_LAST,
     WHY_LATE,
     WHY_LOCKED,
 )
@@ -58,36 +61,42 @@ from speedduo.stall import stall_ends
 
 # results of play(): speedduo.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
 
-_CAP = const(52)  # every pile can hold the whole deck
+_CAP = const(106)  # cards.PILE_CAP: every pile can hold the whole deck (V3 + V4)
+_OUT = const(4)  # _aim_presses: one of the presses is the player's legal last card (R13)
 _NO_TIME = const(-1)
-_FRESH_DECK = bytes(range(DECK_SIZE))
+_CODES = const(106)  # card codes 0..105: two decks (V4) and the jokers (V3)
+_JOKER_BIT = const(1 << 13)  # V3: a joker's rank bit
+_ALL_RANKS = const((1 << 14) - 1)  # V3: anything goes on a joker
 
 # R5 as lookups. _RANK_BIT[card] is the card's rank as one bit (0 for NO_CARD and
-# codes that are no card); a fits table (_fits_table) holds, for each top card, the
-# bits of every rank that may be played on it, built once per rule variant and
-# shared by every Hand. Lists, not arrays: CPython reads a list item without
-# making an int object, and the board's RAM for both is about 1.3 KB.
+# codes that are no card; a second deck's card has its rank's bit, a joker bit 13);
+# a fits table (_fits_table) holds, for each top card, the bits of every rank that
+# may be played on it, built once per rule variant and shared by every Hand. Lists,
+# not arrays: CPython reads a list item without making an int object.
 _RANK_BIT = [0] * 256
-for _card in range(DECK_SIZE):
-    _RANK_BIT[_card] = 1 << (_card >> 2)
+for _card in range(2 * DECK_SIZE):
+    _RANK_BIT[_card] = 1 << ((_card % DECK_SIZE) >> 2)
+_RANK_BIT[JOKER1] = _JOKER_BIT
+_RANK_BIT[JOKER1 + 1] = _JOKER_BIT
 _FITS = [None, None, None, None]  # type: list  # by variant: 2 * no_wrap (V1) + same_rank (V2)
 
 
 def _fits_table(no_wrap: bool, same_rank: bool):
-    """The fits-on table of one rule variant (R5 with R1's wrap, V1, V2), built on first use."""
+    """The fits-on table of one rule variant (R5 with R1's wrap, V1, V2; V3: a joker goes
+    on anything and anything on a joker), built on first use."""
     variant = (2 if no_wrap else 0) + (1 if same_rank else 0)
     table = _FITS[variant]
     if table is None:
-        table = [0] * DECK_SIZE
-        for card in range(DECK_SIZE):
-            rank = card >> 2
+        table = [_ALL_RANKS] * _CODES  # the jokers' entries stay: anything fits
+        for card in range(2 * DECK_SIZE):
+            rank = (card % DECK_SIZE) >> 2
             if no_wrap:  # V1: Ace low, King high
                 mask = (2 << rank if rank < RANKS - 1 else 0) | (1 << rank >> 1)
             else:  # R1: ranks form a circle
                 mask = (1 << (rank + 1) % RANKS) | (1 << (rank - 1) % RANKS)
             if same_rank:  # V2
                 mask |= 1 << rank
-            table[card] = mask
+            table[card] = mask | _JOKER_BIT
         _FITS[variant] = table
     return table
 
@@ -115,19 +124,32 @@ class Hand:
         self.room = 0  # ranks that fit either centre pile now, one bit each
         self.locked_until = array("i", [0, 0])  # R16
         self.hand_no = 0
+        # Ties (docs/rules.md "Who was first"): presses with one timestamp that conflict
+        # are settled by turns for the whole match; the match sets who wins the first.
+        self.tie_next = 0
+        self.ties = 0  # conflicting ties settled so far
+        self._dest = array("b", [0] * (2 * HAND_SLOTS))  # press_together's destinations
         self._clear(True)
-        self._deck = bytearray(DECK_SIZE)
+        # the deck of this match's variant (V3, V4: fixed when the match makes its Hand)
+        size = deck_size(rules.jokers, rules.double_deck)
+        half = size // 2  # R2: each player's share, in cards.DEAL_* order
+        self._fresh_deck = deck_codes(rules.jokers, rules.double_deck)
+        self._deck = bytearray(size)
+        self._deck_size = size
+        self._side_cards = half - DEAL_SIDE  # 5; 6 with jokers, 31 with two decks
         # views of the shuffled deck, made once: a deal copies them without allocating
         deck = memoryview(self._deck)
         self._deal_parts = (
             deck[0:DRAW_CARDS],
             deck[DEAL_HAND:DEAL_STARTER],
-            deck[DEAL_SIDE:DEAL_EACH],
-            deck[DEAL_EACH : DEAL_EACH + DRAW_CARDS],
-            deck[DEAL_EACH + DEAL_HAND : DEAL_EACH + DEAL_STARTER],
-            deck[DEAL_EACH + DEAL_SIDE : 2 * DEAL_EACH],
+            deck[DEAL_SIDE:half],
+            deck[half : half + DRAW_CARDS],
+            deck[half + DEAL_HAND : half + DEAL_STARTER],
+            deck[half + DEAL_SIDE : size],
         )
-        self._deck_quarters = (deck[0:13], deck[13:26], deck[26:39], deck[39:52])
+        self._starters = (DEAL_STARTER, half + DEAL_STARTER)
+        # the deck in the log's card records, 13 a record
+        self._deck_chunks = tuple(deck[k : min(k + 13, size)] for k in range(0, size, 13))
         self._rng = None  # type: Any  # the match's stream, given at every deal
         self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
 
@@ -145,27 +167,29 @@ class Hand:
     # ---- R2/R3: deal and start ----
 
     def deal(self, rng, hand_no: int) -> None:
-        """R2: shuffle and deal 26 cards each; R3: both starters face up at t=0."""
+        """R2: shuffle and deal half the deck each (26 cards; V3 27, V4 52);
+        R3: both starters face up at t=0."""
         rules = self.rules
         self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
         deck = self._deck
-        deck[:] = _FRESH_DECK
-        rng.shuffle(deck, 0, DECK_SIZE)
+        deck[:] = self._fresh_deck
+        rng.shuffle(deck, 0, self._deck_size)
         self._rng = rng  # R10/V7 redeals shuffle from the same stream
         self.hand_no = hand_no
         parts = self._deal_parts  # cards.DEAL_*: who gets which cards of the deck
+        side = self._side_cards
         self.draw[0:DRAW_CARDS] = parts[0]
         self.hand[0:HAND_SLOTS] = parts[1]
-        self.side[0:SIDE_CARDS] = parts[2]
-        self.centre[0] = deck[DEAL_STARTER]
+        self.side[0:side] = parts[2]
+        self.centre[0] = deck[self._starters[0]]
         self.draw[_CAP : _CAP + DRAW_CARDS] = parts[3]
         self.hand[HAND_SLOTS : 2 * HAND_SLOTS] = parts[4]
-        self.side[_CAP : _CAP + SIDE_CARDS] = parts[5]
-        self.centre[_CAP] = deck[DEAL_EACH + DEAL_STARTER]
+        self.side[_CAP : _CAP + side] = parts[5]
+        self.centre[_CAP] = deck[self._starters[1]]
         for p in range(2):
             self.draw_n[p] = DRAW_CARDS
             self.hand_n[p] = HAND_SLOTS
-            self.side_n[p] = SIDE_CARDS
+            self.side_n[p] = side
             self.centre_n[p] = 1
             self.target[p] = p  # each player starts aiming at their own pile
             self.locked_until[p] = 0
@@ -174,7 +198,7 @@ class Hand:
         self.covered_at[_CAP] = 0
         self.reserve_n = 0
         self._clear(False)
-        self.log.put_deal(hand_no, self._deck_quarters)
+        self.log.put_deal(hand_no, self._deck_size, self._deck_chunks)
         self._check_stall(0)
 
     # ---- what a player sees ----
@@ -208,8 +232,11 @@ class Hand:
         return -1
 
     def playable_mask(self, p: int) -> int:
-        """Bit s set when player p's slot s holds a card that fits a centre pile now (R5)."""
+        """Bit s set when player p's slot s holds a card that may be played now (R5, V3)."""
         room = self.room
+        if not self.hand_mask[p] & room:
+            return 0
+        room &= self.hand_mask[p]  # (V3: without a joker that would be the last card)
         hand = self.hand
         base = p * HAND_SLOTS
         mask = 0
@@ -239,13 +266,6 @@ class Hand:
     def is_out(self, p: int) -> bool:
         """R12: hand and draw pile both empty."""
         return self.hand_n[p] == 0 and self.draw_n[p] == 0
-
-    def would_go_out(self, p: int, slot: int) -> bool:
-        """Would this press be player p's legal last card (R13 photo finish)?"""
-        card = self.hand[p * HAND_SLOTS + slot]
-        if card == NO_CARD or self.hand_n[p] + self.draw_n[p] != 1:
-            return False
-        return self.pile_for(p, card) >= 0
 
     # ---- R4-R8, R16: a play ----
 
@@ -282,8 +302,11 @@ class Hand:
                 pile = 1 if on1 else -1
         if t < self.locked_until[p] and self.rules.penalty:  # R16 lock-out
             aim = pile if pile >= 0 else self.target[p]
-            self.log.put(EV_REJECT, p, slot, card, aim, WHY_LOCKED, tie, t, 0)
+            self.log.put_reject(t, p, slot, card, aim, WHY_LOCKED, tie)
             return LOCKED
+        if bit == _JOKER_BIT and self.hand_n[p] + self.draw_n[p] == 1:  # V3
+            self.log.put_reject(t, p, slot, card, pile, WHY_JOKER_LAST, tie)
+            return JOKER_LAST
         if pile < 0:
             return self._refuse(t, p, slot, card, tie)
         # R5/R6: one card onto the pile it fits.
@@ -316,6 +339,8 @@ class Hand:
             | _RANK_BIT[hand[b + 3]]
             | _RANK_BIT[hand[b + 4]]
         )
+        if not d and self.hand_n[p] == 1:  # V3: a joker may not be the last card
+            mask &= ~_JOKER_BIT
         self.hand_mask[p] = mask
         if not d and self.hand_n[p] == 0 and self.rules.claim_mode == CLAIM_OFF:
             self._end(t, p, END_OUT)  # R12: hand and draw pile empty
@@ -336,14 +361,14 @@ class Hand:
             k = self.centre_n[pile] - 2  # the card the current top covered
             while k >= 0 and t - self.covered_at[base + k] < window:
                 if bit & self._fits_on[self.centre[base + k]]:
-                    self.log.put(EV_REJECT, p, slot, card, pile, WHY_LATE, tie, t, 0)
+                    self.log.put_reject(t, p, slot, card, pile, WHY_LATE, tie)
                     return LATE
                 k -= 1
-        self.log.put(EV_REJECT, p, slot, card, self.target[p], WHY_INVALID, tie, t, 0)
+        self.log.put_reject(t, p, slot, card, self.target[p], WHY_INVALID, tie)
         if self.rules.penalty:  # R16
             until = t + self.rules.penalty_ms
             self.locked_until[p] = until
-            self.log.put(EV_PENALTY, p, 0, 0, 0, 0, 0, t, until)
+            self.log.put_penalty(t, p, until)
         return INVALID
 
     def set_target(self, p: int, pile: int) -> None:
@@ -356,13 +381,16 @@ class Hand:
         self._update_room()
         b = p * HAND_SLOTS
         h = self.hand
-        self.hand_mask[p] = (
+        mask = (
             _RANK_BIT[h[b]]
             | _RANK_BIT[h[b + 1]]
             | _RANK_BIT[h[b + 2]]
             | _RANK_BIT[h[b + 3]]
             | _RANK_BIT[h[b + 4]]
         )
+        if self.hand_n[p] + self.draw_n[p] == 1:  # V3: a joker may not be the last card
+            mask &= ~_JOKER_BIT
+        self.hand_mask[p] = mask
 
     # ---- V5: claim ----
 
@@ -376,6 +404,91 @@ class Hand:
             return True
         return False
 
+    # ---- one instant: every press with the same timestamp (R8 ties, R13, V5) ----
+
+    def press_together(self, t: int, claims: int, slots0: int, slots1: int) -> None:
+        """Apply everything the players pressed at one instant ``t``.
+
+        ``claims``: bit p set when player p claims "Speed!" (V5, L and R together);
+        ``slots0``/``slots1``: bit s set when that player pressed slot s's button.
+        All destinations are settled on the state every press of the instant saw
+        (``pile_for`` with the targets already aimed). Two players aiming cards at
+        one pile, or both claiming, is a tie: the player whose turn it is goes
+        first (``take_tie_turn``). Both players' last cards at one instant replay
+        the hand (R13, photo finish) when V5 is off.
+        """
+        if self.over:
+            return
+        if claims and self.rules.claim_mode != CLAIM_OFF:  # V5
+            p = 0 if claims == 1 else 1
+            if claims == 3:  # both claim at one instant: a tie like any other
+                p = self.take_tie_turn()
+            if self.claim(t, p) or (claims == 3 and self.claim(t, 1 - p)):
+                return
+        dest = self._dest
+        aims0 = self._aim_presses(0, slots0)
+        aims1 = self._aim_presses(1, slots1)
+        if not (slots0 | slots1):
+            return
+        if (
+            aims0 & aims1 & _OUT
+            and self.rules.claim_mode == CLAIM_OFF  # R13: same timestamp, replay
+        ):
+            self.photo_finish(t)
+            return
+        first = 0
+        tie0 = TIE_NONE
+        tie1 = TIE_NONE
+        if aims0 & aims1 & 3:  # a conflict: a card of each player aimed at the same pile
+            first = self.take_tie_turn()
+            tie0 = TIE_WON if first == 0 else TIE_LOST
+            tie1 = TIE_LOST if first == 0 else TIE_WON
+        for turn in range(2):
+            p = first if turn == 0 else 1 - first
+            slots = slots0 if p == 0 else slots1
+            tie = tie0 if p == 0 else tie1
+            for s in range(HAND_SLOTS):
+                if not slots >> s & 1:
+                    continue
+                pile = dest[p * HAND_SLOTS + s]
+                if self.play(t, p, s, pile, tie if pile >= 0 else TIE_NONE) == NOT_PLAYING:
+                    return
+
+    def _aim_presses(self, p: int, slots: int) -> int:
+        """Destinations of player p's pressed slots (into ``_dest``; -1: fits nowhere).
+        Returns bit 0/1 when a card goes to pile 0/1, and _OUT when one would be p's
+        legal last card (R13)."""
+        dest = self._dest
+        hand = self.hand
+        base = p * HAND_SLOTS
+        aims = 0
+        for s in range(HAND_SLOTS):
+            dest[base + s] = -1
+            if not slots >> s & 1:
+                continue
+            card = hand[base + s]
+            if card == NO_CARD:
+                continue
+            pile = self.pile_for(p, card)
+            dest[base + s] = pile
+            if pile >= 0:
+                aims |= 1 << pile
+                if self.hand_n[p] + self.draw_n[p] == 1 and _RANK_BIT[card] != _JOKER_BIT:
+                    aims |= _OUT  # (V3: a last joker is refused, it does not go out)
+        return aims
+
+    def take_tie_turn(self) -> int:
+        """The player who wins this tie; the next tie goes to the other one."""
+        winner = self.tie_next
+        self.tie_next = 1 - winner
+        self.ties += 1
+        return winner
+
+    def keys_lost(self) -> None:
+        """The keypad dropped key events: counted against the hand in play (its log line)."""
+        if not self.over:
+            self.overflows += 1
+
     # ---- R9-R11: stalls ----
 
     def _check_stall(self, t: int) -> None:
@@ -388,7 +501,7 @@ class Hand:
 
     def _declare_stall(self, t: int) -> None:
         self.stall_due = t + self.rules.stall_countdown_ms
-        self.log.put(EV_STALL, 0, 0, 0, 0, 0, 0, t, self.stall_due)
+        self.log.put_stall(t, self.stall_due)
 
     def next_due(self) -> int:
         """The time the core next needs ``advance``; -1 when nothing is pending."""
@@ -419,7 +532,7 @@ class Hand:
         left1 = self.cards_left(1)
         sweep = 1 if self.swept else 0
         overflows = self.overflows if self.overflows < 255 else 255
-        self.log.put(EV_HAND_END, winner, left0, left1, sweep, why, overflows, t, 0)
+        self.log.put_hand_end(t, winner, left0, left1, sweep, why, overflows)
 
     @property
     def swept(self) -> bool:

@@ -8,7 +8,7 @@ them as the extra fields ``keys`` and ``keys_total`` of the next line
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.matchlog import EV_KEY, KEY_CLEARED, KEY_OVERFLOW
+from speedduo.matchlog import KEY_CLEARED, KEY_OVERFLOW
 
 _TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
 _TICKS_HALF = const(0x10000000)
@@ -50,7 +50,7 @@ class KeyRecorder:
             t = 0
         self._last = t
         self._reads += 1
-        self.log.put(EV_KEY, event.key_number, 1 if event.pressed else 0, 0, 0, 0, 0, t, 0)
+        self.log.put_key(t, event.key_number, 1 if event.pressed else 0)
         if self._reads == self._loss_at:  # the last event queued before the loss
             self._mark_loss()
         return True
@@ -63,7 +63,7 @@ class KeyRecorder:
 
     def _mark_loss(self) -> None:
         """Put the loss mark here (after the events read so far)."""
-        self.log.put(EV_KEY, KEY_OVERFLOW, 0, 0, 0, 0, 0, self._last, 0)
+        self.log.put_key(self._last, KEY_OVERFLOW, 0)
 
     @property
     def overflowed(self) -> bool:
@@ -87,6 +87,6 @@ class KeyRecorder:
                 self._mark_loss()
             hand = self.match.hand
             counted = 0 if hand.over else hand.hand_no  # as the arbiter counts it
-            self.log.put(EV_KEY, KEY_CLEARED, counted, 0, 0, 0, 0, self._last, 0)
+            self.log.put_key(self._last, KEY_CLEARED, counted)
             self._loss_at = -1
         events.clear()

@@ -11,7 +11,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import COUNTDOWN, OVER, PLAYING, RESULT  # noqa: F401  (re-exported)
 from speedduo.core import Hand
-from speedduo.matchlog import END_ABANDONED, EV_MATCH, EV_MATCH_END, NULL_PLAYER
+from speedduo.matchlog import END_ABANDONED, NULL_PLAYER
 from speedduo.rng import Rng
 from speedduo.rules import BEST_OF
 
@@ -41,10 +41,11 @@ class Match:
         self.phase = COUNTDOWN
         self.hand_start = countdown_ms  # `now` of the next/current hand's R3 flip
         self.last_press = 0  # R17
-        # ties between players take turns (arbiter); who wins the first comes from the seed
-        self.tie_next = Rng(seed ^ 0x15555555).next30() >> 29
-        log.header = (seed, rules, best_of, self.tie_next)
-        log.put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
+        # ties between players take turns (Hand.take_tie_turn); the first from the seed
+        self.tie_first = Rng(seed ^ 0x15555555).next30() >> 29
+        self.hand.tie_next = self.tie_first
+        log.header = (seed, rules, best_of, self.tie_first)
+        log.put_match()
 
     def hand_time(self, now: int) -> int:
         """The current hand's ``t`` for a match time."""
@@ -136,9 +137,6 @@ class Match:
     def _end_match(self, winner: int) -> None:
         self.phase = OVER
         self.winner = winner
-        show_points = 1 if self.rules.points else 0
-        w = self.wins
-        # score in bytes 2-3; R15 points (when on) ride in t and u
-        self.log.put(
-            EV_MATCH_END, winner, w[0], w[1], 0, show_points, 0, self.points[0], self.points[1]
+        self.log.put_match_end(
+            winner, self.wins[0], self.wins[1], self.points if self.rules.points else None
         )

@@ -1,8 +1,9 @@
 """The match log (docs/match-log.md, format version 1): record now, format later.
 
 The game records every event as one fixed-width 16-byte record in a
-preallocated ring (``put``: a few byte stores, no allocation), so the play path
-never builds a string. ``drain_into(sink)`` turns the waiting records into JSON
+preallocated ring (one ``put_*`` writer per event kind, each beside the
+method that formats its line: a few byte stores, no allocation), so the play
+path never builds a string. ``drain_into(sink)`` turns the waiting records into JSON
 Lines, each written into one reusable ``bytearray`` (``line``, capacity
 ``LINE_CAPACITY``, no trailing newline) and handed to ``sink(line)``, which
 must use it before it returns: on the board that is the USB data port
@@ -38,7 +39,16 @@ except ImportError:
 
 from struct import pack_into
 
-from speedduo.cards import DECK_SIZE, NO_CARD
+from speedduo.cards import (
+    DEAL_HAND,
+    DEAL_SIDE,
+    DEAL_STARTER,
+    DECK_SIZE,
+    DRAW_CARDS,
+    HAND_SLOTS,
+    NO_CARD,
+    PILE_CAP,
+)
 from speedduo.codes import (  # noqa: F401  (re-exported: the log's words for them)
     END_ABANDONED,
     END_CLAIM,
@@ -96,6 +106,8 @@ _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
 LOG_VERSION = const(1)
+_FILL_TEMPLATE = const(-1)  # _lists: a one-deck deal's records fill the template
+_GATHER_DECK = const(-2)  # _lists: a V3/V4 deal's records are gathered first
 
 
 class MatchLog:
@@ -110,7 +122,9 @@ class MatchLog:
         self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
-        self._lists = 0  # card lists of a redeal line written so far; -1: a deal's deck follows
+        self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
+        self._deal_size = 0
+        self._dealt = bytearray(PILE_CAP)  # a V3/V4 deal's deck, gathered from its records
         self._deal_at = 0  # where the deal line's card template starts in ``line``
         self._dealt_n = 0  # cards of the deal's deck filled in so far
         self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
@@ -128,52 +142,10 @@ class MatchLog:
         self._count += 1
         return w
 
-    def put(self, kind, p, slot, card, pile, why, extra, t, u):
-        """Record one event. Allocation-free; the caller drains often enough."""
+    def _put(self, kind, p, slot, card, pile, why, extra, t, u):
+        """Record one event (the writers below). Allocation-free; the caller drains often."""
         i = self._claim()
         pack_into(_LAYOUT, self._ring, i, kind, p, slot, card, pile, why, extra, 0, t, u)
-
-    def put_play(self, t, p, slot, card, pile, tie, drawn) -> None:
-        """An accepted play and, when ``drawn`` is not NO_CARD, its R7 refill: one record."""
-        if self._count >= self._capacity:  # _claim, inlined: this is every play's record
-            raise RuntimeError("match log ring is full: drain it every loop pass")
-        w = self._tail
-        self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
-        self._count += 1
-        pack_into(_LAYOUT, self._ring, w, EV_PLAY, p, slot, card, pile, 0, tie, drawn, t, 0)
-
-    def put_cards(self, buf, start: int, count: int, top_first: bool) -> None:
-        """Record a card list (follows a redeal record); piles top first."""
-        done = 0
-        ring = self._ring
-        while True:
-            n = count - done
-            if n > _CARDS_PER_RECORD:
-                n = _CARDS_PER_RECORD
-            i = self._claim()
-            more = 1 if done + n < count else 0
-            pack_into(_LAYOUT, ring, i, EV_CARDS, n, more, 0, 0, 0, 0, 0, 0, 0)
-            i += 3
-            for k in range(n):
-                j = done + k
-                ring[i + k] = buf[start + count - 1 - j] if top_first else buf[start + j]
-            done += n
-            if done >= count:
-                return
-
-    def put_deal(self, hand_no: int, deck_quarters) -> None:
-        """A deal: its record, then the shuffled deck (cards.DEAL_* says who got what).
-
-        ``deck_quarters`` holds four views of 13 cards each (52 in deck order);
-        each becomes one CARDS record by one slice copy.
-        """
-        self.put(EV_DEAL, 0, 0, 0, 0, 0, 0, 0, hand_no)
-        ring = self._ring
-        for k in range(4):
-            i = self._claim()
-            more = 1 if k < 3 else 0
-            pack_into(_LAYOUT, ring, i, EV_CARDS, _CARDS_PER_RECORD, more, 0, 0, 0, 0, 0, 0, 0)
-            ring[i + 3 : i + _RECORD] = deck_quarters[k]
 
     @property
     def waiting(self) -> int:
@@ -240,6 +212,12 @@ class MatchLog:
         self._seen = 0
         return lines
 
+    def put_key(self, t, key, pressed) -> None:
+        """A key event the arbiter read (KEY_OVERFLOW / KEY_CLEARED: a loss's marks;
+        ``pressed`` is then 0 / the hand that counted the loss). Formatted into the
+        ``keys`` field of the next line (``_key``)."""
+        self._put(EV_KEY, key, pressed, 0, 0, 0, 0, t, 0)
+
     def _key(self, r, i, sink) -> int:
         """A KEY record: its entry joins the waiting ones (a ``keys`` line first when full)."""
         keys = self._keys
@@ -285,79 +263,206 @@ class MatchLog:
     def _format(self, r, i) -> bool:
         """Write record ``r[i:i+16]`` into ``line``; False while a card list is unfinished."""
         kind = r[i]
-        line = self.line
         if kind == EV_CARDS:
             return self._cards(r, i)
+        if kind >= len(_LINE_WRITERS) or _LINE_WRITERS[kind] is None:
+            raise ValueError("corrupt match log record kind %d" % kind)
+        line = self.line
         line[:] = b""  # a new line; the capacity stays
         t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
         u = r[i + 12] | (r[i + 13] << 8) | (r[i + 14] << 16) | (r[i + 15] << 24)
-        if kind == EV_REJECT:
-            line.extend(b'{"ev":"reject","t":')
-            self._slot_card(r, i, t)
-            field_into(line, b',"pile":', r[i + 4])
-            line.extend(b',"why":"')
-            line.extend(REJECT_WHY[r[i + 5]])
-            line.append(34)  # "
-            if r[i + 6] == TIE_WON:
-                line.extend(b',"tie":"won"')
-            elif r[i + 6] == TIE_LOST:
-                line.extend(b',"tie":"lost"')
-        elif kind == EV_PENALTY:
-            field_into(line, b'{"ev":"penalty","t":', t)
-            field_into(line, b',"p":', r[i + 1])
-            field_into(line, b',"until":', u)
-        elif kind == EV_STALL:
-            field_into(line, b'{"ev":"stall","t":', t)
-            field_into(line, b',"due":', u)
-        elif kind == EV_FLIP:
-            field_into(line, b'{"ev":"flip","t":', t)
-            field_into(line, b',"p":', r[i + 1])
-            line.extend(b',"card":')
-            card_into(line, r[i + 3])
-            field_into(line, b',"pile":', r[i + 4])
-        elif kind == EV_HAND_END:
-            field_into(line, b'{"ev":"hand_end","t":', t)
-            line.extend(b',"winner":')
-            player_into(line, r[i + 1])
-            line.extend(b',"why":"')
-            line.extend(END_WHY[r[i + 5]])
-            field_into(line, b'","left":[', r[i + 2])
-            line.append(44)  # ,
-            int_into(line, r[i + 3])
-            line.extend(b'],"sweep":true' if r[i + 4] else b'],"sweep":false')
-            if r[i + 6]:
-                field_into(line, b',"overflows":', r[i + 6])
-        elif kind == EV_MATCH_END:
-            line.extend(b'{"ev":"match_end","winner":')
-            player_into(line, r[i + 1])
-            field_into(line, b',"score":[', r[i + 2])
-            line.append(44)
-            int_into(line, r[i + 3])
-            line.append(93)  # ]
-            if r[i + 5]:
-                field_into(line, b',"points":[', t)
-                line.append(44)
-                int_into(line, u)
-                line.append(93)
-        elif kind == EV_MATCH:
-            self._header()
-        elif kind == EV_DEAL:
-            field_into(line, b'{"ev":"deal","hand_no":', u)
-            line.extend(b',"hands":[[')
-            self._deal_at = len(line)
-            line.extend(DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
-            self._lists = -1  # the shuffled deck follows
-            self._dealt_n = 0
-            return False
-        elif kind == EV_REDEAL:
-            field_into(line, b'{"ev":"redeal","t":', t)
-            line.extend(b',"side":[[')
-            self._lists = 0
-            return False
-        else:
-            raise ValueError("corrupt match log record kind %d" % kind)
+        if not _LINE_WRITERS[kind](self, r, i, t, u):
+            return False  # its card lists follow
         line.append(125)  # }
         return True
+
+    # ---- each event kind: its writer (recording) beside its line (formatting) ----
+    # A line writer gets the record at r[i:], its t and u; it writes the line's fields
+    # without the closing brace and returns True (False: card records follow).
+
+    def put_match(self) -> None:
+        """The ``match`` line: seed, rules, best_of, tie_first come from ``header``."""
+        self._put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    def _match_line(self, r, i, t, u) -> bool:
+        """The ``match`` line: once per match, before play (it may allocate)."""
+        seed, rules, best_of, tie_first = self.header
+        line = self.line
+        field_into(line, b'{"ev":"match","v":', LOG_VERSION)
+        field_into(line, b',"seed":', seed)
+        line.extend(b',"rules":{')
+        first = True
+        for name, value in rules.as_pairs():
+            if not first:
+                line.append(44)
+            first = False
+            line.append(34)
+            line.extend(name.encode())
+            line.extend(b'":')
+            if value is True:
+                line.extend(b"true")
+            elif value is False:
+                line.extend(b"false")
+            elif isinstance(value, str):
+                line.append(34)
+                line.extend(value.encode())
+                line.append(34)
+            else:
+                int_into(line, value)
+        field_into(line, b'},"best_of":', best_of)
+        field_into(line, b',"tie_break":"alternate","tie_first":', tie_first)
+        return True
+
+    def put_deal(self, hand_no: int, size: int, deck_chunks) -> None:
+        """A deal: its record (the deck's ``size`` in byte 3), then the shuffled deck
+        (cards.DEAL_* says who got what). ``deck_chunks``: views of up to 13 cards
+        each, in deck order; each becomes one CARDS record by one slice copy."""
+        self._put(EV_DEAL, 0, 0, size, 0, 0, 0, 0, hand_no)
+        ring = self._ring
+        last = len(deck_chunks) - 1
+        for k in range(last + 1):
+            chunk = deck_chunks[k]
+            n = len(chunk)
+            i = self._claim()
+            pack_into(_LAYOUT, ring, i, EV_CARDS, n, 1 if k < last else 0, 0, 0, 0, 0, 0, 0, 0)
+            ring[i + 3 : i + 3 + n] = chunk
+
+    def _deal_line(self, r, i, t, u) -> bool:
+        """A ``deal`` line (``put_deal``): for one deck, a template the deck's CARDS
+        records fill in; for V3/V4 decks, the cards gathered, then written list by list."""
+        line = self.line
+        field_into(line, b'{"ev":"deal","hand_no":', u)
+        line.extend(b',"hands":[[')
+        self._dealt_n = 0
+        self._deal_size = r[i + 3]
+        if self._deal_size != DECK_SIZE:
+            self._lists = _GATHER_DECK
+            return False
+        self._deal_at = len(line)
+        line.extend(DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
+        self._lists = _FILL_TEMPLATE  # the shuffled deck follows
+        return False
+
+    def put_reject(self, t, p, slot, card, pile, why, tie) -> None:
+        """A refused press (R8 ``late``, ``invalid``, R16 ``locked``; ``tie``: TIE_*)."""
+        i = self._claim()
+        pack_into(_LAYOUT, self._ring, i, EV_REJECT, p, slot, card, pile, why, tie, 0, t, 0)
+
+    def _reject_line(self, r, i, t, u) -> bool:
+        line = self.line
+        line.extend(b'{"ev":"reject","t":')
+        int_into(line, t)
+        field_into(line, b',"p":', r[i + 1])
+        field_into(line, b',"slot":', r[i + 2])
+        line.extend(b',"card":')
+        card_into(line, r[i + 3])
+        field_into(line, b',"pile":', r[i + 4])
+        line.extend(b',"why":"')
+        line.extend(REJECT_WHY[r[i + 5]])
+        line.append(34)  # "
+        if r[i + 6] == TIE_WON:
+            line.extend(b',"tie":"won"')
+        elif r[i + 6] == TIE_LOST:
+            line.extend(b',"tie":"lost"')
+        return True
+
+    def put_penalty(self, t, p, until) -> None:
+        """R16: player p is locked out until ``until``."""
+        self._put(EV_PENALTY, p, 0, 0, 0, 0, 0, t, until)
+
+    def _penalty_line(self, r, i, t, u) -> bool:
+        line = self.line
+        field_into(line, b'{"ev":"penalty","t":', t)
+        field_into(line, b',"p":', r[i + 1])
+        field_into(line, b',"until":', u)
+        return True
+
+    def put_stall(self, t, due) -> None:
+        """R9: nobody can play; the side piles flip at ``due``."""
+        self._put(EV_STALL, 0, 0, 0, 0, 0, 0, t, due)
+
+    def _stall_line(self, r, i, t, u) -> bool:
+        line = self.line
+        field_into(line, b'{"ev":"stall","t":', t)
+        field_into(line, b',"due":', u)
+        return True
+
+    def put_redeal(self, t, side, side_n, cap) -> None:
+        """R10/V7: new side piles: the record, then both piles' cards, top first
+        (player p's pile is ``side[p * cap :]``, ``side_n[p]`` cards, top last)."""
+        self._put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
+        for p in range(2):
+            self.put_cards(side, p * cap, side_n[p], True)
+
+    def _redeal_line(self, r, i, t, u) -> bool:
+        line = self.line
+        field_into(line, b'{"ev":"redeal","t":', t)
+        line.extend(b',"side":[[')
+        self._lists = 0  # two card lists follow
+        return False
+
+    def put_flip(self, t, p, card) -> None:
+        """R9: player p's side pile turned ``card`` onto centre pile p."""
+        self._put(EV_FLIP, p, 0, card, p, 0, 0, t, 0)
+
+    def _flip_line(self, r, i, t, u) -> bool:
+        line = self.line
+        field_into(line, b'{"ev":"flip","t":', t)
+        field_into(line, b',"p":', r[i + 1])
+        line.extend(b',"card":')
+        card_into(line, r[i + 3])
+        field_into(line, b',"pile":', r[i + 4])
+        return True
+
+    def put_hand_end(self, t, winner, left0, left1, sweep, why, overflows) -> None:
+        """The hand ended (END_* ``why``); cards left, R15 sweep, lost key events."""
+        self._put(EV_HAND_END, winner, left0, left1, sweep, why, overflows, t, 0)
+
+    def _hand_end_line(self, r, i, t, u) -> bool:
+        line = self.line
+        field_into(line, b'{"ev":"hand_end","t":', t)
+        line.extend(b',"winner":')
+        player_into(line, r[i + 1])
+        line.extend(b',"why":"')
+        line.extend(END_WHY[r[i + 5]])
+        field_into(line, b'","left":[', r[i + 2])
+        line.append(44)  # ,
+        int_into(line, r[i + 3])
+        line.extend(b'],"sweep":true' if r[i + 4] else b'],"sweep":false')
+        if r[i + 6]:
+            field_into(line, b',"overflows":', r[i + 6])
+        return True
+
+    def put_match_end(self, winner, won0, won1, points) -> None:
+        """R14 (R17: winner NULL_PLAYER); ``points``: R15's (p0, p1), or None when off."""
+        if points is None:
+            self._put(EV_MATCH_END, winner, won0, won1, 0, 0, 0, 0, 0)
+        else:
+            self._put(EV_MATCH_END, winner, won0, won1, 0, 1, 0, points[0], points[1])
+
+    def _match_end_line(self, r, i, t, u) -> bool:
+        line = self.line
+        line.extend(b'{"ev":"match_end","winner":')
+        player_into(line, r[i + 1])
+        field_into(line, b',"score":[', r[i + 2])
+        line.append(44)
+        int_into(line, r[i + 3])
+        line.append(93)  # ]
+        if r[i + 5]:  # R15 points, carried in t and u
+            field_into(line, b',"points":[', t)
+            line.append(44)
+            int_into(line, u)
+            line.append(93)
+        return True
+
+    def put_play(self, t, p, slot, card, pile, tie, drawn) -> None:
+        """An accepted play and, when ``drawn`` is not NO_CARD, its R7 refill: one record."""
+        if self._count >= self._capacity:  # _claim, inlined: this is every play's record
+            raise RuntimeError("match log ring is full: drain it every loop pass")
+        w = self._tail
+        self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
+        self._count += 1
+        pack_into(_LAYOUT, self._ring, w, EV_PLAY, p, slot, card, pile, 0, tie, drawn, t, 0)
 
     def _play(self, r, i, sink) -> int:
         """A play record's ``play`` line and, when its slot was refilled (R7), ``draw`` line.
@@ -405,20 +510,33 @@ class MatchLog:
         sink(line)
         return 2
 
-    def _slot_card(self, r, i, t):
-        line = self.line
-        int_into(line, t)
-        field_into(line, b',"p":', r[i + 1])
-        field_into(line, b',"slot":', r[i + 2])
-        line.extend(b',"card":')
-        card_into(line, r[i + 3])
+    def put_cards(self, buf, start: int, count: int, top_first: bool) -> None:
+        """Record a card list (follows a redeal record); piles top first."""
+        done = 0
+        ring = self._ring
+        while True:
+            n = count - done
+            if n > _CARDS_PER_RECORD:
+                n = _CARDS_PER_RECORD
+            i = self._claim()
+            more = 1 if done + n < count else 0
+            pack_into(_LAYOUT, ring, i, EV_CARDS, n, more, 0, 0, 0, 0, 0, 0, 0)
+            i += 3
+            for k in range(n):
+                j = done + k
+                ring[i + k] = buf[start + count - 1 - j] if top_first else buf[start + j]
+            done += n
+            if done >= count:
+                return
 
     def _cards(self, r, i) -> bool:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
         line = self.line
         n = r[i + 1]
-        if self._lists < 0:  # a deal: gather the deck, then write its eight lists
+        if self._lists == _FILL_TEMPLATE:  # a deal of one deck: the names into the template
             return self._deck(r, i, n)
+        if self._lists == _GATHER_DECK:  # a V3/V4 deal: gather, then write the eight lists
+            return self._gather(r, i, n)
         for k in range(n):
             if line[len(line) - 1] != 91:  # not right after [
                 line.append(44)
@@ -449,33 +567,38 @@ class MatchLog:
         self._lists = 0
         return True
 
-    def _header(self):
-        """The ``match`` line: once per match, before play (it may allocate)."""
-        seed, rules, best_of, tie_first = self.header
+    def _gather(self, r, i, n) -> bool:
+        """A CARDS record of a V3/V4 deal: its cards join the deck; at the last one the
+        line's lists are written in cards.DEAL_* order (piles top first)."""
+        dealt = self._dealt
+        have = self._dealt_n
+        for k in range(n):
+            dealt[have + k] = r[i + 3 + k]
+        self._dealt_n = have + n
+        if r[i + 2]:
+            return False
+        self._lists = 0
+        half = self._deal_size >> 1
+        # hands in slot order, draw piles and side piles top first, then the starters
+        self._card_list(half, DEAL_HAND, HAND_SLOTS, 1, b']],"draw":[[')
+        self._card_list(half, DRAW_CARDS - 1, DRAW_CARDS, -1, b']],"side":[[')
+        self._card_list(half, half - 1, half - DEAL_SIDE, -1, b']],"piles":[[')
+        self._card_list(half, DEAL_STARTER, 1, 1, b"]]}")
+        return True
+
+    def _card_list(self, half, first, count, step, after) -> None:
+        """Both players' lists of one kind: deck[first + p * half], ``count`` cards
+        ``step`` apart, each list followed by ``],[`` and the pair by ``after``."""
         line = self.line
-        field_into(line, b'{"ev":"match","v":', LOG_VERSION)
-        field_into(line, b',"seed":', seed)
-        line.extend(b',"rules":{')
-        first = True
-        for name, value in rules.as_pairs():
-            if not first:
-                line.append(44)
-            first = False
-            line.append(34)
-            line.extend(name.encode())
-            line.extend(b'":')
-            if value is True:
-                line.extend(b"true")
-            elif value is False:
-                line.extend(b"false")
-            elif isinstance(value, str):
-                line.append(34)
-                line.extend(value.encode())
-                line.append(34)
-            else:
-                int_into(line, value)
-        field_into(line, b'},"best_of":', best_of)
-        field_into(line, b',"tie_break":"alternate","tie_first":', tie_first)
+        dealt = self._dealt
+        for p in range(2):
+            d = first + p * half
+            for k in range(count):
+                if k:
+                    line.append(44)  # ,
+                card_into(line, dealt[d])
+                d += step
+            line.extend(b"],[" if p == 0 else after)
 
 
 def player_into(line, p: int) -> None:
@@ -483,3 +606,21 @@ def player_into(line, p: int) -> None:
         line.extend(b"null")
     else:
         int_into(line, p)
+
+
+# the line writer of each record kind (EV_*); None: formatted elsewhere (play, draw,
+# key and card records)
+_LINE_WRITERS = (  # type: tuple
+    None,
+    MatchLog._match_line,  # EV_MATCH
+    MatchLog._deal_line,  # EV_DEAL
+    None,  # EV_PLAY: _play
+    None,  # EV_DRAW: rides in a play record
+    MatchLog._reject_line,  # EV_REJECT
+    MatchLog._penalty_line,  # EV_PENALTY
+    MatchLog._stall_line,  # EV_STALL
+    MatchLog._redeal_line,  # EV_REDEAL
+    MatchLog._flip_line,  # EV_FLIP
+    MatchLog._hand_end_line,  # EV_HAND_END
+    MatchLog._match_end_line,  # EV_MATCH_END
+)

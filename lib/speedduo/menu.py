@@ -1,10 +1,11 @@
 """The menu between matches, driven by the same buttons as the game.
 
 Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
-changes the selected setting or, on PLAY, starts the match. Settings: best of
-3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank) and the piezo's
-volume (0 = off; docs/sound.md); the rest come from settings.toml. Not on the
-play path: it may build strings.
+changes the selected setting, on PLAY starts the match and on HOW TO PLAY
+shows the rules' pages (``howto.py``). Settings: best of 3/5/7 (R14), the R16
+penalty, V1 (no wrap), V2 (same rank), V3 (jokers), V4 (double deck) and the
+piezo's volume (0 = off; docs/sound.md); the rest come from settings.toml.
+Not on the play path: it may build strings.
 """
 
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER
@@ -15,8 +16,16 @@ BEST_OF = 1
 PENALTY = 2
 NO_WRAP = 3
 SAME_RANK = 4
-SOUND = 5
+JOKERS = 5
+DOUBLE_DECK = 6
+SOUND = 7
+HOW_TO_PLAY = 8  # last: one L press from PLAY
 TITLE = "SPEED DUO"
+
+# what a press asks for (press())
+STAY = 0
+START = 1
+SHOW_HOW_TO_PLAY = 2
 
 
 class Menu:
@@ -34,11 +43,14 @@ class Menu:
             "PENALTY " + ("ON" if rules.penalty else "OFF"),
             "A-K WRAP " + ("OFF" if rules.no_wrap else "ON"),
             "SAME RANK " + ("ON" if rules.same_rank else "OFF"),
+            "JOKERS " + ("ON" if rules.jokers else "OFF"),
+            "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             "SOUND %d" % self.volume if self.volume else "SOUND OFF",
+            "HOW TO PLAY",
         ]
 
     def press(self, key_number):
-        """A key went down; True when it starts the match."""
+        """A key went down: START (PLAY chosen), SHOW_HOW_TO_PLAY, or STAY."""
         key = key_number % KEYS_PER_PLAYER
         count = len(self.lines())
         if key == KEY_L:
@@ -46,7 +58,9 @@ class Menu:
         elif key == KEY_R:
             self.selected = (self.selected + 1) % count
         elif self.selected == PLAY:
-            return True
+            return START
+        elif self.selected == HOW_TO_PLAY:
+            return SHOW_HOW_TO_PLAY
         elif self.selected == BEST_OF:
             self.best_of = 3 if self.best_of == 7 else self.best_of + 2
         elif self.selected == PENALTY:
@@ -55,6 +69,10 @@ class Menu:
             self.rules.set("no_wrap", not self.rules.no_wrap)
         elif self.selected == SAME_RANK:
             self.rules.set("same_rank", not self.rules.same_rank)
+        elif self.selected == JOKERS:
+            self.rules.set("jokers", not self.rules.jokers)
+        elif self.selected == DOUBLE_DECK:
+            self.rules.set("double_deck", not self.rules.double_deck)
         elif self.selected == SOUND:
             self.volume = 0 if self.volume >= VOLUME_MAX else self.volume + 1
-        return False
+        return STAY

@@ -16,8 +16,8 @@ CLAIM_NAMES = ("off", "simple", "race")
 _OPTIONS = (
     ("no_wrap", False),  # V1: A and K do not connect
     ("same_rank", False),  # V2: a card of the top's rank may be played too
-    ("jokers", False),  # V3: not supported yet (refused by validate)
-    ("double_deck", False),  # V4: not supported yet (refused by validate)
+    ("jokers", False),  # V3: two jokers join the deck
+    ("double_deck", False),  # V4: two decks shuffled together
     ("claim", "off"),  # V5: off | simple | race
     ("end_on_exhaustion", False),  # V6: a stall with an empty side pile ends the hand
     ("pile_redeal", False),  # V7: each centre pile becomes a side pile
@@ -62,8 +62,6 @@ class Rules:
             raise ValueError("claim must be one of off, simple, race")
         if name == "idle_ms" and value < 1000:
             raise ValueError("idle_ms must be at least 1000 (R17 ends every silent match)")
-        if name in ("jokers", "double_deck") and value:
-            raise ValueError(name + " (V3/V4) is not supported yet")
         setattr(self, name, value)
         if name == "claim":
             self.claim_mode = CLAIM_NAMES.index(value)

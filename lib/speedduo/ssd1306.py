@@ -43,7 +43,6 @@ PRIVATE = const(1)
 
 _CLEAN = const(255)
 _WINDOW_COST = const(10)  # bytes a window adds: 7 command bytes + 2 address bytes + 1 control
-_MAX_WINDOWS = const(8)
 
 # Software initialisation flow (SSD1306 datasheet, application note fig. 2),
 # in two parts around the orientation/contrast commands the panel patches in.
@@ -70,26 +69,10 @@ _INIT_B = (
     b"\xaf"  # display on
 )
 
-# The panel's small state, one bytearray (fewer heap objects on the board).
 # Each class and page keeps up to two dirty column spans (A and B), so a pile
 # and the centre message changing on the same page are not sent as one wide run.
-_LO = const(0)  # 16: span A first dirty column per class and page (255: clean)
-_HI = const(16)  # 16: span A last dirty column
-_LO2 = const(32)  # 16: span B
-_HI2 = const(48)  # 16
-_WIN = const(64)  # 64: up to 16 planned windows: page0, page1, col0, col1
-_CMD = const(128)  # 7: 0x00 0x21 col0 col1 0x22 page0 page1
-_NWIN = const(135)
-_WI = const(136)
-_WPAGE = const(137)  # next page of the current window; 255: its command is due
-_TURNED = const(138)
-_ONLINE = const(139)
-_FAULTS = const(140)
-_ERRNO = const(141)
-_RECOVERIES = const(142)
-_CONTRAST = const(143)
-_QUIET = const(144)  # 1 while retrying: a failed retry is not reported again
-_STATE = const(145)
+_SPANS = const(16)  # one per class (2) and page (8)
+_MAX_WINDOWS = const(16)  # 8 pages x 2 spans
 _DUE = const(255)
 _BUSY = OSError(16)  # EBUSY, preallocated: the bus stayed locked
 
@@ -120,91 +103,82 @@ class Panel:
         self.on_fault = on_fault  # called as on_fault(panel, errno) when the panel drops out
         self.buf = bytearray(PAGES * ROW)
         self._view = memoryview(self.buf)  # for put(): copies without a Python loop
-        st = bytearray(_STATE)
-        for k in range(2 * PAGES):
-            st[_LO + k] = _CLEAN
-            st[_LO2 + k] = _CLEAN
-        st[_TURNED] = 1 if rotation == 180 else 0
-        st[_CONTRAST] = contrast & 0xFF
-        self._st = st
-        self._template()
+        self._value = bytearray(1)  # fill()'s byte
+        # dirty column spans, per class and page (k = cls * PAGES + page): A and B
+        self._lo = bytearray(b"\xff" * _SPANS)  # first dirty column of span A (_CLEAN: none)
+        self._hi = bytearray(_SPANS)  # last dirty column of span A
+        self._lo2 = bytearray(b"\xff" * _SPANS)  # span B
+        self._hi2 = bytearray(_SPANS)
+        # the windows planned for sending: pages page0..page1, columns col0..col1
+        self._w_page0 = bytearray(_MAX_WINDOWS)
+        self._w_page1 = bytearray(_MAX_WINDOWS)
+        self._w_col0 = bytearray(_MAX_WINDOWS)
+        self._w_col1 = bytearray(_MAX_WINDOWS)
+        self._windows = 0  # planned
+        self._window = 0  # the one being sent
+        self._window_page = _DUE  # its next page; _DUE: its address command first
+        # the address command: 0x00 0x21 col0 col1 0x22 page0 page1 (set-up reuses it)
+        self._cmd = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")
+        self._turned = rotation == 180
+        self.contrast = contrast & 0xFF
+        self.online = False
+        self.faults = 0  # times the panel dropped out (modulo 256)
+        self.last_errno = 0
+        self.recoveries = 0
+        self._quiet = False  # while retrying: a failed retry is not reported again
         self._retry_at = 0
         self.bytes_sent = 0  # I2C payload bytes (after the address byte) that went out
         self.transfers = 0
 
-    def _template(self):
-        st = self._st
-        st[_CMD] = 0x00
-        st[_CMD + 1] = 0x21
-        st[_CMD + 4] = 0x22
-
     @property
     def rotation(self):
-        return 180 if self._st[_TURNED] else 0
-
-    @property
-    def online(self):
-        return self._st[_ONLINE] == 1
-
-    @property
-    def faults(self):
-        """Times the panel dropped out (modulo 256)."""
-        return self._st[_FAULTS]
-
-    @property
-    def last_errno(self):
-        return self._st[_ERRNO]
-
-    @property
-    def recoveries(self):
-        return self._st[_RECOVERIES]
+        return 180 if self._turned else 0
 
     # ---- set-up and faults ----
 
     def init(self):
         """Send the set-up sequence; on success mark the whole frame for sending. Returns online."""
-        st = self._st
-        st[_ONLINE] = 1
+        self.online = True
         self._write(_INIT_A, 0, len(_INIT_A))
-        turned = st[_TURNED]
-        st[_CMD + 1] = 0xA0 if turned else 0xA1
-        st[_CMD + 2] = 0xC0 if turned else 0xC8
-        st[_CMD + 3] = 0x81
-        st[_CMD + 4] = st[_CONTRAST]
-        self._write(st, _CMD, _CMD + 5)
-        self._template()
+        cmd = self._cmd
+        turned = self._turned
+        cmd[1] = 0xA0 if turned else 0xA1
+        cmd[2] = 0xC0 if turned else 0xC8
+        cmd[3] = 0x81
+        cmd[4] = self.contrast
+        self._write(cmd, 0, 5)
+        cmd[1] = 0x21  # the address command again
+        cmd[4] = 0x22
         self._write(_INIT_B, 0, len(_INIT_B))
-        if st[_ONLINE]:
+        if self.online:
             self.mark(PRIVATE, 0, PAGES - 1, 0, WIDTH - 1)
-        return st[_ONLINE] == 1
+        return self.online
 
     def recover(self, now_ms):
         """Try to bring an offline panel back (at most every ``retry_ms``). Returns online."""
-        st = self._st
-        if st[_ONLINE]:
+        if self.online:
             return True
         wait = self._retry_at - now_ms
         if 0 < wait <= self.retry_ms:  # (a wait longer than that: the caller's clock restarted)
             return False
         self._retry_at = now_ms + self.retry_ms
-        st[_QUIET] = 1
+        self._quiet = True
         if self.init():
-            st[_RECOVERIES] = (st[_RECOVERIES] + 1) & 0xFF
-        st[_QUIET] = 0
-        return st[_ONLINE] == 1
+            self.recoveries = (self.recoveries + 1) & 0xFF
+        self._quiet = False
+        return self.online
 
     def _fault(self, error):
-        st = self._st
-        if not st[_QUIET]:
-            st[_FAULTS] = (st[_FAULTS] + 1) & 0xFF
-        st[_ONLINE] = 0
-        st[_ERRNO] = (error.args[0] if error.args else 0) & 0xFF  # 19 NACK, 5 I/O, 16 busy
-        st[_NWIN] = 0
-        if self.on_fault is not None and not st[_QUIET]:
-            self.on_fault(self, st[_ERRNO])
+        if not self._quiet:
+            self.faults = (self.faults + 1) & 0xFF
+        self.online = False
+        self.last_errno = (error.args[0] if error.args else 0) & 0xFF  # 19 NACK, 5 I/O, 16 busy
+        self._windows = 0
+        if self.on_fault is not None and not self._quiet:
+            self.on_fault(self, self.last_errno)
 
     def _write(self, buf, start, end):
-        if not self._st[_ONLINE]:
+        if not self.online:
             return
         i2c = self.i2c
         tries = 1000
@@ -226,45 +200,49 @@ class Panel:
 
     def mark(self, cls, page0, page1, col0, col1):
         """Record pages page0..page1, columns col0..col1 (inclusive) as changed."""
-        st = self._st
+        lo_a = self._lo
+        hi_a = self._hi
+        lo_b = self._lo2
+        hi_b = self._hi2
         k = cls * PAGES + page0
         end = cls * PAGES + page1
         while k <= end:
-            lo = st[_LO + k]
+            lo = lo_a[k]
             if lo == _CLEAN:
-                st[_LO + k] = col0
-                st[_HI + k] = col1
-            elif col0 <= st[_HI + k] + _WINDOW_COST and col1 + _WINDOW_COST >= lo:
+                lo_a[k] = col0
+                hi_a[k] = col1
+            elif col0 <= hi_a[k] + _WINDOW_COST and col1 + _WINDOW_COST >= lo:
                 if col0 < lo:
-                    st[_LO + k] = col0
-                if col1 > st[_HI + k]:
-                    st[_HI + k] = col1
+                    lo_a[k] = col0
+                if col1 > hi_a[k]:
+                    hi_a[k] = col1
                 self._fold(k)
-            elif st[_LO2 + k] == _CLEAN:
-                st[_LO2 + k] = col0
-                st[_HI2 + k] = col1
+            elif lo_b[k] == _CLEAN:
+                lo_b[k] = col0
+                hi_b[k] = col1
             else:
-                if col0 < st[_LO2 + k]:
-                    st[_LO2 + k] = col0
-                if col1 > st[_HI2 + k]:
-                    st[_HI2 + k] = col1
+                if col0 < lo_b[k]:
+                    lo_b[k] = col0
+                if col1 > hi_b[k]:
+                    hi_b[k] = col1
                 self._fold(k)
             k += 1
 
     def _fold(self, k):
         """Spans A and B of one page grew close: make them one (A)."""
-        st = self._st
-        lo2 = st[_LO2 + k]
+        lo2 = self._lo2[k]
         if lo2 == _CLEAN:
             return
-        hi2 = st[_HI2 + k]
-        if lo2 <= st[_HI + k] + _WINDOW_COST and hi2 + _WINDOW_COST >= st[_LO + k]:
-            if lo2 < st[_LO + k]:
-                st[_LO + k] = lo2
-            if hi2 > st[_HI + k]:
-                st[_HI + k] = hi2
-            st[_LO2 + k] = _CLEAN
-            st[_HI2 + k] = 0
+        hi2 = self._hi2[k]
+        lo_a = self._lo
+        hi_a = self._hi
+        if lo2 <= hi_a[k] + _WINDOW_COST and hi2 + _WINDOW_COST >= lo_a[k]:
+            if lo2 < lo_a[k]:
+                lo_a[k] = lo2
+            if hi2 > hi_a[k]:
+                hi_a[k] = hi2
+            self._lo2[k] = _CLEAN
+            self._hi2[k] = 0
 
     def plan(self, cls):
         """Turn class ``cls``'s dirty spans into windows for send_next(); returns their count.
@@ -272,78 +250,82 @@ class Panel:
         A span joins a window that ends on the page above when the merged
         rectangle costs fewer bytes than a window of its own.
         """
-        st = self._st
+        page0 = self._w_page0
+        page1 = self._w_page1
+        col0 = self._w_col0
+        col1 = self._w_col1
         n = 0
         for page in range(PAGES):
             here = n
+            k = cls * PAGES + page
             for span in range(2):
-                k = (_LO if span == 0 else _LO2) + cls * PAGES + page
-                c0 = st[k]
+                lo = self._lo if span == 0 else self._lo2
+                hi = self._hi if span == 0 else self._hi2
+                c0 = lo[k]
                 if c0 == _CLEAN:
                     continue
-                c1 = st[k + _HI - _LO]
-                st[k] = _CLEAN
-                st[k + _HI - _LO] = 0
+                c1 = hi[k]
+                lo[k] = _CLEAN
+                hi[k] = 0
                 joined = False
                 for i in range(here):
-                    w = _WIN + i * 4
-                    if st[w + 1] != page - 1:
+                    if page1[i] != page - 1:
                         continue
-                    u0 = st[w + 2] if st[w + 2] < c0 else c0
-                    u1 = st[w + 3] if st[w + 3] > c1 else c1
-                    if u1 - u0 > (st[w + 3] - st[w + 2]) + (c1 - c0) + 1 + _WINDOW_COST:
+                    u0 = col0[i] if col0[i] < c0 else c0
+                    u1 = col1[i] if col1[i] > c1 else c1
+                    if u1 - u0 > (col1[i] - col0[i]) + (c1 - c0) + 1 + _WINDOW_COST:
                         continue  # not even overlapping enough
-                    pages = page - st[w]
+                    pages = page - page0[i]
                     merged = (pages + 1) * (u1 - u0 + 1)
-                    apart = pages * (st[w + 3] - st[w + 2] + 1) + (c1 - c0 + 1) + _WINDOW_COST
+                    apart = pages * (col1[i] - col0[i] + 1) + (c1 - c0 + 1) + _WINDOW_COST
                     if merged <= apart:
-                        st[w + 1] = page
-                        st[w + 2] = u0
-                        st[w + 3] = u1
+                        page1[i] = page
+                        col0[i] = u0
+                        col1[i] = u1
                         joined = True
                         break
                 if joined:
                     continue
-                w = _WIN + n * 4
-                st[w] = page
-                st[w + 1] = page
-                st[w + 2] = c0
-                st[w + 3] = c1
+                page0[n] = page
+                page1[n] = page
+                col0[n] = c0
+                col1[n] = c1
                 n += 1
-        if not st[_ONLINE]:
+        if not self.online:
             n = 0
-        st[_NWIN] = n
-        st[_WI] = 0
-        st[_WPAGE] = _DUE
+        self._windows = n
+        self._window = 0
+        self._window_page = _DUE
         return n
 
     def send_next(self):
         """Send the next transfer of the planned windows; False when there is none left."""
-        st = self._st
-        if st[_WI] >= st[_NWIN] or not st[_ONLINE]:
+        i = self._window
+        if i >= self._windows or not self.online:
             return False
-        w = _WIN + st[_WI] * 4
-        if st[_WPAGE] == _DUE:  # the window's address command
-            st[_CMD + 2] = st[w + 2]
-            st[_CMD + 3] = st[w + 3]
-            st[_CMD + 5] = st[w]
-            st[_CMD + 6] = st[w + 1]
-            st[_WPAGE] = st[w]
-            self._write(st, _CMD, _CMD + 7)
-            return st[_ONLINE] == 1
-        page = st[_WPAGE]
-        start = page * ROW + st[w + 2]  # the byte before the window's first column
+        page = self._window_page
+        if page == _DUE:  # the window's address command
+            cmd = self._cmd
+            cmd[2] = self._w_col0[i]
+            cmd[3] = self._w_col1[i]
+            cmd[5] = self._w_page0[i]
+            cmd[6] = self._w_page1[i]
+            self._window_page = self._w_page0[i]
+            self._write(cmd, 0, 7)
+            return self.online
+        col0 = self._w_col0[i]
+        start = page * ROW + col0  # the byte before the window's first column
         buf = self.buf
         keep = buf[start]
         buf[start] = 0x40  # control byte: a stream of data
-        self._write(buf, start, start + st[w + 3] - st[w + 2] + 2)
+        self._write(buf, start, start + self._w_col1[i] - col0 + 2)
         buf[start] = keep
-        if page >= st[w + 1]:
-            st[_WI] += 1
-            st[_WPAGE] = _DUE
+        if page >= self._w_page1[i]:
+            self._window = i + 1
+            self._window_page = _DUE
         else:
-            st[_WPAGE] = page + 1
-        return st[_ONLINE] == 1
+            self._window_page = page + 1
+        return self.online
 
     def flush(self, cls=-1):
         """Send everything dirty of class ``cls`` (-1: shared, then private) right away."""
@@ -360,8 +342,12 @@ class Panel:
 
     def blit(self, src, start, stride, width, pages, x, page, cls, invert=False):
         """Copy a sprite (``pages`` rows of ``stride`` bytes, ``width`` used) to column x, page."""
+        self._copy(src, start, stride, 1, width, pages, x, page, cls, 0xFF if invert else 0)
+
+    def _copy(self, src, start, stride, step, width, pages, x, page, cls, flip):
+        """The one drawing loop: row k's bytes from ``src[start + k * stride]`` on, ``step``
+        apart (0: one byte repeated), XOR ``flip``; marks the columns that changed."""
         buf = self.buf
-        flip = 0xFF if invert else 0
         for k in range(pages):
             d = (page + k) * ROW + 1 + x
             s = start + k * stride
@@ -375,7 +361,7 @@ class Panel:
                         first = col
                     last = col
                 d += 1
-                s += 1
+                s += step
             if first >= 0:
                 self.mark(cls, page + k, page + k, first, last)
 
@@ -389,20 +375,8 @@ class Panel:
 
     def fill(self, x, page, width, pages, value, cls):
         """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear)."""
-        buf = self.buf
-        for k in range(pages):
-            d = (page + k) * ROW + 1 + x
-            first = -1
-            last = 0
-            for col in range(x, x + width):
-                if buf[d] != value:
-                    buf[d] = value
-                    if first < 0:
-                        first = col
-                    last = col
-                d += 1
-            if first >= 0:
-                self.mark(cls, page + k, page + k, first, last)
+        self._value[0] = value
+        self._copy(self._value, 0, 0, 0, width, pages, x, page, cls, 0)
 
     def clear(self, cls=PRIVATE):
         self.fill(0, 0, WIDTH, PAGES, 0, cls)

@@ -9,10 +9,10 @@ module small enough to compile from source on the board.
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.matchlog import END_DEAD_STALL, EV_FLIP, EV_REDEAL, NULL_PLAYER
+from speedduo.matchlog import END_DEAD_STALL, NULL_PLAYER
 
 REDEAL_EACH = const(5)  # R10: at most 5 per side pile
-_CAP = const(52)  # core.py's pile capacity: every pile can hold the whole deck
+_CAP = const(106)  # cards.PILE_CAP, as in core.py
 
 
 def stall_ends(hand, due: int) -> None:
@@ -42,7 +42,7 @@ def _flip(hand, t: int, p: int) -> None:
     hand.centre[k] = card
     hand.centre_n[p] += 1
     hand._update_room()
-    hand.log.put(EV_FLIP, p, 0, card, p, 0, 0, t, 0)
+    hand.log.put_flip(t, p, card)
 
 
 def _redeal(hand, t: int) -> bool:
@@ -55,9 +55,7 @@ def _redeal(hand, t: int) -> bool:
         return False
     hand.redeals += 1
     hand.plays_since_redeal = 0
-    hand.log.put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
-    for p in range(2):
-        hand.log.put_cards(hand.side, p * _CAP, hand.side_n[p], True)
+    hand.log.put_redeal(t, hand.side, hand.side_n, _CAP)
     for p in range(2):
         if hand.side_n[p]:  # a side pile that received nothing does not flip
             _flip(hand, t, p)

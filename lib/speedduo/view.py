@@ -2,16 +2,20 @@
 
 Layout, 128x64 px (pages are 8 px rows)::
 
-    page 0    D15 S5   1-0        OPP25    own draw / side pile, score, opponent's cards
-    pages 1-4  [pile]  moments   [pile]    pile tops 24x32 + suit; centre: countdown,
-                                           stall, flip, refused play, lock-out, results
-    page 5     ^^^^              (target)  arrows under the target pile
-    pages 6-7    A   7   -   Q   3         hand slots 1-5, above buttons 1-5
-                 L   1   2   3   4   5   R  (the buttons under the panel)
+    page 0    YOU 17     1-0     THEM 12   cards you / they still have to play
+                                           (hand + draw pile, R12), hands won
+    pages 1-4 L [pile]  moments  [pile] R  pile tops 24x32 + suit; the target pile
+                                           (where a card that fits both goes) is
+                                           drawn inverted; centre: countdown, stall,
+                                           flip, a refused press, lock-out, results
+    page 5       1    2    3    4    5     the button under each hand slot
+    pages 6-7    A    7    -    Q    3     hand slots
 
-The 7 buttons split the width into 7 columns of 18 px; slot s sits over
-button s+1. Both players see centre pile 0 on the left, so the L button means
-"the left pile" for the input code (arbiter.py).
+A 0.96" panel is 22 mm wide and the seven buttons span about 90 mm, so a card
+cannot sit over its button; the button's number is written above each card
+instead, and L / R beside the pile each aims at. Both players see centre pile 0
+on the left, so L means "the left pile" for the input code (arbiter.py). The
+words on screen are the ones the docs use (docs/screens.md).
 
 ``update(hand, match, now)`` compares the state with small caches of what is
 on the panel and redraws only what changed; pile tops (and moments both
@@ -25,8 +29,13 @@ presses) and ``show_menu`` are the app's.
 
 from micropython import const  # on the host, Blinka provides this module
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
 from speedduo import glyphs
-from speedduo.cards import NO_CARD
+from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
 from speedduo.codes import COUNTDOWN, OVER, RESULT
 from speedduo.matchlog import (
     END_CLAIM,
@@ -39,16 +48,18 @@ from speedduo.matchlog import (
     WHY_INVALID,
     WHY_LATE,
 )
+from speedduo.seat import Seat
 from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, sprite_rows
 
 _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)
 _FORCE = const(252)  # nothing known on the panel: draw it
 
-_PILE_X = (10, 94)  # left, right pile glyph column
+_PILE_X = (9, 89)  # left, right pile glyph column (the inverted frame: x-1 .. x+30)
 _SUIT_DX = const(25)
-_CENTRE_X = const(44)
-_CENTRE_W = const(42)
+_FRAME_W = const(32)  # a pile drawn as the target: inverted from x-1, this wide
+_CENTRE_X = const(40)  # the moments, between the piles' frames
+_CENTRE_W = const(48)
 _SLOT_X0 = const(22)
 _SLOT_DX = const(18)
 _FLASH_MS = const(700)
@@ -62,14 +73,17 @@ _M_STALL = const(2)
 _M_FLIP = const(3)
 _M_REDEAL = const(4)
 _M_LATE = const(5)
-_M_MISS = const(6)
+_M_INVALID = const(6)
 _M_LOCKED = const(7)
 _M_KEYS = const(8)
 _M_LOCKOUT = const(9)
 _M_WIN = const(10)
 _M_LOSE = const(11)
 _M_REPLAY = const(12)
-_ONE_WORD = (b"FLIP!", b"REDEAL", b"LATE", b"MISS", b"LOCKED", b"KEYS!")  # _M_FLIP.._M_KEYS
+# _M_FLIP.._M_KEYS; the refusals are the log's words (R8 late, invalid, R16 locked)
+_ONE_WORD = (b"FLIP!", b"REDEAL", b"LATE", b"INVALID", b"LOCKED", b"TOO FAST")
+
+_MENU_HINT = b"L R:MOVE  1-5:CHOOSE"  # a menu's bottom line
 
 _SCREEN_NONE = const(0)
 _SCREEN_PLAY = const(1)
@@ -104,11 +118,18 @@ class PlayerView:
         # what is on the panel now
         self._tops = bytearray(2)  # card drawn on the left / right pile
         self._slots = bytearray(5)  # card drawn in each hand slot
-        self._counts = bytearray(5)  # own draw, own side, opponent's cards, own wins, other wins
+        self._counts = bytearray(2)  # cards left on show: own, the opponent's
+        self._wins = -1  # the score on show: own hands won, the other's
+        self._other_wins = -1
         self._target = _FORCE
         self._msg = _FORCE  # the centre message and its argument
         self._arg = _FORCE
-        self._ext = bytearray(4)  # where it was drawn: page0, page1, x0, x1 (page0 255: none)
+        # where the centre message was drawn: pages page0..page1, columns x0..x1
+        self._drawn = False
+        self._drawn_page0 = 0
+        self._drawn_page1 = 0
+        self._drawn_x0 = 0
+        self._drawn_x1 = 0
         self._screen = _SCREEN_NONE
         self._flash = _M_NONE  # the refused-play message to flash
         self._flash_until = 0  # ... until then
@@ -116,6 +137,8 @@ class PlayerView:
         self._redeal_t = -1
         self._flip_until = 0
         self._hand_no = -1
+        # this player's Seat of the hand on show (made once per match)
+        self._seat = None  # type: Any
         self._forget()
 
     def _forget(self):
@@ -123,10 +146,11 @@ class PlayerView:
         _fill(self._tops, _FORCE)  # (no tuple of the three: building one allocates)
         _fill(self._slots, _FORCE)
         _fill(self._counts, _FORCE)
+        self._wins = -1
         self._target = _FORCE
         self._msg = _FORCE
         self._arg = _FORCE
-        self._ext[0] = 255
+        self._drawn = False
 
     @property
     def moment(self):
@@ -157,7 +181,7 @@ class PlayerView:
             if why == WHY_LATE:
                 self._flash = _M_LATE
             elif why == WHY_INVALID:
-                self._flash = _M_MISS
+                self._flash = _M_INVALID
             else:
                 self._flash = _M_LOCKED
             self._flash_until = now + _FLASH_MS
@@ -168,19 +192,25 @@ class PlayerView:
         self._flash_until = now + _FLASH_MS
 
     def show_menu(self, lines, selected, title=None):
-        """A full-screen menu (not during play): ``title`` on top, ``selected`` line inverted."""
+        """A full-screen menu or notice (not during play): ``title`` on top, then the
+        lines. A menu (``selected`` >= 0) inverts its selected line, scrolls to keep
+        it in view and says which keys move and choose on the bottom line."""
         panel = self.panel
         panel.clear(PRIVATE)
         page = 0
         if title:
-            self._centred(title, 0, WIDTH, 0, PRIVATE, True)
+            self._centred(title, 0, WIDTH, 0, PRIVATE, False)
             page = 1
+        last = PAGES
+        if selected >= 0:
+            last = PAGES - 1
+            panel.text(_FONT, _INDEX, _MENU_HINT, 1, last, PRIVATE, False)
         first = 0
-        room = PAGES - page
+        room = last - page
         if selected >= room:
             first = selected - room + 1
         for i in range(first, len(lines)):
-            if page >= PAGES:
+            if page >= last:
                 break
             on = i == selected
             if on:
@@ -212,65 +242,79 @@ class PlayerView:
             if screen != _SCREEN_OVER:
                 self._draw_over(match)
             return False
-        panel = self.panel
         if screen != _SCREEN_PLAY:
-            panel.clear(PRIVATE)
+            self.panel.clear(PRIVATE)
             self._forget()
+            self._draw_labels()
             self._screen = _SCREEN_PLAY
         dealt = phase != COUNTDOWN
+        if self._seat is None or self._seat.hand is not hand:  # a new match
+            self._seat = Seat(hand, self.player)
+        seat = self._seat
         if dealt and hand.hand_no != self._hand_no:
             self._hand_no = hand.hand_no
             self._flip_until = 0
             self._flash_until = 0
-        # pile tops: shared
+        # pile tops (shared), the target pile inverted (this player's aim)
+        target = seat.target() if dealt else _UNKNOWN
+        old_target = self._target
+        self._target = target
         for side in range(2):
-            card = hand.top(side) if dealt else _BACK
-            if card != self._tops[side]:
+            card = seat.top(side) if dealt else _BACK
+            aimed = side == target
+            if card != self._tops[side] or aimed != (side == old_target):
                 self._tops[side] = card
-                self._draw_top(side, card)
+                self._draw_top(side, card, aimed)
         self._centre(hand, match, now, phase)
         return True
 
     def update_private(self, hand, match):
-        """This player's own part: hand slots, counts, score, target pile."""
+        """This player's own part: hand slots, cards left, score."""
         p = self.player
+        seat = self._seat
         dealt = match.phase != COUNTDOWN
-        # hand slots
-        base = p * 5
         for s in range(5):
-            card = hand.hand[base + s] if dealt else _BACK
+            card = seat.card(s) if dealt else _BACK
             if card != self._slots[s]:
                 self._slots[s] = card
                 self._draw_slot(s, card)
-        # counts and score
-        q = 1 - p
         if dealt:
-            self._count(0, hand.draw_n[p], 0, 68)  # 'D'
-            self._count(1, hand.side_n[p], 24, 83)  # 'S'
-            self._count(2, hand.cards_left(q), 92, 0)
-        self._score(match.wins[p], match.wins[q])
-        # target pile
-        target = hand.target[p] if dealt else _UNKNOWN
-        if target != self._target:
-            self._draw_target(target)
+            self._count(0, seat.cards_left(), 24)  # after "YOU "
+            self._count(1, seat.opponent_cards_left(), 116)  # after "THEM "
+        self._score(match.wins[p], match.wins[1 - p])
 
     # ---- parts ----
 
-    def _draw_top(self, side, card):
+    def _draw_labels(self):
+        """What stays put during play: L and R beside the piles they aim at, each hand
+        slot's button number, the YOU / THEM words of the top line."""
+        panel = self.panel
+        panel.char(_FONT, _INDEX, 76, 1, 2, PRIVATE, False)  # 'L'
+        panel.char(_FONT, _INDEX, 82, 122, 2, PRIVATE, False)  # 'R'
+        for s in range(5):
+            panel.char(_FONT, _INDEX, 49 + s, _SLOT_X0 + s * _SLOT_DX + 3, 5, PRIVATE, False)
+        panel.text(_FONT, _INDEX, b"YOU", 0, 0, PRIVATE, False)
+        panel.text(_FONT, _INDEX, b"THEM", 86, 0, PRIVATE, False)
+
+    def _draw_top(self, side, card, aimed):
         panel = self.panel
         x = _PILE_X[side]
+        # the frame: solid when this is the player's target pile, else blank
+        panel.fill(x - 1, 1, _FRAME_W, 4, 0xFF if aimed else 0, SHARED)
         if card == _BACK:
-            panel.fill(x, 1, glyphs.LARGE_W, 4, 0x55, SHARED)
-            panel.fill(x + _SUIT_DX, 1, 6, 1, 0, SHARED)
+            panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
-        rank = card >> 2
-        if rank > 12:  # no sprite (V3 jokers): a blank card
-            panel.fill(x, 1, glyphs.LARGE_W, 4, 0, SHARED)
-            panel.char(_FONT, _INDEX, 63, x + 9, 2, SHARED, False)
+        if card >= JOKER1:  # V3: no sprite; the joker's letter, as in its log name X1/X2
+            panel.char(_FONT, _INDEX, 88, x + 9, 2, SHARED, aimed)
             return
-        for k in range(glyphs.LARGE_PAGES):
-            panel.put(_LARGE_ROWS[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
-        panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, False)
+        rank = (card % DECK_SIZE) >> 2  # (V4: a second deck's card has the same rank)
+        if aimed:
+            start = rank * glyphs.LARGE_SIZE
+            panel.blit(glyphs.LARGE, start, glyphs.LARGE_W, glyphs.LARGE_W, 4, x, 1, SHARED, True)
+        else:
+            for k in range(glyphs.LARGE_PAGES):
+                panel.put(_LARGE_ROWS[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
+        panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)
 
     def _draw_slot(self, slot, card):
         panel = self.panel
@@ -278,49 +322,34 @@ class PlayerView:
         w = glyphs.MEDIUM_W
         if card == _BACK:
             panel.fill(x, 6, w, 2, 0x55, PRIVATE)
-        elif card == NO_CARD or card >> 2 > 12:
+        elif card == NO_CARD:
             panel.fill(x, 6, w, 2, 0, PRIVATE)
             panel.fill(x + 2, 7, w - 4, 1, 0x08, PRIVATE)  # a short dash: empty slot
+        elif card >= JOKER1:  # V3: the joker's letter
+            panel.fill(x, 6, w, 2, 0, PRIVATE)
+            panel.char(_FONT, _INDEX, 88, x + 3, 6, PRIVATE, True)
         else:
             # (private, after the piles: the per-byte diff keeps the bytes sent down)
-            start = (card >> 2) * glyphs.MEDIUM_SIZE
+            start = ((card % DECK_SIZE) >> 2) * glyphs.MEDIUM_SIZE
             panel.blit(glyphs.MEDIUM, start, w, w, 2, x, 6, PRIVATE, False)
 
-    def _count(self, k, value, x, label):
+    def _count(self, k, value, x):
         if value > 99:
             value = 99
         if self._counts[k] == value:
             return
         self._counts[k] = value
-        panel = self.panel
-        if label:
-            x = panel.char(_FONT, _INDEX, label, x, 0, PRIVATE, False)
-        else:
-            x = panel.text(_FONT, _INDEX, b"OPP", x, 0, PRIVATE, False)
-        panel.number(_FONT, _INDEX, value, x, 0, 2, PRIVATE, False)
+        self.panel.number(_FONT, _INDEX, value, x, 0, 2, PRIVATE, False)
 
     def _score(self, mine, theirs):
-        counts = self._counts
-        if counts[3] == mine and counts[4] == theirs:
+        if self._wins == mine and self._other_wins == theirs:
             return
-        counts[3] = mine
-        counts[4] = theirs
+        self._wins = mine
+        self._other_wins = theirs
         panel = self.panel
-        x = panel.number(_FONT, _INDEX, mine, 52, 0, 1, PRIVATE, False)
+        x = panel.number(_FONT, _INDEX, mine, 55, 0, 1, PRIVATE, False)
         x = panel.char(_FONT, _INDEX, 45, x, 0, PRIVATE, False)  # '-'
         panel.number(_FONT, _INDEX, theirs, x, 0, 1, PRIVATE, False)
-
-    def _draw_target(self, target):
-        panel = self.panel
-        self._target = target
-        for side in range(2):
-            x = _PILE_X[side]
-            on = target != _UNKNOWN and side == target
-            if on:
-                for k in range(4):
-                    panel.char(_FONT, _INDEX, 5, x + k * 6, 5, PRIVATE, False)
-            else:
-                panel.fill(x, 5, 24, 1, 0, PRIVATE)
 
     def _centre(self, hand, match, now, phase):
         """Pick the moment the centre shows (one at a time, most important first)."""
@@ -352,9 +381,9 @@ class PlayerView:
             arg = (left * _STALL_STEPS + total - 1) // total if total else 0
         elif now < self._flash_until:
             msg = self._flash
-        elif hand.locked_until[p] > t:
+        elif self._seat.locked_until() > t:
             msg = _M_LOCKOUT
-            arg = (hand.locked_until[p] - t + 999) // 1000
+            arg = (self._seat.locked_until() - t + 999) // 1000
         if msg == self._msg and arg == self._arg:
             return
         old = self._msg
@@ -366,10 +395,11 @@ class PlayerView:
         panel = self.panel
         # moments both players share go out with the pile tops; a wipe goes with what it wipes
         cls = _class_of(msg if msg != _M_NONE else old)
-        ext = self._ext
-        if ext[0] != 255:  # wipe the previous message, only where it was
-            panel.fill(ext[2], ext[0], ext[3] - ext[2] + 1, ext[1] - ext[0] + 1, 0, cls)
-            ext[0] = 255
+        if self._drawn:  # wipe the previous message, only where it was
+            x0 = self._drawn_x0
+            page0 = self._drawn_page0
+            panel.fill(x0, page0, self._drawn_x1 - x0 + 1, self._drawn_page1 - page0 + 1, 0, cls)
+            self._drawn = False
         if msg == _M_NONE:
             return
         if msg == _M_COUNT:
@@ -392,18 +422,21 @@ class PlayerView:
             self._extent(2, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
         if msg == _M_LOCKOUT:
-            self._centred(b"LOCK", _CENTRE_X, _CENTRE_W, 2, cls, True)
+            self._centred(b"LOCKED", _CENTRE_X, _CENTRE_W, 2, cls, True)
             x = _CENTRE_X + (_CENTRE_W - 11) // 2
             panel.number(_FONT, _INDEX, arg, x, 3, 1, cls, False)
             panel.char(_FONT, _INDEX, 115, x + 6, 3, cls, False)  # 's'
             self._extent(2, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
         if msg >= _M_WIN:
-            if arg == 1:
-                self._centred(b"SPEED!", _CENTRE_X, _CENTRE_W, 1, cls, False)
+            # the reason above the result: "SPEED!" only for the one who went out
+            if msg == _M_REPLAY:
+                self._centred(b"TIE!", _CENTRE_X, _CENTRE_W, 1, cls, False)
             elif arg == 2:
                 self._centred(b"STALL", _CENTRE_X, _CENTRE_W, 1, cls, False)
-            text = b"YOU WIN" if msg == _M_WIN else b"LOSE" if msg == _M_LOSE else b"REPLAY"
+            elif arg == 1 and msg == _M_WIN:
+                self._centred(b"SPEED!", _CENTRE_X, _CENTRE_W, 1, cls, False)
+            text = b"YOU WIN" if msg == _M_WIN else b"YOU LOSE" if msg == _M_LOSE else b"REPLAY"
             self._centred(text, _CENTRE_X, _CENTRE_W, 3, cls, True)
             self._extent(1, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
@@ -412,11 +445,11 @@ class PlayerView:
         self._extent(2, 2, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
 
     def _extent(self, page0, page1, x0, x1):
-        ext = self._ext
-        ext[0] = page0
-        ext[1] = page1
-        ext[2] = x0
-        ext[3] = x1
+        self._drawn = True
+        self._drawn_page0 = page0
+        self._drawn_page1 = page1
+        self._drawn_x0 = x0
+        self._drawn_x1 = x1
 
     def _centred(self, text, x0, width, page, cls, invert):
         """``text`` centred in columns x0..x0+width-1; inverted text gets a full-width bar."""

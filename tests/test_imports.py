@@ -1,0 +1,61 @@
+"""host_sim imports each of its files one way only, so no file is loaded as two modules.
+
+The simulator's board-side files (the shims, ``runner``, ``bots``, ``buttons``,
+``script``) also run inside the MicroPython VM, where they are imported by their
+bare names from ``host_sim/`` and ``host_sim/shims/`` on ``sys.path``; the
+host-only tools are imported as ``host_sim.NAME``. A file imported both ways
+would load twice (two classes of one name: ``isinstance`` across them fails).
+"""
+
+import os
+import re
+
+from conftest import ROOT
+
+HOST_SIM = os.path.join(ROOT, "host_sim")
+SHIMS = os.path.join(HOST_SIM, "shims")
+SOURCES = ("host_sim", "tests", "bench", "examples", "lib")
+
+
+def _names(folder):
+    return {name[:-3] for name in os.listdir(folder) if name.endswith(".py")} - {"__init__"}
+
+
+def _imports():
+    """(path, bare module names, host_sim.NAME names) of every Python file that imports."""
+    bare = re.compile(r"^\s*(?:from\s+(\w+)\s+import|import\s+(\w+))", re.M)
+    dotted = re.compile(r"^\s*(?:from\s+host_sim\.(\w+)\s+import|import\s+host_sim\.(\w+))", re.M)
+    for top in SOURCES:
+        for folder, _dirs, files in os.walk(os.path.join(ROOT, top)):
+            if "node_modules" in folder:
+                continue
+            for name in files:
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                found_bare = {a or b for a, b in bare.findall(text)}
+                found_dotted = {a or b for a, b in dotted.findall(text)}
+                yield os.path.relpath(path, ROOT), found_bare, found_dotted
+
+
+def test_each_host_sim_file_is_imported_one_way_only():
+    modules = _names(HOST_SIM) | _names(SHIMS)
+    bare_users = {}
+    dotted_users = {}
+    for path, bare, dotted in _imports():
+        for name in bare & modules:
+            bare_users.setdefault(name, path)
+        for name in dotted & modules:
+            dotted_users.setdefault(name, path)
+    both = {
+        name: (bare_users[name], dotted_users[name]) for name in set(bare_users) & set(dotted_users)
+    }
+    assert not both, "imported both bare and as host_sim.NAME: %r" % both
+
+
+def test_shims_are_only_imported_bare():
+    """A shim stands in for a CircuitPython module: it has only the board's name."""
+    for path, _bare, dotted in _imports():
+        assert not dotted & _names(SHIMS), path

@@ -1,0 +1,87 @@
+"""The window's keymap file: defaults, a user's override, and one clear line for each mistake."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+from host_sim.window_keys import KeymapError, load_keymap, user_keymap_path
+from host_sim.window_keys import pygame_key_code as key_code
+
+
+def _write(tmp_path, text, name="keys.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_the_default_keymap_gives_every_button_one_key_and_players_opposite_hands():
+    keymap = load_keymap(key_code, environ={"XDG_CONFIG_HOME": "/nonexistent"})
+    assert sorted(keymap.buttons.values()) == list(range(14))
+    assert keymap.buttons[key_code("a")] == 1  # player 0's button 1
+    assert keymap.buttons[key_code("j")] == 8  # player 1's button 1
+    assert [names[0] for names in keymap.labels[:7]] == ["q", "a", "s", "d", "f", "g", "t"]
+
+
+def test_a_user_file_overrides_only_the_buttons_it_names(tmp_path):
+    path = _write(tmp_path, '[player1]\nL = ["keypad 7", "y"]\n')
+    keymap = load_keymap(key_code, path)
+    assert keymap.buttons[key_code("keypad 7")] == 7 and keymap.buttons[key_code("y")] == 7
+    assert key_code("u") not in keymap.buttons  # the default for player1 L is gone
+    assert keymap.buttons[key_code("a")] == 1  # the rest keep their defaults
+
+
+def test_the_user_file_is_found_through_the_environment(tmp_path):
+    path = _write(tmp_path, "")
+    assert user_keymap_path(environ={"SPEEDDUO_KEYMAP": path}) == path
+    folder = tmp_path / "speedduo"
+    folder.mkdir()
+    (folder / "keymap.toml").write_text("")
+    assert user_keymap_path(environ={"XDG_CONFIG_HOME": str(tmp_path)}) == str(
+        folder / "keymap.toml"
+    )
+    assert user_keymap_path("x.toml", environ={"SPEEDDUO_KEYMAP": path}) == "x.toml"
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("[player0\n", "not TOML"),
+        ("[player2]\nL = 'a'\n", "unknown table [player2]"),
+        ("[player0]\nX = 'a'\n", "unknown button 'X'"),
+        ("[player0]\nL = 'nosuchkey'\n", "unknown key name 'nosuchkey'"),
+        ("[player0]\nL = 'j'\n", "key 'j' is on two buttons: player0 L and player1 1"),
+        ("[player0]\nL = 'escape'\n", "'escape' is taken"),
+        ("[player0]\nL = []\n", "a key name or a list of key names"),
+        ("[player0]\nL = 5\n", "a key name or a list of key names"),
+        ("player0 = 1\n", "player0 must be a table"),
+    ],
+)
+def test_a_bad_keymap_is_one_line_naming_the_file(tmp_path, text, expected):
+    path = _write(tmp_path, text)
+    with pytest.raises(KeymapError) as error:
+        load_keymap(key_code, path)
+    message = str(error.value)
+    assert expected in message and path in message and "\n" not in message
+
+
+def test_an_unreadable_keymap_is_one_line(tmp_path):
+    with pytest.raises(KeymapError, match="cannot read it"):
+        load_keymap(key_code, str(tmp_path / "missing.toml"))
+
+
+def test_play_with_a_bad_keymap_says_so_in_one_line_and_exits_2(tmp_path):
+    path = _write(tmp_path, "[player0]\nL = 'nosuchkey'\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    result = subprocess.run(
+        [sys.executable, "-m", "host_sim.window_main", "--keymap", path],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "unknown key name 'nosuchkey'" in result.stderr
