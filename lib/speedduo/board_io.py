@@ -136,7 +136,8 @@ def choose(keys, screens, menu, feed, sound=None) -> int:
             action = menu.press(event.key_number)
             if sound is not None:
                 sound.volume = menu.volume
-                sound.play(TUNE_MENU)
+                if action != START:  # (PLAY: the countdown beeps at once)
+                    sound.play(TUNE_MENU)
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
             elif action == START:

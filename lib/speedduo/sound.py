@@ -17,8 +17,8 @@ them; ``phase`` each change of the match's phase):
   (R8), TUNE_INVALID for an invalid or locked one (R16) or a joker kept last (V3);
 - TUNE_STALL ticks while the R9 countdown runs (until the flip), TUNE_FLIP at the
   flip or redeal (R9, R10);
-- TUNE_SPEED when a hand is won by going out (R12) or by a claim (V5), then
-  TUNE_WON, as for a hand won otherwise (R11, R13); TUNE_NO_RESULT for a hand
+- TUNE_SPEED when a hand is won by going out (R12) or by a claim (V5): a trill,
+  then TUNE_WON's notes, the tune of a hand won otherwise (R11, R13); TUNE_NO_RESULT for a hand
   without a winner (tie, R17); TUNE_MATCH_WON / TUNE_MATCH_OVER after the hand's tune.
 """
 
@@ -84,7 +84,7 @@ _NOTES = bytes((
     _G4, 8, 0, 2, _C4, 12, 0, 0,  # TUNE_INVALID
     _F7, 4, 0, 21, 0, 0,  # TUNE_STALL: one tick every 250 ms
     _E7, 4, _A7, 6, 0, 0,  # TUNE_FLIP
-    _E7, 4, _G7, 4, _E7, 4, _G7, 4, _C8, 12, 0, 0,  # TUNE_SPEED
+    _E7, 4, _G7, 4, _E7, 4, _G7, 4, _C8, 12, _C7, 8, _E7, 8, _G7, 16, 0, 0,  # TUNE_SPEED
     _C7, 8, _E7, 8, _G7, 16, 0, 0,  # TUNE_WON
     _G7, 10, _E7, 10, _C7, 20, 0, 0,  # TUNE_NO_RESULT
     _C7, 10, _E7, 10, _G7, 10, 0, 4, _C8, 30, 0, 0,  # TUNE_MATCH_WON
@@ -128,8 +128,12 @@ class Sound:
     # ---- what the game asks for ----
 
     def play(self, tune):
-        """Start ``tune`` at the next ``update`` (it cuts off what was playing)."""
+        """Start ``tune`` at the next ``update``: it cuts off the tune playing, but follows
+        one asked for in the same pass (a play and a late press read together: both)."""
         if not self.volume:
+            return
+        if self.playing and self._due < 0:  # that one has not started yet
+            self._queued = tune
             return
         self._at = _STARTS[tune]
         self._queued = _NO_TUNE
@@ -169,9 +173,8 @@ class Sound:
             self._loop = _NO_TUNE
             if p == NULL_PLAYER:
                 self.play(TUNE_NO_RESULT)
-            elif why == END_OUT or why == END_CLAIM:  # R12, V5: "Speed!"
+            elif why == END_OUT or why == END_CLAIM:  # R12, V5: "Speed!" and the win
                 self.play(TUNE_SPEED)
-                self._queued = TUNE_WON
             else:
                 self.play(TUNE_WON)
         elif kind == EV_MATCH_END:
