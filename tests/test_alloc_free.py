@@ -2,7 +2,8 @@
 
 The script runs every path of a press (plays with and without refill, late and
 invalid refusals, the R16 lock-out, stall flips, redeals, hand ends, the next
-deal, the arbiter's tie and service paths) under ``micropython.heap_lock()``.
+deal, the arbiter's tie and service paths, whole matches of the board's loop against
+its own opponent) under ``micropython.heap_lock()``.
 The piezo's tune sequencer (speedduo/sound.py) runs there too: every tune's record,
 the countdown and note changes, and App.step with the sound attached. It also runs a
 control that does allocate (log formatting), so a lock that caught nothing would fail
@@ -43,6 +44,7 @@ def test_every_play_path_runs_with_the_heap_locked(tmp_path):
     assert len(paths) >= 18, lines
     assert any(line.startswith("PASS Sound:") for line in paths)
     assert any(line.startswith("PASS App.step with sound") for line in paths)
+    assert sum(1 for line in paths if "against the opponent" in line) == 2, lines
     failed = [line for line in paths if not line.startswith("PASS ")]
     assert not failed, "\n".join(failed)
     assert any(line.startswith("CONTROL MatchLog.drain allocates and was caught") for line in lines)

@@ -150,7 +150,7 @@ class _Keys:
     def get_into(self, event):
         if self.key is None:
             return False
-        event.key_number, event.pressed, event.timestamp = self.key, True, 0
+        event._key_number, event._pressed, event._timestamp = self.key, True, 0  # the shim's
         self.key = None
         return True
 

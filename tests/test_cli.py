@@ -73,9 +73,9 @@ def _write(tmp_path, text):
 
 def test_replay_unknown_version_is_refused(tmp_path):
     lines = open(os.path.join(GOLDEN, "seed1_hard_vs_easy.jsonl")).read().splitlines()
-    lines[0] = lines[0].replace('"v":1', '"v":2')
+    lines[0] = lines[0].replace('"v":1', '"v":3')  # 2 is the other games' (docs/match-log.md)
     result = run_cli("replay", _write(tmp_path, "\n".join(lines) + "\n"), check=False)
-    assert result.returncode == 2 and "unknown log version 2" in result.stderr
+    assert result.returncode == 2 and "unknown log version 3" in result.stderr
 
 
 def test_replay_truncated_log_names_the_line(tmp_path):

@@ -257,3 +257,22 @@ def test_long_a_stalled_log_port_does_not_stop_the_game(tmp_path):
     assert result.returncode == 0, result.stderr
     figures = json.loads(report.read_text())
     assert figures["steps_measured"] > 500  # the loop ran on after the host stopped reading
+
+
+@needs_long
+@slow
+def test_long_one_player_against_the_boards_opponent_replays(tmp_path):
+    """The opponent on the firmware: its presses in the key record, the whole match replays.
+    (Not compared with ``board``: when it looks at the table follows the loop's passes.)"""
+    log, report = tmp_path / "d.jsonl", tmp_path / "r.json"
+    result = _host_sim(
+        "device", "--opponent", "medium", "--seed", "2", "--idle-ms", "4000",
+        "--script", os.path.join(ROOT, "tests/scripts/opponent_mash.txt"),
+        "--log", str(log), "--report", str(report),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    entries = parse_log(log.read_text())
+    check_entries(entries)
+    plays = [obj for _, obj in entries if obj["ev"] == "play"]
+    assert {e["p"] for e in plays} == {0, 1} and entries[-1][1]["ev"] == "match_end"
+    assert json.loads(report.read_text())["alloc_per_press"] == 0

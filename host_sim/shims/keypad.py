@@ -15,14 +15,29 @@ from vclock import current
 
 
 class Event:
+    """Read-only, as on the board (shared-bindings/keypad/Event.c has getters only):
+    only ``EventQueue.get_into`` fills one (here through the underscored fields)."""
+
     def __init__(self, key_number=0, pressed=True, timestamp=None):
-        self.key_number = key_number
-        self.pressed = pressed
-        self.timestamp = timestamp
+        self._key_number = key_number
+        self._pressed = pressed
+        self._timestamp = timestamp
+
+    @property
+    def key_number(self):
+        return self._key_number
+
+    @property
+    def pressed(self):
+        return self._pressed
+
+    @property
+    def timestamp(self):
+        return self._timestamp
 
     @property
     def released(self):
-        return not self.pressed
+        return not self._pressed
 
     def __eq__(self, other):
         return self.key_number == other.key_number and self.pressed == other.pressed
@@ -66,9 +81,9 @@ class EventQueue:
             self._clock.spend()
         if not self._keys:
             return False
-        event.key_number = self._keys.pop(0)
-        event.pressed = self._pressed.pop(0)
-        event.timestamp = self._stamps.pop(0)
+        event._key_number = self._keys.pop(0)
+        event._pressed = self._pressed.pop(0)
+        event._timestamp = self._stamps.pop(0)
         return True
 
     def clear(self):

@@ -33,13 +33,16 @@ class App:
         send_line,
         screens=None,
         start_ticks=None,
+        opponent=None,
         *,
         event,
         sound=None,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
         PLAY press's keypad timestamp, so match times follow the keys, not the loop);
-        ``event``: a ``keypad.Event`` to read the queue into (the board glue makes it);
+        ``event``: a ``keypad.Event`` to read the queue into (the board glue makes it).
+        ``opponent``: an ``opponent.Opponent`` playing player 1 (one player against
+        the board): it stands in front of ``events``, so its presses are key events.
         ``sound``: a ``sound.Sound`` (the piezo), told the core's records and each
         change of the match's phase, and advanced every pass while a tune plays (it
         only sets the PWM's registers)."""
@@ -48,6 +51,10 @@ class App:
         self.match = Match(seed, rules, best_of, self.log)
         if start_ticks is None:
             start_ticks = ticks_ms()
+        self.opponent = opponent
+        if opponent is not None:
+            events = opponent.join(events, self.match, start_ticks)
+            event = opponent.event  # keypad.Event is read-only on the board: its own, writable
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, self.log, start_ticks, self.match)
         self.arbiter = Arbiter(recorder, self.match, start_ticks, event)
@@ -73,6 +80,8 @@ class App:
         only time changes (countdowns, a flash running out): a pass in which nothing
         happened costs little, so a press waits less for the pass that sees it."""
         now_ticks = self.ticks_ms()
+        if self.opponent is not None:
+            self.opponent.look(now_ticks)  # before the arbiter reads the keys
         arbiter = self.arbiter
         arbiter.service(now_ticks)
         screens = self.screens

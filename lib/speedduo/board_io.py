@@ -277,7 +277,7 @@ def main(matches=0, free_at_boot=-1):
         lines.append("(defaults used)")
         notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
     log_port = LogPort(data_port())
-    menu = Menu(settings.rules, settings.best_of, settings.volume)
+    menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume)
     sound = piezo(settings.volume)
     if profiler is not None:
         profiler.imported()
@@ -286,15 +286,23 @@ def main(matches=0, free_at_boot=-1):
     while True:
         try:
             play_ticks = choose(keys, screens, menu, feed, sound)
+            match_seed = seed if seed >= 0 else new_seed()
+            opponent = None
+            if menu.opponent:  # one player against the board: it plays player 1
+                gc.collect()  # room to compile it (imported the first time it is chosen)
+                from speedduo.opponent import Opponent
+
+                opponent = Opponent(menu.opponent, match_seed, settings.rules.claim_mode)
             app = App(
                 keys.events,
                 supervisor.ticks_ms,
-                seed if seed >= 0 else new_seed(),
+                match_seed,
                 settings.rules,
                 menu.best_of,
                 log_port.send,
                 screens,
                 start_ticks=play_ticks,
+                opponent=opponent,
                 event=keypad.Event(),
                 sound=sound,
             )

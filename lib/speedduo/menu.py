@@ -4,7 +4,9 @@ Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
 changes the selected setting, on PLAY starts the match and on HOW TO PLAY
 shows the rules' pages (``howto.py``). Settings: best of 3/5/7 (R14), the R16
 penalty, V1 (no wrap), V2 (same rank), V3 (jokers), V4 (double deck) and the
-piezo's volume (0 = off; docs/sound.md); the rest come from settings.toml.
+opponent (2 PLAYERS, or the board plays player 1: EASY / MEDIUM / HARD,
+lib/speedduo/opponent.py) and the piezo's volume (0 = off; docs/sound.md); the
+rest come from settings.toml.
 Not on the play path: it may build strings.
 """
 
@@ -18,8 +20,10 @@ NO_WRAP = 3
 SAME_RANK = 4
 JOKERS = 5
 DOUBLE_DECK = 6
-SOUND = 7
-HOW_TO_PLAY = 8  # last: one L press from PLAY
+OPPONENT = 7
+SOUND = 8
+HOW_TO_PLAY = 9  # last: one L press from PLAY
+OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 TITLE = "SPEED DUO"
 
 # what a press asks for (press())
@@ -29,9 +33,10 @@ SHOW_HOW_TO_PLAY = 2
 
 
 class Menu:
-    def __init__(self, rules, best_of, volume=VOLUME_DEFAULT):
+    def __init__(self, rules, best_of, opponent=0, volume=VOLUME_DEFAULT):
         self.rules = rules
         self.best_of = best_of
+        self.opponent = opponent  # 0: two players; 1-3: the board plays player 1
         self.volume = volume  # 0..VOLUME_MAX, 0 = mute
         self.selected = PLAY
 
@@ -45,6 +50,7 @@ class Menu:
             "SAME RANK " + ("ON" if rules.same_rank else "OFF"),
             "JOKERS " + ("ON" if rules.jokers else "OFF"),
             "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
+            ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
             "SOUND %d" % self.volume if self.volume else "SOUND OFF",
             "HOW TO PLAY",
         ]
@@ -73,6 +79,8 @@ class Menu:
             self.rules.set("jokers", not self.rules.jokers)
         elif self.selected == DOUBLE_DECK:
             self.rules.set("double_deck", not self.rules.double_deck)
+        elif self.selected == OPPONENT:
+            self.opponent = (self.opponent + 1) % len(OPPONENT_NAMES)
         elif self.selected == SOUND:
             self.volume = 0 if self.volume >= VOLUME_MAX else self.volume + 1
         return STAY

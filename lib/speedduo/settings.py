@@ -3,7 +3,9 @@
 Each rule option of ``rules.py`` may be set as ``SPEED_<NAME>``: whole numbers
 for times, 0/1 for the switches (settings.toml holds only strings and
 integers), a string for ``SPEED_CLAIM``. Besides those: ``SPEED_BEST_OF``
-(3, 5 or 7), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
+(3, 5 or 7), ``SPEED_OPPONENT`` (``off``: two players, or the board plays
+player 1: ``easy``, ``medium``, ``hard``; lib/speedduo/opponent.py; the menu's
+starting choice), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
 ``SPEED_PROFILE`` (0/1, docs/device.md) and ``SPEED_VOLUME`` (0-3, 0 = mute;
 docs/sound.md).
 
@@ -19,11 +21,13 @@ from speedduo.sound import VOLUME_DEFAULT, VOLUME_MAX
 
 OTHER_SETTINGS = (
     "SPEED_BEST_OF",
+    "SPEED_OPPONENT",
     "SPEED_I2C_FREQUENCY",
     "SPEED_SEED",
     "SPEED_PROFILE",
     "SPEED_VOLUME",
 )
+OPPONENTS = ("off", "easy", "medium", "hard")  # SPEED_OPPONENT: opponent.LEVEL_NAMES 0-3
 
 
 def _flag(value):
@@ -42,6 +46,13 @@ class Settings:
         if self.best_of not in (3, 5, 7):
             self.problems.append(("SPEED_BEST_OF", "3, 5 or 7"))
             self.best_of = 3
+        self.opponent = 0  # no opponent: two players
+        opponent = getenv("SPEED_OPPONENT")
+        if opponent is not None:
+            if opponent in OPPONENTS:
+                self.opponent = OPPONENTS.index(opponent)
+            else:
+                self.problems.append(("SPEED_OPPONENT", "off, easy, medium or hard"))
         self.i2c_frequency = self.whole(
             getenv, "SPEED_I2C_FREQUENCY", frequency, 100000, max_frequency
         )

@@ -1,0 +1,63 @@
+"""Entry point inside the MicroPython VM for the other games (V8, V9, V10): play one match,
+print the log to stdout.
+
+Started by ``python -m host_sim run --game spit|california`` or ``--players 3|4`` with
+``--vm micropython``, which passes ROOT TICKS_DIR GAME SEED BEST_OF and one kind per
+player, then ``--`` and NAME=VALUE rule options, and which owns writing the file.
+"""
+
+import gc
+import sys
+
+_root = sys.argv[1]
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", sys.argv[2]]
+
+
+_BOARD_MODULES = (
+    "codes",
+    "cards",
+    "rng",
+    "logtext",
+    "matchlog",
+    "stall",
+    "core",
+    "match",
+    "arbiter",
+)
+
+
+def _value(text):
+    if text == "true":
+        return True
+    if text == "false":
+        return False
+    if text.isdigit():
+        return int(text)
+    return text
+
+
+def main(argv):
+    game = argv[3]
+    seed = int(argv[4])
+    best_of = int(argv[5])
+    split = argv.index("--")
+    players = argv[6:split]
+    from speedduo.gamerules import GameRules
+
+    rules = GameRules(game)
+    for option in argv[split + 1 :]:
+        name, text = option.split("=")
+        rules.set(name, _value(text))
+    # one module at a time, collecting between (vm_main.py: compiling leaves garbage); the
+    # bots' reaction times come from bots.py, which brings in classic Speed's arbiter
+    core = {"spit": "spit", "california": "california"}.get(game, "speed_n")
+    for name in _BOARD_MODULES + ("gamelog", "gamematch", core):
+        __import__("speedduo." + name)
+        gc.collect()
+    from games_runner import GameSimulation
+
+    gc.collect()
+    GameSimulation(game, seed, rules, best_of, players).run(print)
+
+
+main(sys.argv)

@@ -1,0 +1,258 @@
+"""A match of one of the other games (V8 Spit, V9 California Speed, V10 Speed for 3-4
+players) and the arbiter that feeds it key events (docs/rules.md R3, R4, R8, R13, R14, R17).
+
+``GameSession`` is what the simulator's runner and the replay both drive:
+``step(now, events)`` takes the key events of one millisecond of match time
+(``[(key, pressed)]``, player p's ``L 1 2 3 4 5 R`` are keys 7p .. 7p+6) and
+does, in this order: everything due before ``now``, the key record, everything
+due at ``now``, then the presses. Two drivers that call ``step`` with the same
+events write the same log, line for line.
+
+A rules core (``spit.Spit``, ``california.California``, ``speed_n.SpeedN``)
+answers, for each press, the resource it aims at (``aim``: a pile, a slap, the
+last card) on the state every press of that millisecond saw; presses of
+different players aiming at one resource are a tie (R4, R8). Ties take turns
+around the table: the first goes to the log's ``tie_first``, each later one to
+the first player in the tie at or after the one after the last winner (with two
+players: they alternate, as classic Speed's arbiter does).
+"""
+
+from micropython import const  # on the host, Blinka provides this module
+
+from speedduo.codes import (
+    COUNTDOWN,
+    KEYS_PER_PLAYER,
+    NOT_PLAYING,
+    OVER,
+    PLAYING,
+    RESULT,
+    TIE_LOST,
+    TIE_NONE,
+    TIE_WON,
+)
+from speedduo.gamelog import GameLog
+from speedduo.rng import Rng
+
+COUNTDOWN_MS = const(3000)  # R3
+RESULT_MS = const(3000)
+NO_PLAYER = const(-1)
+CONTINUE = const(-2)  # match_winner(): the match goes on
+OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card
+
+
+class GameMatch:
+    """Phases, score and hands (V8/V9: rounds) of one match of a rules core."""
+
+    def __init__(self, core, seed: int, rules, best_of: int, log) -> None:
+        self.core = core
+        self.rules = rules
+        self.best_of = best_of
+        self.log = log
+        self.rng = Rng(seed)
+        n = core.players
+        self.wins = [0] * n  # R14 (V8/V9: rounds won)
+        self.points = [0] * n  # R15 (V10 with points)
+        self.hands_played = 0
+        self.winner = NO_PLAYER
+        self.end_why = ""
+        self.countdown_ms = COUNTDOWN_MS
+        self.result_ms = RESULT_MS
+        self.phase = COUNTDOWN
+        self.hand_start = COUNTDOWN_MS
+        self.last_press = 0  # R17
+        draw = Rng(seed ^ 0x15555555)
+        self.tie_next = draw.next30() >> 29 if n == 2 else draw.below(n)
+        log.header(core.game, n, seed, rules.as_pairs(), best_of, self.tie_next)
+        core.log = log
+
+    def hand_time(self, now: int) -> int:
+        return now - self.hand_start
+
+    def idle_at(self) -> int:
+        """R17: ``idle_ms`` after the last press or the hand's start signal, the later."""
+        start = self.hand_start if self.hand_start > self.last_press else self.last_press
+        return start + self.rules.idle_ms
+
+    def pressed(self, now: int) -> None:
+        if now > self.last_press:
+            self.last_press = now
+
+    def next_due(self) -> int:
+        """The next match time at which ``advance`` has work to do (-1: never)."""
+        if self.phase == OVER:
+            return -1
+        idle = self.idle_at()
+        if self.phase == PLAYING:
+            due = self.core.next_due()
+            if due >= 0 and due + self.hand_start < idle:
+                return due + self.hand_start
+            return idle
+        due = self.hand_start if self.phase == COUNTDOWN else self.hand_start - self.countdown_ms
+        return due if due < idle else idle
+
+    def advance(self, now: int) -> None:
+        """Everything due by ``now``, in time order; then R17 if its instant has come."""
+        while True:
+            idle_at = self.idle_at()
+            if now < idle_at:
+                self._advance_to(now)
+                return
+            self._advance_to(idle_at - 1)
+            if self.phase == OVER:
+                return
+            if self.idle_at() == idle_at:
+                if self.phase == PLAYING and not self.core.over:
+                    self.core.abandon(idle_at - self.hand_start)
+                self._end_match(NO_PLAYER, "")
+                return
+
+    def _advance_to(self, now: int) -> None:
+        while self.phase != OVER:
+            if self.phase == COUNTDOWN:
+                if now < self.hand_start:
+                    return
+                self.hands_played += 1
+                self.phase = PLAYING
+                self.core.deal(self.rng, self.hands_played)
+            elif self.phase == PLAYING:
+                self.core.advance(now - self.hand_start)
+                if not self.core.over:
+                    return
+                self._finish_hand()
+            elif self.phase == RESULT:
+                if now < self.hand_start - self.countdown_ms:
+                    return
+                self.phase = COUNTDOWN
+
+    def _finish_hand(self) -> None:
+        core = self.core
+        winner = core.winner
+        if winner != NO_PLAYER:
+            self.wins[winner] += 1
+            self.points[winner] += 2 if core.swept else 1
+        decided = core.match_winner(self.wins, self.best_of, self.hands_played)
+        if decided != CONTINUE:
+            self._end_match(decided, core.match_why)
+            return
+        self.phase = RESULT
+        self.hand_start += core.end_t + self.result_ms + self.countdown_ms
+
+    def _end_match(self, winner: int, why: str) -> None:
+        self.phase = OVER
+        self.winner = winner
+        fields = [("winner", None if winner == NO_PLAYER else winner), ("score", self.wins)]
+        if getattr(self.rules, "points", False):
+            fields.append(("points", self.points))
+        if why:
+            fields.append(("why", why))
+        self.log.put("match_end", fields)
+
+
+class GameSession:
+    """Match + arbiter + log: key events in, log lines out (the runner's and the replay's)."""
+
+    def __init__(self, core, seed: int, rules, best_of: int) -> None:
+        self.log = GameLog()
+        self.match = GameMatch(core, seed, rules, best_of, self.log)
+        self.core = core
+        self.players = core.players
+        self.held = bytearray(KEYS_PER_PLAYER * core.players)
+        self.ties = 0
+
+    def step(self, now: int, events) -> None:
+        """The key events ``[(key, pressed)]`` stamped ``now`` (match ms), in the order read."""
+        match = self.match
+        match.advance(now - 1)
+        log = self.log
+        for key, pressed in events:
+            log.key(now, key, pressed)
+        match.advance(now)
+        if events:
+            self._apply(now, events)
+
+    def finish(self) -> None:
+        """Let the match run to its end with nobody pressing (R17 stops it at the latest)."""
+        match = self.match
+        while match.phase != OVER:
+            match.advance(match.next_due())
+
+    def _apply(self, now: int, events) -> None:
+        match = self.match
+        match.pressed(now)  # R17: any key event keeps the match awake
+        presses = []
+        for key, pressed in events:
+            if pressed:
+                self.held[key] = 1
+                presses.append(key)
+            else:
+                self.held[key] = 0
+        if match.phase != PLAYING or not presses:
+            return
+        t = now - match.hand_start
+        core = self.core
+        if t < 0 or core.over:
+            return
+        n = self.players
+        # 1. presses that only change a player's own setting (the target of L/R)
+        rest = []
+        for key in presses:
+            p = key // KEYS_PER_PLAYER
+            if not core.setting(p, key - p * KEYS_PER_PLAYER):
+                rest.append(key)
+        if not rest:
+            return
+        # 2. what each press aims at, on the state every press of this instant saw
+        aims = []
+        bits = [0] * n
+        for key in rest:
+            p = key // KEYS_PER_PLAYER
+            aim, aim_bits = core.aim(p, key - p * KEYS_PER_PLAYER)
+            aims.append((p, key - p * KEYS_PER_PLAYER, aim, aim_bits))
+            bits[p] |= aim_bits
+        outs = 0
+        for p in range(n):
+            if bits[p] & OUT_BIT:
+                outs += 1
+        if outs > 1 and core.photo_finish_on_tie:  # R13: last cards at one instant
+            core.photo_finish(t)
+            return
+        # 3. a tie: players aiming at one resource; the turn decides who goes first
+        contested = 0
+        for a in range(n):
+            for b in range(a + 1, n):
+                if bits[a] & bits[b]:
+                    contested |= (1 << a) | (1 << b)
+        first = 0
+        if contested:
+            first = match.tie_next
+            while not contested >> first & 1:
+                first = (first + 1) % n
+            match.tie_next = (first + 1) % n
+            self.ties += 1
+        for turn in range(n):
+            p = (first + turn) % n
+            for q, k, aim, aim_bits in aims:
+                if q != p:
+                    continue
+                tie = TIE_NONE
+                if contested >> p & 1 and _shared(aim_bits, p, bits):
+                    tie = TIE_WON if p == first else TIE_LOST
+                if core.press(t, p, k, aim, tie) == NOT_PLAYING:
+                    return
+
+
+def _shared(aim_bits: int, p: int, bits) -> bool:
+    """Does this press aim at something another player aims at too?"""
+    for q in range(len(bits)):
+        if q != p and aim_bits & bits[q]:
+            return True
+    return False
+
+
+def tie_word(tie: int):
+    """The log's ``tie`` field for a TIE_* value (None: no field)."""
+    if tie == TIE_WON:
+        return "won"
+    if tie == TIE_LOST:
+        return "lost"
+    return None

@@ -1,0 +1,43 @@
+"""Every document stands inside the repository: its relative links resolve to files here,
+and none names a machine path or a folder beside the repository."""
+
+import glob
+import os
+import re
+
+import pytest
+from conftest import ROOT
+
+DOCS = sorted(
+    [os.path.join(ROOT, "README.md")]
+    + glob.glob(os.path.join(ROOT, "docs", "*.md"))
+    + glob.glob(os.path.join(ROOT, "hardware", "**", "*.md"), recursive=True)
+)
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: os.path.relpath(p, ROOT))
+def test_links_stay_inside_the_repository(doc):
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    for target in LINK.findall(text):
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue  # a web address or an anchor
+        path = os.path.normpath(os.path.join(os.path.dirname(doc), target.split("#")[0]))
+        assert path.startswith(ROOT + os.sep), f"{target} leaves the repository"
+        assert os.path.exists(path), f"{target} does not exist"
+    assert "../shared" not in text and "/work/" not in text
+
+
+def test_the_bom_and_the_build_guide_name_the_pin_maps_panel_address():
+    import json
+
+    with open(os.path.join(ROOT, "hardware", "pinmap.json")) as f:
+        addresses = {panel["i2c"]["address"] for panel in json.load(f)["panels"]}
+    assert len(addresses) == 1
+    address = "0x%X" % addresses.pop()
+    with open(os.path.join(ROOT, "hardware", "bom.csv"), encoding="utf-8") as f:
+        panel_row = next(line for line in f if line.startswith('"DS1,DS2"'))
+    assert f"address {address}" in panel_row
+    with open(os.path.join(ROOT, "hardware", "BUILD.md"), encoding="utf-8") as f:
+        assert f"address **{address}**" in f.read()

@@ -1,0 +1,161 @@
+"""host_sim/flash.py: CircuitPython onto the Pico's boot drive, checked first.
+
+Temporary folders stand in for the RPI-RP2 and CIRCUITPY drives; a fake clock stands in
+for the board restarting."""
+
+import hashlib
+import struct
+
+import pytest
+
+from host_sim import flash
+from host_sim.cli import main as cli_main
+
+
+def uf2(blocks=3, family=flash.RP2040_FAMILY, flags=flash.UF2_FAMILY_FLAG):
+    out = b""
+    for n in range(blocks):
+        block = bytearray(512)
+        address = 0x10000000 + n * 256
+        header = (*flash.UF2_MAGIC[:2], flags, address, 256, n, blocks, family)
+        struct.pack_into("<8I", block, 0, *header)
+        struct.pack_into("<I", block, 508, flash.UF2_MAGIC[2])
+        out += bytes(block)
+    return out
+
+
+def boot_drive(tmp_path):
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text(
+        "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
+    )
+    return drive
+
+
+class Board:
+    """Comes back as CIRCUITPY once a UF2 landed on its boot drive (after ``delay`` s)."""
+
+    def __init__(self, tmp_path, boot, delay=3.0, comes_back=True):
+        self.boot, self.t, self.delay, self.comes_back = boot, 0.0, delay, comes_back
+        self.circuitpy = tmp_path / "CIRCUITPY"
+        self.took_at = None
+
+    def now(self):
+        return self.t
+
+    def sleep(self, seconds):
+        self.t += seconds
+        if self.took_at is None and list(self.boot.glob("*.uf2")):
+            self.took_at = self.t
+        if self.comes_back and self.took_at is not None and self.t >= self.took_at + self.delay:
+            self.circuitpy.mkdir(exist_ok=True)
+            (self.circuitpy / "boot_out.txt").write_text(
+                "Adafruit CircuitPython 10.2.1 on 2025-10-01; Raspberry Pi Pico with rp2040\n"
+                "Board ID:raspberry_pi_pico\n"
+            )
+
+    def where(self):
+        """boarddrive's listing, pointed at the temporary folder (as if Linux mounted there)."""
+        return dict(platform="linux", bases=[str(self.boot.parent)])
+
+
+@pytest.fixture
+def pinned(monkeypatch):
+    data = uf2()
+    monkeypatch.setattr(flash, "PINNED_SHA256", hashlib.sha256(data).hexdigest())
+    return data
+
+
+def _run(tmp_path, data, board, **kw):
+    path = tmp_path / flash.PINNED_FILE
+    path.write_bytes(data)
+    said = []
+    where = board.where()
+    result = flash.flash(
+        str(path),
+        drive=kw.pop("drive", str(board.boot)),
+        say=said.append,
+        where=where,
+        sleep=board.sleep,
+        now=board.now,
+        **kw,
+    )
+    return result, said
+
+
+def test_the_pinned_release_is_copied_and_circuitpy_awaited(tmp_path, pinned):
+    board = Board(tmp_path, boot_drive(tmp_path))
+    path, said = _run(tmp_path, pinned, board, drive=None)  # both drives found by name
+    assert (board.boot / flash.PINNED_FILE).read_bytes() == pinned
+    assert path == str(board.circuitpy)
+    assert "CircuitPython 10.2.1 is running" in said[-1] and "dev.py deploy" in said[-1]
+
+
+def test_another_uf2_is_refused_unless_forced(tmp_path, pinned):
+    board = Board(tmp_path, boot_drive(tmp_path))
+    other = uf2(blocks=4)
+    with pytest.raises(flash.FlashError, match="is not the pinned CircuitPython 10.2.1.*--force"):
+        _run(tmp_path, other, board)
+    assert not list(board.boot.glob("*.uf2"))
+    _, said = _run(tmp_path, other, board, force=True)
+    assert any("--force" in line for line in said)
+    assert (board.boot / flash.PINNED_FILE).read_bytes() == other
+
+
+def test_without_a_pinned_hash_only_force_flashes(tmp_path, monkeypatch):
+    monkeypatch.setattr(flash, "PINNED_SHA256", None)
+    board = Board(tmp_path, boot_drive(tmp_path))
+    with pytest.raises(flash.FlashError, match="not pinned .* add --force"):
+        _run(tmp_path, uf2(), board)
+    _run(tmp_path, uf2(), board, force=True)
+
+
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (b"not a uf2", "not whole 512-byte blocks"),
+        (b"\0" * 1024, "is not a UF2 file"),
+        (uf2(family=0xADA52840), "is not for the RP2040"),  # an nRF52840 UF2
+        (uf2(flags=0), "is not for the RP2040"),
+    ],
+)
+def test_a_file_that_is_no_rp2040_uf2_is_refused_even_forced(tmp_path, data, expected):
+    board = Board(tmp_path, boot_drive(tmp_path))
+    with pytest.raises(flash.FlashError, match=expected):
+        _run(tmp_path, data, board, force=True)
+    assert not list(board.boot.glob("*.uf2"))
+
+
+def test_the_boot_drive_is_found_by_itself_or_refused(tmp_path, pinned):
+    board = Board(tmp_path, boot_drive(tmp_path))
+    where = board.where()
+    bd = flash._boarddrive()
+    assert flash.boot_drive(None, bd, where) == str(board.boot)
+    (board.boot / "INFO_UF2.TXT").unlink()
+    with pytest.raises(flash.FlashError, match="no RPI-RP2 drive found"):
+        flash.boot_drive(None, bd, board.where())
+    with pytest.raises(flash.FlashError, match="not the board's boot drive"):
+        flash.boot_drive(str(board.boot), bd, where)
+    (board.boot / "boot_out.txt").write_text("Adafruit CircuitPython 10.2.1\n")
+    with pytest.raises(flash.FlashError, match="is CIRCUITPY: .*hold BOOTSEL"):
+        flash.boot_drive(str(board.boot), bd, where)
+    (board.boot / "INFO_UF2.TXT").write_text("UF2 Bootloader\nBoard-ID: RP2350\n")
+    with pytest.raises(flash.FlashError, match="another chip"):
+        flash.boot_drive(str(board.boot), bd, where)
+
+
+def test_a_board_that_does_not_come_back_times_out_in_one_line(tmp_path, pinned):
+    board = Board(tmp_path, boot_drive(tmp_path), comes_back=False)
+    with pytest.raises(flash.FlashError, match="did not appear within 60 s") as caught:
+        _run(tmp_path, pinned, board)
+    assert caught.value.status == 1
+    assert board.t >= 60
+
+
+def test_the_cli_says_where_to_download_without_uf2(capsys):
+    assert cli_main(["flash"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and flash.PINNED_URL in err
+    assert cli_main(["flash", "--uf2", "/no/such.uf2"]) == 2
+    assert "cannot read /no/such.uf2" in capsys.readouterr().err
