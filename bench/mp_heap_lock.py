@@ -36,9 +36,21 @@ from speedduo.arbiter import Arbiter  # noqa: E402
 from speedduo.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
 from speedduo.keylog import KeyRecorder  # noqa: E402
 from speedduo.match import OVER, PLAYING, Match  # noqa: E402
-from speedduo.matchlog import KEY_CLEARED, MatchLog  # noqa: E402
+from speedduo.matchlog import (  # noqa: E402
+    EV_DEAL,
+    EV_FLIP,
+    EV_HAND_END,
+    EV_MATCH_END,
+    EV_PLAY,
+    EV_REDEAL,
+    EV_REJECT,
+    EV_STALL,
+    KEY_CLEARED,
+    MatchLog,
+)
 from speedduo.opponent import Opponent  # noqa: E402
 from speedduo.rules import Rules  # noqa: E402
+from speedduo.sound import Sound  # noqa: E402
 
 REPEAT = 200
 PILE0_TOP = 17  # 5H
@@ -322,6 +334,91 @@ def path_keys_line(m):
     return lines >= 10 and log.keys_total == 2 * REPEAT
 
 
+class FakePWM:
+    """A pwmio.PWMOut stand-in: the two registers the sound sets, as plain attributes."""
+
+    def __init__(self):
+        self.frequency = 1
+        self.duty_cycle = 0
+
+
+# every kind of record that has a tune: (kind, player, why) triples (hand_end: 1 = out)
+_SOUND_EVENTS = bytes(
+    (
+        EV_DEAL, 0, 0, EV_PLAY, 0, 0, EV_PLAY, 1, 0, EV_REJECT, 1, LATE, EV_REJECT, 0, INVALID,
+        EV_STALL, 0, 0, EV_FLIP, 0, 0, EV_REDEAL, 0, 0, EV_HAND_END, 0, 1, EV_HAND_END, 1, 2,
+        EV_HAND_END, 2, 3, EV_MATCH_END, 0, 0, EV_MATCH_END, 2, 0,
+    )
+)  # fmt: skip
+
+
+def path_sound(sound):
+    """Sound.event for every tune, the countdown (a phase change), and update through the
+    notes (ticks wrap too)."""
+    pwm = sound.pwm
+    now = (1 << 29) - 2000  # supervisor.ticks_ms wraps at 2**29 during the run
+    sets = 0
+    for _i in range(REPEAT // 10):
+        for k in range(0, len(_SOUND_EVENTS), 3):
+            sound.phase(k & 3)  # COUNTDOWN, PLAYING, RESULT, OVER
+            sound.event(_SOUND_EVENTS[k], _SOUND_EVENTS[k + 1], _SOUND_EVENTS[k + 2])
+            for _n in range(12):
+                sound.update(now)
+                if pwm.duty_cycle:
+                    sets += 1
+                now = (now + 10) & 0x1FFFFFFF
+    return sets > REPEAT
+
+
+def _sound():
+    return Sound(FakePWM(), 3)
+
+
+_clock = array("i", [0])
+
+
+def _ticks():
+    return _clock[0]
+
+
+def path_app_with_sound(app):
+    """App.step on the board's path with the piezo: presses, a play and a late refusal
+    (their records observed by the sound), tunes advanced, log lines formatted."""
+    m = app.match
+    h = m.hand
+    q = app.arbiter.events.events
+    pwm = app.sound.pwm
+    ok = True
+    now = m.hand_start + 1000
+    for _i in range(REPEAT):
+        race_position(h, 15)
+        now += 200
+        q.load(0, 1, 1, now)  # player 0 plays slot 0 on pile 0
+        q.load(1, 8, 1, now + 5)  # player 1 too, 5 ms later: late (R8)
+        q.load(2, 1, 0, now + 40)
+        q.load(3, 8, 0, now + 45)
+        q.n = 4
+        q.i = 0
+        _clock[0] = now + 60
+        app.step()
+        ok = ok and h.top(0) == CARD_P0 and pwm.duty_cycle != 0  # the refusal's buzz
+        for t in range(80, 200, 20):
+            _clock[0] = now + t
+            app.step()
+    return ok
+
+
+def _app_with_sound():
+    _clock[0] = 0
+    app = App(
+        FakeQueue(), _ticks, 6, Rules(), 3, _discard, None, 0, event=FakeEvent(), sound=_sound()
+    )
+    for t in range(0, app.match.hand_start + 100, 20):
+        _clock[0] = t
+        app.step()  # the countdown, then the deal
+    return app
+
+
 class Ticks:
     """supervisor.ticks_ms for the App: a number the path moves on."""
 
@@ -452,6 +549,8 @@ def main():
             path_keys_line,
             lambda: new_match(classic),
         ),
+        ("Sound: every tune's event, phase, update", path_sound, _sound),
+        ("App.step with sound: presses, play, late, tunes", path_app_with_sound, _app_with_sound),
     )
     failures = 0
     for name, work, make in paths:

@@ -11,6 +11,9 @@ Both subcommands take the same options and write the same outputs:
   plays player 1 and player 1's buttons are ignored;
 * ``--matches N`` (default 1): stop after N matches; ``--log FILE``: the match log
   the board streams on its USB data port (JSON Lines);
+* ``--sounds FILE``: the piezo's tones (GP15's PWM), one JSON line each,
+  ``{"t": ms since power-on, "hz": .., "ms": length}`` (docs/sound.md); a tone still
+  sounding when the run stops ends there; ``--volume 0..3`` becomes ``SPEED_VOLUME``;
 * ``--screens DIR --snap T_MS``: both panels as PNGs at T_MS ms since power-on,
   decoded by our SSD1306 emulator from the bytes each I2C bus carried up to then;
 * ``--panel0/--panel1 present|absent|nack|late:T_MS`` (``absent``: no panel and so
@@ -107,6 +110,8 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         )
         p.add_argument("--i2c-frequency", type=int, default=None, metavar="HZ")
         p.add_argument("--log", help="write the match log from the data port here")
+        p.add_argument("--sounds", help="write the piezo's tones here (JSON lines)")
+        p.add_argument("--volume", type=int, choices=range(4), default=None, help="SPEED_VOLUME")
         p.add_argument("--screens", help="save both panels as PNG into DIR at each --snap")
         p.add_argument(
             "--snap",
@@ -129,7 +134,12 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
                 help="the power goes at T_MS ms since power-on (fractions allowed)",
             )
             p.add_argument("--vm", choices=("cpython", "micropython"), default="cpython")
-            p.add_argument("--heap", type=heap_type, default="256K", help="MicroPython heap")
+            p.add_argument(
+                "--heap",
+                type=heap_type,
+                default="512K",
+                help="MicroPython heap (the 64-bit VM's objects are about twice the board's)",
+            )
             p.add_argument(
                 "--step-us",
                 type=int,
@@ -181,7 +191,23 @@ def settings_values(args, changed):
         values.append(("SPEED_SEED", args.seed))
     if args.i2c_frequency is not None:
         values.append(("SPEED_I2C_FREQUENCY", args.i2c_frequency))
+    if args.volume is not None:
+        values.append(("SPEED_VOLUME", args.volume))
     return values
+
+
+def check_out_path(path, what):
+    """Refuse an output file that cannot be written, before the run (one line, exit 2)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"cannot write {what} {path}: it is a folder")
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise ValueError(f"cannot write {what} {path}: folder {folder} is missing or read-only")
+
+
+def tone_line(t_ms, hz, ms):
+    """One tone as the --sounds file holds it."""
+    return '{"t":%d,"hz":%d,"ms":%d}' % (t_ms, hz, ms)
 
 
 def load_script(path):
@@ -202,6 +228,8 @@ def run_board(args, changed):
     nvm_image = read_nvm(args.nvm) if args.nvm else None
     if args.power_cut_ms is not None and not 0 <= args.power_cut_ms < 1e9:
         raise ValueError("--power-cut-ms must be 0 <= T_MS < 1e9")
+    if args.sounds:
+        check_out_path(args.sounds, "sounds")
     env = dict(os.environ)
     for key in [k for k in env if k.startswith("SPEED_")]:
         del env[key]
@@ -213,6 +241,7 @@ def run_board(args, changed):
         os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
         trace = os.path.join(tmp, "i2c.jsonl")
         data = os.path.join(tmp, "data.bin")
+        sounds = os.path.join(tmp, "sounds.jsonl")
         if args.vm == "micropython":
             micropython = shutil.which("micropython", path=os.path.dirname(sys.executable))
             micropython = micropython or shutil.which("micropython")
@@ -254,6 +283,7 @@ def run_board(args, changed):
             ",".join(faults),
             data,
             nvm if args.nvm else "-",
+            sounds if args.sounds else "-",
         ]
         if pty is not None:  # a `kill` of this process stops the board too (run() kills it)
             signal.signal(signal.SIGTERM, _stop)
@@ -286,8 +316,13 @@ def run_board(args, changed):
         if args.screens or args.snap:
             traces = read_traces(trace, buses=2)
             render_snaps(traces, args.snap, args.screens or ".")
+        if args.sounds:
+            with open(sounds) as f:
+                tones = f.read().splitlines()
     if args.log:
         write_atomically(args.log, lines)
+    if args.sounds:
+        write_atomically(args.sounds, tones)
     cut = f"; power cut at {args.power_cut_ms:g} ms" if power_cut else ""
     say(summary("board", args, lines) + cut)
     if args.nvm:

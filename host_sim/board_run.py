@@ -6,7 +6,7 @@ time), scripted presses reach the keypad, both panels are emulated, and the
 log written to ``usb_cdc.data`` goes to stdout. Runs under CPython and inside
 the MicroPython VM:
 
-    board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA [NVM]]]]
+    board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA [NVM [SOUNDS]]]]]
 
 Script times here are µs since power-on (the menu comes first: press 1 on PLAY).
 TRACE: a file that gets every I2C write, one JSON line each (``bus``, ``t0``/``t1``
@@ -23,8 +23,10 @@ times wall time (CPython only). Each nvm write is printed as
 DATA: a file that gets the data port's bytes exactly (else they go to stdout, with
 whatever the board program prints). NVM: ``microcontroller.nvm``'s 4096 bytes,
 loaded at power-on when the file exists and written back when the program stops
-(matches done or power cut). Board settings (SPEED_*) come from the environment
-(``os.getenv``).
+(matches done or power cut). SOUNDS: a file that gets the piezo's tones, one JSON
+line each as they end (``{"t":..,"hz":..,"ms":..}``, shims/pwmio.py); those still
+sounding when the program returns end then. Board settings (SPEED_*) come from the
+environment (``os.getenv``).
 """
 
 import sys
@@ -70,6 +72,12 @@ def main(argv):
                 microcontroller.nvm.read_from(f)
         except OSError:
             pass  # no file yet: the flash is erased
+    sounds = None
+    if len(argv) > 10 and argv[10] != "-":
+        sounds = open(argv[10], "w")
+        clock.tone_listeners.append(
+            lambda t, hz, ms: sounds.write('{"t":%d,"hz":%d,"ms":%d}\n' % (t, hz, ms))
+        )
     from speedduo import board_io
 
     cut = False
@@ -78,6 +86,11 @@ def main(argv):
     except vclock.PowerCut:
         cut = True
     finally:
+        import pwmio
+
+        pwmio.end_all(clock)
+        if sounds is not None:
+            sounds.close()
         if trace is not None:
             trace.close()
         if data_out is not None:

@@ -23,12 +23,14 @@ import tempfile
 from host_sim import HOST_SIM, ROOT
 from host_sim.board_cli import (
     NVM_SIZE,
+    check_out_path,
     load_script,
     read_nvm,
     read_traces,
     render_snaps,
     settings_values,
     summary,
+    tone_line,
     write_bytes_atomically,
 )
 from host_sim.logfile import write_atomically
@@ -41,6 +43,9 @@ DEFAULT_LIMIT_PAD_MS = 30000
 # ports/raspberrypi: CIRCUITPY_INTERNAL_NVM_START_ADDR = firmware size, the drive 4 KB on)
 CIRCUITPY_OFFSET = 0x100000
 NVM_OFFSET = CIRCUITPY_OFFSET - NVM_SIZE
+CPU_HZ = 125000000  # clk_sys: the PWM's counting clock
+SOUND_SETTLE_US = 2000000  # --sounds: run on after the last match_end, for its tune
+_CSR, _DIV, _CC, _TOP, _EN = 0, 4, 12, 16, 160  # pwm.txt's registers (harness.mjs)
 
 
 class DeviceError(ValueError):
@@ -214,6 +219,8 @@ def run_device(args, changed):
     script = load_script(args.script)
     nvm_image = read_nvm(args.nvm) if args.nvm else None
     values = settings_values(args, changed) + [("SPEED_PROFILE", 1)]
+    if args.sounds:
+        check_out_path(args.sounds, "sounds")
     last_us = max((t for t, _, _, _ in script), default=0)
     limit_ms = args.limit_ms
     if limit_ms is None:
@@ -245,17 +252,22 @@ def run_device(args, changed):
             "data_port": _data_config(args.data_port),
             "matches": args.matches,
             "min_us": max([last_us] + [s * 1000 for s in snaps]),
-            "settle_us": 300000,
+            "settle_us": SOUND_SETTLE_US if args.sounds else 300000,
             "limit_us": limit_ms * 1000,
             "led_gpio": 25,
             "nvm": nvm,
         }
+        if args.sounds:
+            config["pwm_slice"] = piezo_slice()
         result = run_harness(config, work)
         console, data, traces, led = read_recordings(out)
         with open(os.path.join(out, "nvm.bin"), "rb") as f:
             nvm_after = f.read()
         with open(os.path.join(out, "nvm_writes.jsonl")) as f:
             nvm_writes = [json.loads(line) for line in f]
+        if args.sounds:
+            with open(os.path.join(out, "pwm.txt")) as f:
+                tones = pwm_tones(f.read(), result["end_us"], channel=piezo_gpio() & 1)
         if args.screens or snaps:
             render_snaps(traces, snaps, args.screens or ".")
     problem = traceback_in(console)
@@ -272,6 +284,8 @@ def run_device(args, changed):
         write_atomically(args.log, lines)
     if args.nvm:
         write_bytes_atomically(args.nvm, nvm_after)
+    if args.sounds:
+        write_atomically(args.sounds, [tone_line(*tone) for tone in tones])
     if args.report:
         report = measure(console, lines, traces, led, script)
         report["emulated_ms"] = result["end_us"] // 1000
@@ -294,6 +308,55 @@ def run_device(args, changed):
         print(f"nvm: saved to {args.nvm}")
         print("nvm: flash interface " + json.dumps(result.get("flash_io"), sort_keys=True))
     return 0
+
+
+def piezo_gpio():
+    from speedduo import pins
+
+    return int(pins.PIEZO_PIN[2:])
+
+
+def piezo_slice():
+    """The RP2040 PWM slice of the piezo's GPIO (GPn: slice n/2 mod 8, channel n mod 2)."""
+    return (piezo_gpio() >> 1) & 7
+
+
+def pwm_tones(text, end_us, channel=1, settle_us=500):
+    """[(t_ms, hz, ms)] from a slice's register writes (pwm.txt): a tone is a stretch with
+    the slice enabled, the channel's compare level above 0 and one frequency
+    (clk_sys / (DIV * (TOP + 1))). Writes less than ``settle_us`` apart are one change
+    (setting a frequency writes DIV, TOP and CC); a tone sounding at ``end_us`` ends there."""
+    writes = [tuple(int(x) for x in line.split()) for line in text.splitlines() if line.strip()]
+    regs = {_DIV: 16, _CC: 0, _TOP: 0xFFFF}
+    enabled = False
+    tones = []
+    sounding = None  # (start_us, hz)
+    i = 0
+    while i <= len(writes):
+        if i == len(writes):
+            t, hz = end_us, 0
+            i += 1
+        else:
+            t = writes[i][0]
+            while i < len(writes) and writes[i][0] - t < settle_us:
+                _, register, value = writes[i]
+                if register == _CSR:
+                    enabled = bool(value & 1)
+                elif register == _EN:
+                    enabled = bool(value)
+                else:
+                    regs[register] = value
+                i += 1
+            level = (regs[_CC] >> (16 * channel)) & 0xFFFF
+            div16 = regs[_DIV] & 0xFFF or 256 << 4  # DIV.INT 0 counts as 256
+            hz = round(CPU_HZ * 16 / (div16 * (regs[_TOP] + 1))) if enabled and level else 0
+        if sounding is not None and hz != sounding[1]:
+            start, was = sounding
+            tones.append((start // 1000, was, (t - start + 500) // 1000))
+            sounding = None
+        if sounding is None and hz:
+            sounding = (t, hz)
+    return tones
 
 
 def _all_button_gpios():

@@ -4,8 +4,10 @@ The script runs every path of a press (plays with and without refill, late and
 invalid refusals, the R16 lock-out, stall flips, redeals, hand ends, the next
 deal, the arbiter's tie and service paths, whole matches of the board's loop against
 its own opponent) under ``micropython.heap_lock()``.
-It also runs a control that does allocate (log formatting), so a lock that
-caught nothing would fail this test too.
+The piezo's tune sequencer (speedduo/sound.py) runs there too: every tune's record,
+the countdown and note changes, and App.step with the sound attached. It also runs a
+control that does allocate (log formatting), so a lock that caught nothing would fail
+this test too.
 """
 
 import os
@@ -40,6 +42,8 @@ def test_every_play_path_runs_with_the_heap_locked(tmp_path):
     lines = _run_heap_lock_script(tmp_path)
     paths = [line for line in lines if line.split(" ", 1)[0] in ("PASS", "FAIL", "WRONG")]
     assert len(paths) >= 18, lines
+    assert any(line.startswith("PASS Sound:") for line in paths)
+    assert any(line.startswith("PASS App.step with sound") for line in paths)
     assert sum(1 for line in paths if "against the opponent" in line) == 2, lines
     failed = [line for line in paths if not line.startswith("PASS ")]
     assert not failed, "\n".join(failed)

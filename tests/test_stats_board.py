@@ -125,7 +125,7 @@ def test_the_stats_screen_shows_the_numbers_and_l_r_held_3_s_resets_them(tmp_pat
     result = board(str(script), nvm, "--screens", str(shots), *snaps)
     assert result.returncode == 0, result.stderr
     (r0, r1), (m0, _) = writes(result.stdout)
-    assert 5500 <= r0 < 5600 and m0 > 70000  # the reset 3 s after both went down
+    assert abs(r0 - 5500) < 100 and m0 > 70000  # the reset 3 s after both went down
     stats = stats_in(nvm)
     assert stats.store.seq == 3 and stats.totals(0) == (1, 2)
     assert stats.player(0, 0)[3:] == (1, 1)  # the run started again from the reset
@@ -137,11 +137,12 @@ def test_the_stats_screen_shows_the_numbers_and_l_r_held_3_s_resets_them(tmp_pat
 
 def test_the_micropython_vm_keeps_stats_too(tmp_path, match_script):
     """A whole match in the VM. Its heap holds the simulator too (the parsed script, the
-    shims, the nvm shim's 4 KB of flash, which is no heap on a board), and a big block can
-    fail by fragmentation: at 256K main's program ran this match and this one failed on
-    a 2.6 KB block (260K passed, 272K failed); 320K leaves room."""
+    shims, the nvm shim's 4 KB of flash, which is no heap on a board), its 64-bit objects
+    are about twice the board's, and a big block can fail by fragmentation: the board
+    program's default VM heap (512K) is used; the board's own memory is measured on
+    CircuitPython itself (docs/device.md)."""
     nvm = tmp_path / "stats.nvm"
-    result = board(match_script, nvm, "--heap", "320K", vm="micropython")
+    result = board(match_script, nvm, vm="micropython")
     assert result.returncode == 0, result.stderr
     assert stats_in(nvm).totals(0) == (1, 2)
 

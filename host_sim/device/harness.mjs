@@ -20,10 +20,13 @@
 //   nvm                        optional: {offset, size, load}: the flash sector of
 //                              microcontroller.nvm, loaded from `load` (a file) at power-on;
 //                              flash writes to it are emulated (below) and it is saved as nvm.bin
+//   pwm_slice                  optional: record every register write of this PWM slice
+//                              (the piezo's: GPIO15 is slice 7, channel B) in pwm.txt
 //
 // Recordings in OUT: console.bin, data.bin (raw bytes of the two USB CDC ports),
 // i2c0.jsonl / i2c1.jsonl (one transaction per line: t0, t1 µs, addr, ack, hex bytes,
-// bit_ns), led.txt ("t_us level" per edge), result.json (why it stopped, when, wall time),
+// bit_ns), led.txt ("t_us level" per edge), pwm.txt ("t_us register value" per write: 0 CSR,
+// 4 DIV, 12 CC, 16 TOP, 160 EN), result.json (why it stopped, when, wall time),
 // nvm.bin and nvm_writes.jsonl (with `nvm`: the sector at the end; each erase/program).
 // Times are emulated µs since power-on (rp2040js cycle clock, 125 MHz, core 0 only).
 
@@ -118,6 +121,24 @@ function main() {
     };
   }
 
+  // ---- optional: the piezo's PWM slice, every register write (the tones, host_sim/device_run.py) ----
+  const pwmWrites = [];
+  if (config.pwm_slice !== undefined) {
+    const channel = mcu.pwm.channels[config.pwm_slice];
+    const write = channel.writeRegister.bind(channel);
+    channel.writeRegister = (offset, value) => {
+      pwmWrites.push(`${Math.round(nowUs())} ${offset} ${value >>> 0}`);
+      write(offset, value);
+    };
+    const en = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(channel), 'en');
+    Object.defineProperty(channel, 'en', {
+      set(value) {
+        pwmWrites.push(`${Math.round(nowUs())} 160 ${value ? 1 : 0}`);
+        en.set.call(channel, value);
+      },
+    });
+  }
+
   // ---- USB: a host serving both CDC interfaces ----
   const consoleFd = fs.openSync(path.join(config.out, 'console.bin'), 'w');
   const dataFd = fs.openSync(path.join(config.out, 'data.bin'), 'w');
@@ -175,6 +196,9 @@ function main() {
   for (const bus of buses) bus.close();
   if (config.probe_scans) fs.writeFileSync(path.join(config.out, 'scans.txt'), scanReads.join('\n') + '\n');
   fs.writeFileSync(path.join(config.out, 'led.txt'), ledEdges.join('\n') + (ledEdges.length ? '\n' : ''));
+  if (config.pwm_slice !== undefined) {
+    fs.writeFileSync(path.join(config.out, 'pwm.txt'), pwmWrites.join('\n') + (pwmWrites.length ? '\n' : ''));
+  }
   const result = {
     reason,
     end_us: Math.round(nowUs()),

@@ -43,6 +43,8 @@ class VirtualClock:
         self.auto_step_us = 0  # >0: every ticks_ms() read moves time on (a free-running board)
         self.contacts = []  # (t_us, key, closed) that every new keypad.Keys will see
         self.power_cut_us = -1  # >=0: the power goes at this time (PowerCut)
+        self.tone_listeners = []  # pwmio: fn(t_ms, hz, ms) for each tone, as it ends
+        self.pwm_outs = {}  # pwmio: GPIO number -> the PWMOut that holds it (pins in use)
 
     def tick_at_or_before(self, t_us):
         """Index of the last supervisor tick at or before t_us (-1 before the first)."""

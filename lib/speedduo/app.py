@@ -36,12 +36,16 @@ class App:
         opponent=None,
         *,
         event,
+        sound=None,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
         PLAY press's keypad timestamp, so match times follow the keys, not the loop);
         ``event``: a ``keypad.Event`` to read the queue into (the board glue makes it).
         ``opponent``: an ``opponent.Opponent`` playing player 1 (one player against
-        the board): it stands in front of ``events``, so its presses are key events."""
+        the board): it stands in front of ``events``, so its presses are key events.
+        ``sound``: a ``sound.Sound`` (the piezo), told the core's records and each
+        change of the match's phase, and advanced every pass while a tune plays (it
+        only sets the PWM's registers)."""
         self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
         self.log = MatchLog()
         self.match = Match(seed, rules, best_of, self.log)
@@ -55,11 +59,13 @@ class App:
         recorder = KeyRecorder(events, self.log, start_ticks, self.match)
         self.arbiter = Arbiter(recorder, self.match, start_ticks, event)
         self.screens = screens
+        self.sound = sound
         self.send_line = send_line
         self.log.drain_into(send_line)  # the match line, before play
         self._overflows = 0
         self._applied = 0
         self._drawn_at = -REDRAW_MS  # match time of the last screen refresh
+        self._phase = -1  # the match phase the sound was last told
         self._on_event = self._event  # one bound method, made once (making one allocates)
 
     @property
@@ -79,11 +85,21 @@ class App:
         arbiter = self.arbiter
         arbiter.service(now_ticks)
         screens = self.screens
+        sound = self.sound
+        news = 0
+        if screens is not None or sound is not None:
+            news = self.log.observe(self._on_event)  # what the core recorded
+        if sound is not None:  # before the screens: a tune starts without waiting for the bus
+            phase = self.match.phase
+            if phase != self._phase:  # (R3: the countdown beeps)
+                self._phase = phase
+                sound.phase(phase)
+            if sound.playing:
+                sound.update(now_ticks)
         if screens is not None:
             now = arbiter.match_time(now_ticks)
-            news = arbiter.applied - self._applied  # presses applied (an aim changes no record)
+            news += arbiter.applied - self._applied  # presses applied (an aim changes no record)
             self._applied = arbiter.applied
-            news += self.log.observe(self._on_event)  # what the core recorded, for the screens
             if arbiter.overflows != self._overflows:  # presses were lost: say so
                 self._overflows = arbiter.overflows
                 screens.show_overflow(now)
@@ -97,7 +113,10 @@ class App:
 
     def _event(self, kind, p, slot, card, pile, why, t) -> None:
         """A record of the hand, at its own match time (the hand's t + the hand's start)."""
-        self.screens.event(kind, p, why, t, self.match.hand_start + t)
+        if self.screens is not None:
+            self.screens.event(kind, p, why, t, self.match.hand_start + t)
+        if self.sound is not None:
+            self.sound.event(kind, p, why)
 
     def run(self, feed=None) -> None:
         """Play the match to its end (R14) or until it stops idle (R17).

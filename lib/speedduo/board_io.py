@@ -34,6 +34,7 @@ from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
+from speedduo.sound import TUNE_MENU, Sound
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -111,19 +112,22 @@ def menu_title(screens) -> str:
     return TITLE
 
 
-def choose(keys, screens, menu, feed, stats_box=None) -> int:
+def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
     """The menu on both panels until PLAY is pressed with both panels there.
 
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
     gets the menu as soon as it answers. STATS shows the stats (stats_screen).
     Returns the PLAY press's keypad timestamp: the match's time 0 is that
-    press, whatever the loop was doing.
+    press, whatever the loop was doing. The last match's tune plays on; a press
+    clicks at the menu's volume.
     """
     event = keypad.Event()
     start = supervisor.ticks_ms()
     title = None
     while True:
         feed()
+        if sound is not None:
+            sound.update(supervisor.ticks_ms())
         screens.recover(ticks_diff(supervisor.ticks_ms(), start))
         if menu_title(screens) != title:
             title = menu_title(screens)
@@ -132,6 +136,10 @@ def choose(keys, screens, menu, feed, stats_box=None) -> int:
             if not event.pressed:
                 continue
             action = menu.press(event.key_number)
+            if sound is not None:
+                sound.volume = menu.volume
+                if action != START:  # (PLAY: the countdown beeps at once)
+                    sound.play(TUNE_MENU)
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
             elif action == SHOW_STATS and stats_box is not None:
@@ -177,9 +185,11 @@ def notice(keys, screens, title, lines, feed, wait_ms=0):
     screens.hide_menu()
 
 
-def show_fault(error, keys, screens, feed):
+def show_fault(error, keys, screens, feed, sound=None):
     """Anything the game did not expect (MemoryError too): on both panels and the
     console, then back to the menu at a key press. No reset, so no reset loop."""
+    if sound is not None:
+        sound.stop()
     gc.collect()
     try:
         import traceback
@@ -279,6 +289,18 @@ def load_stats():
     return stats
 
 
+def piezo(volume):
+    """The piezo's tune player (docs/sound.md), or None where there is no PWM."""
+    try:
+        import pwmio
+    except ImportError:
+        return None
+    pwm = pwmio.PWMOut(
+        getattr(board, pins.PIEZO_PIN), frequency=2000, duty_cycle=0, variable_frequency=True
+    )
+    return Sound(pwm, volume)
+
+
 def data_port():
     """The USB data port when boot.py enabled it, else None."""
     try:
@@ -312,7 +334,8 @@ def main(matches=0, free_at_boot=-1):
             print("screen %d: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
     screens.start()
     log_port = LogPort(data_port())
-    menu = Menu(settings.rules, settings.best_of, settings.opponent)
+    menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume)
+    sound = piezo(settings.volume)
     stats_box = [None]  # the_stats()
     host_stats = HostStats(log_port, stats_box)
     # every loop pass feeds the watchdog and answers the host's requests (link.py)
@@ -329,7 +352,7 @@ def main(matches=0, free_at_boot=-1):
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed, stats_box)
+            play_ticks = choose(keys, screens, menu, feed, stats_box, sound)
             match_seed = seed if seed >= 0 else new_seed()
             opponent = None
             if menu.opponent:  # one player against the board: it plays player 1
@@ -348,6 +371,7 @@ def main(matches=0, free_at_boot=-1):
                 start_ticks=play_ticks,
                 opponent=opponent,
                 event=keypad.Event(),
+                sound=sound,
             )
             if profiler is None:
                 app.run(feed)
@@ -360,11 +384,14 @@ def main(matches=0, free_at_boot=-1):
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
-            show_fault(error, keys, screens, feed)
+            show_fault(error, keys, screens, feed, sound)
             continue
         if seed >= 0:
             seed = (seed + 1) % SEED_LIMIT
         played += 1
         host_stats.matches = played
         if matches and played >= matches:
+            while sound is not None and sound.playing:  # the last tune, to its end
+                feed()
+                sound.update(supervisor.ticks_ms())
             return app

@@ -41,3 +41,7 @@ NULL_PLAYER = const(2)  # no winner / no player
 KEYS_PER_PLAYER = const(7)
 KEY_L = const(0)
 KEY_R = const(6)
+
+# the piezo's volume (SPEED_VOLUME, the menu's SOUND item; sound.py): 0 is mute
+VOLUME_MAX = const(3)
+VOLUME_DEFAULT = const(2)

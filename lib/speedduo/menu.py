@@ -4,13 +4,13 @@ Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
 changes the selected setting, on PLAY starts the match, on STATS shows the
 stats (``stats_screen.py``) and on HOW TO PLAY the rules' pages (``howto.py``).
 Settings: best of 3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank),
-V3 (jokers), V4 (double deck) and the opponent (2 PLAYERS, or the board plays
-player 1: EASY / MEDIUM / HARD, lib/speedduo/opponent.py); the rest come from
-settings.toml.
+V3 (jokers), V4 (double deck), the opponent (2 PLAYERS, or the board plays
+player 1: EASY / MEDIUM / HARD, lib/speedduo/opponent.py) and the piezo's volume
+(0 = off; docs/sound.md); the rest come from settings.toml.
 Not on the play path: it may build strings.
 """
 
-from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER
+from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
 
 PLAY = 0
 BEST_OF = 1
@@ -20,8 +20,9 @@ SAME_RANK = 4
 JOKERS = 5
 DOUBLE_DECK = 6
 OPPONENT = 7
-STATS = 8
-HOW_TO_PLAY = 9  # last: one L press from PLAY
+SOUND = 8
+STATS = 9
+HOW_TO_PLAY = 10  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 TITLE = "SPEED DUO"
 
@@ -33,10 +34,11 @@ SHOW_STATS = 3
 
 
 class Menu:
-    def __init__(self, rules, best_of, opponent=0):
+    def __init__(self, rules, best_of, opponent=0, volume=VOLUME_DEFAULT):
         self.rules = rules
         self.best_of = best_of
         self.opponent = opponent  # 0: two players; 1-3: the board plays player 1
+        self.volume = volume  # 0..VOLUME_MAX, 0 = mute
         self.selected = PLAY
 
     def lines(self):
@@ -50,6 +52,7 @@ class Menu:
             "JOKERS " + ("ON" if rules.jokers else "OFF"),
             "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
+            "SOUND %d" % self.volume if self.volume else "SOUND OFF",
             "STATS",
             "HOW TO PLAY",
         ]
@@ -82,4 +85,6 @@ class Menu:
             self.rules.set("double_deck", not self.rules.double_deck)
         elif self.selected == OPPONENT:
             self.opponent = (self.opponent + 1) % len(OPPONENT_NAMES)
+        elif self.selected == SOUND:
+            self.volume = 0 if self.volume >= VOLUME_MAX else self.volume + 1
         return STAY

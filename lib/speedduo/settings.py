@@ -5,8 +5,9 @@ for times, 0/1 for the switches (settings.toml holds only strings and
 integers), a string for ``SPEED_CLAIM``. Besides those: ``SPEED_BEST_OF``
 (3, 5 or 7), ``SPEED_OPPONENT`` (``off``: two players, or the board plays
 player 1: ``easy``, ``medium``, ``hard``; lib/speedduo/opponent.py; the menu's
-starting choice), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests) and
-``SPEED_PROFILE`` (0/1, docs/device.md).
+starting choice), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
+``SPEED_PROFILE`` (0/1, docs/device.md) and ``SPEED_VOLUME`` (0-3, 0 = mute;
+docs/sound.md).
 
 A bad value never stops the board: ``Settings`` notes it in ``problems`` as
 (setting, what is allowed), keeps the default, and the board shows the list on
@@ -14,6 +15,7 @@ both panels before the menu. ``unknown`` names the ``SPEED_*`` settings the
 game does not know (most likely a typo). Not on the play path.
 """
 
+from speedduo.codes import VOLUME_DEFAULT, VOLUME_MAX
 from speedduo.rng import SEED_LIMIT
 from speedduo.rules import Rules, option_names
 
@@ -23,6 +25,7 @@ OTHER_SETTINGS = (
     "SPEED_I2C_FREQUENCY",
     "SPEED_SEED",
     "SPEED_PROFILE",
+    "SPEED_VOLUME",
 )
 OPPONENTS = ("off", "easy", "medium", "hard")  # SPEED_OPPONENT: opponent.LEVEL_NAMES 0-3
 
@@ -55,6 +58,7 @@ class Settings:
         )
         self.seed = self.whole(getenv, "SPEED_SEED", -1, 0, SEED_LIMIT - 1)
         self.profile = self.whole(getenv, "SPEED_PROFILE", 0, 0, 1)
+        self.volume = self.whole(getenv, "SPEED_VOLUME", VOLUME_DEFAULT, 0, VOLUME_MAX)
         known = ["SPEED_" + name.upper() for name in option_names()]
         known.extend(OTHER_SETTINGS)
         self.unknown = [n for n in names if n.startswith("SPEED_") and n not in known]
