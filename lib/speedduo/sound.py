@@ -215,7 +215,9 @@ class Sound:
             length = _NOTES[at + 1]
         pitch = _NOTES[at]
         self._at = at + 2
-        self._due = (now + length * _UNIT_MS) & _TICKS_MASK
+        # a tune keeps its rhythm: the next note is due a length after this one was, not
+        # after the pass that started it (a late pass shortens a note, never shifts the rest)
+        self._due = ((now if due < 0 else due) + length * _UNIT_MS) & _TICKS_MASK
         if not pitch or not self.volume:
             self._silence()
             return
