@@ -34,6 +34,7 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.arbiter import REBOUNCE_MS
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, PLAYING
 from speedduo.rng import Rng
+from speedduo.seat import Seat
 
 try:
     from typing import Any  # noqa: F401  (type comments only; the board has no typing)
@@ -79,13 +80,17 @@ class Brain:
         self.level = level
         self.rng = rng
         self.claim_mode = claim_mode  # 0 off, 1 simple, 2 race (V5)
+        # what this player sees (made now: making one during play would allocate)
+        self.seat = Seat(None, player)
 
     def choose(self, hand) -> int:
         """What to press on this table: a hand slot 0-4, CLAIM, or NOTHING (no card fits)."""
-        p = self.player
-        if self.claim_mode and (hand.is_out(p) or (self.claim_mode == 2 and hand.is_out(1 - p))):
+        seat = self.seat
+        if seat.hand is not hand:
+            seat.hand = hand  # a new match's table
+        if self.claim_mode and (seat.is_out() or (self.claim_mode == 2 and seat.opponent_is_out())):
             return CLAIM  # V5
-        mask = hand.playable_mask(p)  # bit s: slot s's card fits a pile (R5)
+        mask = seat.playable_mask()  # bit s: slot s's card may be played (R5)
         if not mask:
             return NOTHING
         playable = 0

@@ -59,3 +59,7 @@ class Seat:
     def is_out(self) -> bool:
         """R12: hand and draw pile both empty."""
         return self.hand.is_out(self.player)
+
+    def opponent_is_out(self) -> bool:
+        """R12 for the other player (V5's race form: then either may claim)."""
+        return self.hand.is_out(1 - self.player)
