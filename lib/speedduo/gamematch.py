@@ -20,7 +20,6 @@ players: they alternate, as classic Speed's arbiter does).
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import (
-    COUNTDOWN,
     KEYS_PER_PLAYER,
     NOT_PLAYING,
     OVER,
@@ -31,6 +30,7 @@ from speedduo.codes import (
     TIE_WON,
 )
 from speedduo.gamelog import GameLog
+from speedduo.phases import Phases
 from speedduo.rng import Rng
 
 COUNTDOWN_MS = const(3000)  # R3
@@ -40,91 +40,31 @@ CONTINUE = const(-2)  # match_winner(): the match goes on
 OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card
 
 
-class GameMatch:
-    """Phases, score and hands (V8/V9: rounds) of one match of a rules core."""
+class GameMatch(Phases):
+    """Score and hands (V8/V9: rounds) of one match of a rules core (phases: phases.py)."""
 
     def __init__(self, core, seed: int, rules, best_of: int, log) -> None:
+        Phases.__init__(self, core, rules, seed, COUNTDOWN_MS, RESULT_MS)
         self.core = core
-        self.rules = rules
         self.best_of = best_of
         self.log = log
-        self.rng = Rng(seed)
         n = core.players
         self.wins = [0] * n  # R14 (V8/V9: rounds won)
         self.points = [0] * n  # R15 (V10 with points)
-        self.hands_played = 0
         self.winner = NO_PLAYER
         self.end_why = ""
-        self.countdown_ms = COUNTDOWN_MS
-        self.result_ms = RESULT_MS
-        self.phase = COUNTDOWN
-        self.hand_start = COUNTDOWN_MS
-        self.last_press = 0  # R17
         draw = Rng(seed ^ 0x15555555)
         self.tie_next = draw.next30() >> 29 if n == 2 else draw.below(n)
         log.header(core.game, n, seed, rules.as_pairs(), best_of, self.tie_next)
         core.log = log
 
-    def hand_time(self, now: int) -> int:
-        return now - self.hand_start
+    def _idle_stop(self, now: int) -> None:
+        """R17: the hand in play is abandoned without a result and the match stops."""
+        if self.phase == PLAYING and not self.core.over:
+            self.core.abandon(now - self.hand_start)
+        self._end_match(NO_PLAYER, "")
 
-    def idle_at(self) -> int:
-        """R17: ``idle_ms`` after the last press or the hand's start signal, the later."""
-        start = self.hand_start if self.hand_start > self.last_press else self.last_press
-        return start + self.rules.idle_ms
-
-    def pressed(self, now: int) -> None:
-        if now > self.last_press:
-            self.last_press = now
-
-    def next_due(self) -> int:
-        """The next match time at which ``advance`` has work to do (-1: never)."""
-        if self.phase == OVER:
-            return -1
-        idle = self.idle_at()
-        if self.phase == PLAYING:
-            due = self.core.next_due()
-            if due >= 0 and due + self.hand_start < idle:
-                return due + self.hand_start
-            return idle
-        due = self.hand_start if self.phase == COUNTDOWN else self.hand_start - self.countdown_ms
-        return due if due < idle else idle
-
-    def advance(self, now: int) -> None:
-        """Everything due by ``now``, in time order; then R17 if its instant has come."""
-        while True:
-            idle_at = self.idle_at()
-            if now < idle_at:
-                self._advance_to(now)
-                return
-            self._advance_to(idle_at - 1)
-            if self.phase == OVER:
-                return
-            if self.idle_at() == idle_at:
-                if self.phase == PLAYING and not self.core.over:
-                    self.core.abandon(idle_at - self.hand_start)
-                self._end_match(NO_PLAYER, "")
-                return
-
-    def _advance_to(self, now: int) -> None:
-        while self.phase != OVER:
-            if self.phase == COUNTDOWN:
-                if now < self.hand_start:
-                    return
-                self.hands_played += 1
-                self.phase = PLAYING
-                self.core.deal(self.rng, self.hands_played)
-            elif self.phase == PLAYING:
-                self.core.advance(now - self.hand_start)
-                if not self.core.over:
-                    return
-                self._finish_hand()
-            elif self.phase == RESULT:
-                if now < self.hand_start - self.countdown_ms:
-                    return
-                self.phase = COUNTDOWN
-
-    def _finish_hand(self) -> None:
+    def finish_hand(self) -> None:
         core = self.core
         winner = core.winner
         if winner != NO_PLAYER:

@@ -12,6 +12,7 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.codes import COUNTDOWN, OVER, PLAYING, RESULT  # noqa: F401  (re-exported)
 from speedduo.core import Hand
 from speedduo.matchlog import END_ABANDONED, NULL_PLAYER
+from speedduo.phases import Phases
 from speedduo.rng import Rng
 from speedduo.rules import BEST_OF
 
@@ -19,101 +20,26 @@ COUNTDOWN_MS = const(3000)
 RESULT_MS = const(3000)
 
 
-class Match:
-    """Score, phase and the current hand of one match."""
+class Match(Phases):
+    """Score, phase and the current hand of one match (the phases: phases.py)."""
 
     def __init__(
         self, seed: int, rules, best_of: int, log, countdown_ms=COUNTDOWN_MS, result_ms=RESULT_MS
     ):
         if best_of not in BEST_OF:
             raise ValueError("best_of must be 3, 5 or 7")
-        self.rules = rules
+        Phases.__init__(self, Hand(rules, log), rules, seed, countdown_ms, result_ms)
         self.best_of = best_of
         self.log = log
-        self.rng = Rng(seed)
-        self.hand = Hand(rules, log)
         self.wins = bytearray(2)  # R14: hands won
         self.points = bytearray(2)  # R15
         self.fastest_ms = [0, 0]  # each player's quickest hand won: its end t (0: none; stats)
-        self.hands_played = 0
         self.winner = NULL_PLAYER
-        self.countdown_ms = countdown_ms
-        self.result_ms = result_ms
-        self.phase = COUNTDOWN
-        self.hand_start = countdown_ms  # `now` of the next/current hand's R3 flip
-        self.last_press = 0  # R17
         # ties between players take turns (Hand.take_tie_turn); the first from the seed
         self.tie_first = Rng(seed ^ 0x15555555).next30() >> 29
         self.hand.tie_next = self.tie_first
         log.header = (seed, rules, best_of, self.tie_first)
         log.put_match()
-
-    def hand_time(self, now: int) -> int:
-        """The current hand's ``t`` for a match time."""
-        return now - self.hand_start
-
-    def next_due(self) -> int:
-        """The next match time at which ``advance`` has work to do (-1: never)."""
-        if self.phase == OVER:
-            return -1
-        idle = self.idle_at()
-        if self.phase == PLAYING:
-            due = self.hand.next_due()
-            if due >= 0:
-                due += self.hand_start
-                return due if due < idle else idle
-            return idle
-        due = self.hand_start if self.phase == COUNTDOWN else self.hand_start - self.countdown_ms
-        return due if due < idle else idle
-
-    def idle_at(self) -> int:
-        """R17: when the match stops idle: ``idle_ms`` after the last press or after the
-        current (or next) hand's start signal, whichever is later, so every hand can be
-        played for at least ``idle_ms`` (no countdown or result counts as idle)."""
-        start = self.hand_start if self.hand_start > self.last_press else self.last_press
-        return start + self.rules.idle_ms
-
-    def pressed(self, now: int) -> None:
-        """Any button, pressed or released, keeps the device awake (R17)."""
-        if now > self.last_press:
-            self.last_press = now
-
-    def advance(self, now: int) -> None:
-        """Move the match along to ``now``: countdowns, stall flips, hand ends, R17.
-
-        However far ``now`` jumps, things happen in time order: what was due
-        before the R17 idle instant happens first, then the idle stop.
-        """
-        while True:
-            idle_at = self.idle_at()
-            if now < idle_at:
-                self._advance_to(now)
-                return
-            self._advance_to(idle_at - 1)
-            if self.phase == OVER:
-                return
-            if self.idle_at() == idle_at:  # (a new hand on the way moves the idle instant)
-                self._idle_stop(idle_at)  # R17
-                return
-
-    def _advance_to(self, now: int) -> None:
-        """Countdowns, stall flips and hand ends due by ``now`` (no R17)."""
-        while self.phase != OVER:
-            if self.phase == COUNTDOWN:
-                if now < self.hand_start:
-                    return
-                self.hands_played += 1
-                self.phase = PLAYING
-                self.hand.deal(self.rng, self.hands_played)
-            elif self.phase == PLAYING:
-                self.hand.advance(now - self.hand_start)
-                if not self.hand.over:
-                    return
-                self.finish_hand()
-            elif self.phase == RESULT:
-                if now < self.hand_start - self.countdown_ms:
-                    return
-                self.phase = COUNTDOWN
 
     def finish_hand(self) -> None:
         """Score the hand that just ended (R14, R15) and schedule the next one."""

@@ -1,0 +1,103 @@
+"""The phases of a match around its hands, for any rules core (docs/rules.md R3, R17).
+
+Countdown (R3), the hand in play, the result on screen, the next countdown,
+and R17's idle stop, all on ``now``, milliseconds since the match began. A
+match class (``match.Match`` for Speed, ``gamematch.GameMatch`` for the other
+games) inherits this, passes the rules core in play (``deal``, ``advance``,
+``next_due``, ``over``) to ``__init__``, and gives the two things that differ
+per game: ``finish_hand()`` (score the hand that
+just ended, schedule the next or end the match) and ``_idle_stop(now)`` (R17).
+"""
+
+from speedduo.codes import COUNTDOWN, OVER, PLAYING, RESULT
+from speedduo.rng import Rng
+
+
+class Phases:
+    """Countdowns, hands, results and R17, in time order."""
+
+    def __init__(self, hand, rules, seed: int, countdown_ms: int, result_ms: int) -> None:
+        self.hand = hand  # the rules core in play
+        self.rules = rules
+        self.rng = Rng(seed)  # the deals' stream
+        self.hands_played = 0
+        self.countdown_ms = countdown_ms
+        self.result_ms = result_ms
+        self.phase = COUNTDOWN
+        self.hand_start = countdown_ms  # `now` of the next/current hand's R3 flip
+        self.last_press = 0  # R17
+
+    def finish_hand(self) -> None:
+        """Score the hand that just ended; schedule the next one or end the match."""
+        raise NotImplementedError
+
+    def _idle_stop(self, now: int) -> None:
+        """R17: the match stops idle at ``now``."""
+        raise NotImplementedError
+
+    def hand_time(self, now: int) -> int:
+        """The current hand's ``t`` for a match time."""
+        return now - self.hand_start
+
+    def next_due(self) -> int:
+        """The next match time at which ``advance`` has work to do (-1: never)."""
+        if self.phase == OVER:
+            return -1
+        idle = self.idle_at()
+        if self.phase == PLAYING:
+            due = self.hand.next_due()
+            if due >= 0:
+                due += self.hand_start
+                return due if due < idle else idle
+            return idle
+        due = self.hand_start if self.phase == COUNTDOWN else self.hand_start - self.countdown_ms
+        return due if due < idle else idle
+
+    def idle_at(self) -> int:
+        """R17: when the match stops idle: ``idle_ms`` after the last press or after the
+        current (or next) hand's start signal, whichever is later, so every hand can be
+        played for at least ``idle_ms`` (no countdown or result counts as idle)."""
+        start = self.hand_start if self.hand_start > self.last_press else self.last_press
+        return start + self.rules.idle_ms
+
+    def pressed(self, now: int) -> None:
+        """Any button, pressed or released, keeps the device awake (R17)."""
+        if now > self.last_press:
+            self.last_press = now
+
+    def advance(self, now: int) -> None:
+        """Move the match along to ``now``: countdowns, stall flips, hand ends, R17.
+
+        However far ``now`` jumps, things happen in time order: what was due
+        before the R17 idle instant happens first, then the idle stop.
+        """
+        while True:
+            idle_at = self.idle_at()
+            if now < idle_at:
+                self._advance_to(now)
+                return
+            self._advance_to(idle_at - 1)
+            if self.phase == OVER:
+                return
+            if self.idle_at() == idle_at:  # (a new hand on the way moves the idle instant)
+                self._idle_stop(idle_at)  # R17
+                return
+
+    def _advance_to(self, now: int) -> None:
+        """Countdowns, stall flips and hand ends due by ``now`` (no R17)."""
+        while self.phase != OVER:
+            if self.phase == COUNTDOWN:
+                if now < self.hand_start:
+                    return
+                self.hands_played += 1
+                self.phase = PLAYING
+                self.hand.deal(self.rng, self.hands_played)
+            elif self.phase == PLAYING:
+                self.hand.advance(now - self.hand_start)
+                if not self.hand.over:
+                    return
+                self.finish_hand()
+            elif self.phase == RESULT:
+                if now < self.hand_start - self.countdown_ms:
+                    return
+                self.phase = COUNTDOWN
