@@ -12,28 +12,9 @@ import sys
 _root = sys.argv[1]
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", sys.argv[2]]
 
+from vm_common import RULES_MODULES, option_value  # noqa: E402  (after the path)
 
-_BOARD_MODULES = (
-    "codes",
-    "cards",
-    "rng",
-    "logtext",
-    "matchlog",
-    "stall",
-    "core",
-    "match",
-    "arbiter",
-)
-
-
-def _value(text):
-    if text == "true":
-        return True
-    if text == "false":
-        return False
-    if text.isdigit():
-        return int(text)
-    return text
+_BOARD_MODULES = RULES_MODULES
 
 
 def main(argv):
@@ -47,7 +28,7 @@ def main(argv):
     rules = GameRules(game)
     for option in argv[split + 1 :]:
         name, text = option.split("=")
-        rules.set(name, _value(text))
+        rules.set(name, option_value(text))
     # one module at a time, collecting between (vm_main.py: compiling leaves garbage); the
     # bots' reaction times come from bots.py, which brings in classic Speed's arbiter
     core = {"spit": "spit", "california": "california"}.get(game, "speed_n")

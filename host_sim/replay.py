@@ -35,15 +35,18 @@ _OVERFLOW = -1  # key number of a "the keypad queue overflowed" entry
 _CLEARED = -2  # ... of "the queue was cleared": the window of unseen losses ends
 
 
-class _Event:
+class KeyEvent:
+    """A key event of a log's key record, as keypad.Event holds one."""
+
     def __init__(self, key_number, pressed, timestamp):
         self.key_number = key_number
         self.pressed = pressed
         self.timestamp = timestamp
 
 
-class _Queue:
-    """Just enough of keypad.EventQueue for the arbiter."""
+class KeyQueue:
+    """Just enough of keypad.EventQueue for the arbiter and the App: the log's key
+    events, appended to ``items`` as the replay's time comes to them."""
 
     def __init__(self):
         self.items = []
@@ -57,6 +60,13 @@ class _Queue:
         event.pressed = item.pressed
         event.timestamp = item.timestamp
         return True
+
+    def __len__(self):
+        return len(self.items)
+
+    def clear(self):
+        self.items = []
+        self.overflowed = False
 
 
 class ReplayError(ValueError):
@@ -247,14 +257,14 @@ def replay_events(entries):
         hand.overflows = overflows.get(hand_no, 0)  # lost key events, as the board counted
 
     hand.deal = deal_counting_overflows
-    queue = _Queue()
-    arbiter = Arbiter(queue, match, 0, _Event(0, False, 0))
+    queue = KeyQueue()
+    arbiter = Arbiter(queue, match, 0, KeyEvent(0, False, 0))
     pending_t = None
     for t, key, pressed in keys:
         if pending_t is not None and t > pending_t:
             arbiter.service(t & _TICKS_MASK)  # every instant before t is complete
             log.drain(out.append)
-        queue.items.append(_Event(key, pressed == 1, t & _TICKS_MASK))
+        queue.items.append(KeyEvent(key, pressed == 1, t & _TICKS_MASK))
         pending_t = t
     if pending_t is not None:
         arbiter.service((pending_t + 1) & _TICKS_MASK)

@@ -17,44 +17,13 @@ use_board_paths()
 from speedduo import pins  # noqa: E402
 from speedduo.app import App  # noqa: E402
 
-from host_sim.replay import rules_from_log  # noqa: E402
+from host_sim.replay import KeyEvent, KeyQueue, rules_from_log  # noqa: E402
 from host_sim.window_panel import panel_pixels, panel_state  # noqa: E402
 
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 LEGEND = "SPACE: PAUSE   RIGHT ARROW: STEP (PAUSED)   + / -: SPEED   ESC: QUIT"
 _TICKS_MASK = (1 << 29) - 1
 _MAX_FRAME_MS = 100  # a longer gap between frames (a stopped process) is not replayed at once
-
-
-class _Event:
-    def __init__(self, key_number, pressed, timestamp):
-        self.key_number = key_number
-        self.pressed = pressed
-        self.timestamp = timestamp
-
-
-class _Queue:
-    """The keypad event queue the App reads: the log's key events, released as time passes."""
-
-    def __init__(self):
-        self.items = []
-        self.overflowed = False
-
-    def get_into(self, event):
-        if not self.items:
-            return False
-        item = self.items.pop(0)
-        event.key_number = item.key_number
-        event.pressed = item.pressed
-        event.timestamp = item.timestamp
-        return True
-
-    def __len__(self):
-        return len(self.items)
-
-    def clear(self):
-        self.items = []
-        self.overflowed = False
 
 
 def key_events(entries):
@@ -75,7 +44,7 @@ class ReplayShow:
 
         header = entries[0][1]
         self.keys = key_events(entries)
-        self.queue = _Queue()
+        self.queue = KeyQueue()
         self.screens, self.emulators = sim_screens(rotations=pins.PANEL_ROTATION)
         self.t_ms = 0.0  # match time shown
         self.lines = []
@@ -88,7 +57,7 @@ class ReplayShow:
             lambda line: self.lines.append(bytes(line).decode()),
             self.screens,
             start_ticks=0,
-            event=_Event(0, False, 0),  # what the arbiter reads the queue into
+            event=KeyEvent(0, False, 0),  # what the arbiter reads the queue into
         )
         self.next_key = 0
         self.pressed = [False] * 14
@@ -130,7 +99,7 @@ class ReplayShow:
         keys = self.keys
         while self.next_key < len(keys) and keys[self.next_key][0] <= t_ms:
             t, key, pressed = keys[self.next_key]
-            self.queue.items.append(_Event(key, pressed, t & _TICKS_MASK))
+            self.queue.items.append(KeyEvent(key, pressed, t & _TICKS_MASK))
             self.pressed[key] = pressed
             self.next_key += 1
         self.t_ms = t_ms

@@ -13,31 +13,9 @@ _root = sys.argv[1]
 _ticks_dir = sys.argv[2]
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", _ticks_dir]
 
+from vm_common import RULES_MODULES, option_value  # noqa: E402  (after the path)
 
-_BOARD_MODULES = (
-    "codes",
-    "cards",
-    "rng",
-    "logtext",
-    "matchlog",
-    "keylog",
-    "stall",
-    "core",
-    "match",
-    "arbiter",
-    "app",
-    "opponent",
-)
-
-
-def _value(text):
-    if text == "true":
-        return True
-    if text == "false":
-        return False
-    if text.isdigit():
-        return int(text)
-    return text
+_BOARD_MODULES = RULES_MODULES + ("keylog", "app", "opponent")
 
 
 def main(argv):
@@ -54,7 +32,7 @@ def main(argv):
     rules = Rules()
     for option in argv[11:]:
         name, text = option.split("=")
-        rules.set(name, _value(text))
+        rules.set(name, option_value(text))
     script = ()
     if script_path != "-":
         from script import parse_script
