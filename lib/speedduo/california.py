@@ -15,14 +15,14 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, card_name
 from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
-from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, tie_word
+from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, GameCore, tie_word
 
 COLS = const(5)  # V9.1: five places a row
 _NO_TIME = const(-1)
 _LONG_AGO = const(-1000000)
 
 
-class California:
+class California(GameCore):
     """Two stocks, the grid of ten piles, the live ranks and the round's timers."""
 
     game = "california"
@@ -38,10 +38,7 @@ class California:
         self.changed_at = [_LONG_AGO] * (2 * COLS)  # when each pile's top last changed (R8)
         self.live = 0  # V9.3: ranks that may be covered, one bit each
         self.target = [1, 0]  # the row each player aims at: the other player's
-        self.stall_due = _NO_TIME
-        self.over = True
-        self.winner = NO_PLAYER
-        self.end_t = 0
+        self._clear(True)
         self.hand_no = 0
         self.match_why = ""
 
@@ -64,10 +61,7 @@ class California:
         self.changed_at = [_LONG_AGO] * (2 * COLS)
         self.target = [1, 0]
         self.live = 0
-        self.stall_due = _NO_TIME
-        self.over = False
-        self.winner = NO_PLAYER
-        self.end_t = 0
+        self._clear(False)
         self.match_why = ""
         self.log.put(
             "deal",
@@ -189,17 +183,11 @@ class California:
         for pile in range(2 * COLS):
             if self.coverable(pile):
                 return
-        self.stall_due = t + self.rules.stall_countdown_ms
-        self.log.put("stall", [("t", t), ("due", self.stall_due)])
+        self._declare_stall(t)
 
-    def next_due(self) -> int:
-        return self.stall_due
-
-    def advance(self, t: int) -> None:
-        if not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
-            due = self.stall_due
-            self.stall_due = _NO_TIME
-            self._end(due, NO_PLAYER, "blocked")
+    def _stall_ended(self, t: int) -> None:
+        """V9.5: still no group to cover when the countdown ran out: the round ends."""
+        self._end(t, NO_PLAYER, "blocked")
 
     def abandon(self, t: int) -> None:
         """R17: the round ends without a result (the match stops)."""
@@ -215,20 +203,7 @@ class California:
                 pile.clear()
             stock.extend(self.stock[p])
             self.stock[p] = stock
-        self.over = True
-        self.stall_due = _NO_TIME
-        self.winner = winner
-        self.end_t = t
-        self.log.put(
-            "hand_end",
-            [
-                ("t", t),
-                ("winner", None if winner == NO_PLAYER else winner),
-                ("why", why),
-                ("left", [len(self.stock[0]), len(self.stock[1])]),
-                ("sweep", False),
-            ],
-        )
+        self._hand_over(t, winner, why, [len(self.stock[0]), len(self.stock[1])])
 
     def match_winner(self, wins, best_of: int, rounds: int) -> int:
         """V9.4: the player who covered with their last card wins; V9.7: max_rounds."""

@@ -36,6 +36,7 @@ from speedduo.rng import Rng
 COUNTDOWN_MS = const(3000)  # R3
 RESULT_MS = const(3000)
 NO_PLAYER = const(-1)
+_NO_TIME = const(-1)  # no stall pending
 CONTINUE = const(-2)  # match_winner(): the match goes on
 OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card
 
@@ -196,3 +197,52 @@ def tie_word(tie: int):
     if tie == TIE_LOST:
         return "lost"
     return None
+
+
+class GameCore:
+    """What the other games' rules cores (spit.py, california.py, speed_n.py) share: the
+    R9 stall countdown (``stall_due``, logged when declared, run out by ``advance``,
+    which calls the core's ``_stall_ended(due)``) and the end of a hand or round."""
+
+    def _clear(self, over: bool) -> None:
+        """The hand's result and timers as at a deal (``over``: or "no hand yet")."""
+        self.stall_due = _NO_TIME
+        self.over = over
+        self.winner = NO_PLAYER
+        self.end_t = 0
+
+    def _declare_stall(self, t: int) -> None:
+        """R9 (V8.6, V9.5): nobody can act; the countdown runs out at ``stall_due``."""
+        self.stall_due = t + self.rules.stall_countdown_ms
+        self.log.put("stall", [("t", t), ("due", self.stall_due)])
+
+    def next_due(self) -> int:
+        """The time the core next needs ``advance``; -1 when nothing is pending."""
+        return self.stall_due
+
+    def advance(self, t: int) -> None:
+        """Let time pass to t: every stall countdown that ran out by t, in order."""
+        while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
+            due = self.stall_due
+            self.stall_due = _NO_TIME
+            self._stall_ended(due)
+
+    def _stall_ended(self, t: int) -> None:
+        raise NotImplementedError
+
+    def _hand_over(self, t: int, winner: int, why: str, left, fields=()) -> None:
+        """The hand (round) ends at t: its ``hand_end`` line with ``left`` cards each and
+        any further ``fields``."""
+        self.over = True
+        self.stall_due = _NO_TIME
+        self.winner = winner
+        self.end_t = t
+        line = [
+            ("t", t),
+            ("winner", None if winner == NO_PLAYER else winner),
+            ("why", why),
+            ("left", left),
+            ("sweep", self.swept),
+        ]
+        line.extend(fields)
+        self.log.put("hand_end", line)

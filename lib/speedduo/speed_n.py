@@ -15,7 +15,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS, card_name
 from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
-from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, tie_word
+from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, GameCore, tie_word
 
 HAND_SLOTS = const(5)
 SIDE_CARDS = const(5)  # V10.1: five side cards each
@@ -25,7 +25,7 @@ DRAW_CARDS = {3: 6, 4: 2}
 _NO_TIME = const(-1)
 
 
-class SpeedN:
+class SpeedN(GameCore):
     """Hands, draw, side and centre piles of n players, the reserve and the timers."""
 
     game = "speed"
@@ -45,12 +45,9 @@ class SpeedN:
         self.covered = [[] for _ in range(n)]  # when each centre card was covered (R8)
         self.reserve = []
         self.target = list(range(n))
-        self.stall_due = _NO_TIME
+        self._clear(True)
         self.plays_since_redeal = 0
         self.redeals = 0
-        self.over = True
-        self.winner = NO_PLAYER
-        self.end_t = 0
         self.hand_no = 0
         self.swept = False
         self.match_why = ""
@@ -77,12 +74,9 @@ class SpeedN:
             self.side[p] = part[draw + HAND_SLOTS + 1 :]
         self.reserve = list(deck[n * each :])
         self.target = list(range(n))
-        self.stall_due = _NO_TIME
+        self._clear(False)
         self.plays_since_redeal = 0
         self.redeals = 0
-        self.over = False
-        self.winner = NO_PLAYER
-        self.end_t = 0
         self.swept = False
         self.log.put(
             "deal",
@@ -240,19 +234,9 @@ class SpeedN:
         for p in range(self.players):
             if self.can_play(p):
                 return
-        self.stall_due = t + self.rules.stall_countdown_ms
-        self.log.put("stall", [("t", t), ("due", self.stall_due)])
+        self._declare_stall(t)
 
-    def next_due(self) -> int:
-        return self.stall_due
-
-    def advance(self, t: int) -> None:
-        while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
-            due = self.stall_due
-            self.stall_due = _NO_TIME
-            self._stall_ends(due)
-
-    def _stall_ends(self, t: int) -> None:
+    def _stall_ended(self, t: int) -> None:
         """R9: every side pile flips; with one empty: R10 redeal, or R11 dead stall."""
         n = self.players
         if all(self.side[p] for p in range(n)):
@@ -314,25 +298,12 @@ class SpeedN:
         self._end(t, NO_PLAYER, "abandoned")
 
     def _end(self, t: int, winner: int, why: str) -> None:
-        self.over = True
-        self.stall_due = _NO_TIME
-        self.winner = winner
-        self.end_t = t
         left = [self.cards_left(p) for p in range(self.players)]
         # R15 (V10.4): a sweep when every other player still holds sweep_cards or more
         self.swept = winner != NO_PLAYER and all(
             left[q] >= self.rules.sweep_cards for q in range(self.players) if q != winner
         )
-        self.log.put(
-            "hand_end",
-            [
-                ("t", t),
-                ("winner", None if winner == NO_PLAYER else winner),
-                ("why", why),
-                ("left", left),
-                ("sweep", self.swept),
-            ],
-        )
+        self._hand_over(t, winner, why, left)
 
     def match_winner(self, wins, best_of: int, hands: int) -> int:
         """R14: the first to win more than half of best_of hands."""

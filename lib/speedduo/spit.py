@@ -19,7 +19,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS, card_name
 from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
-from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, tie_word
+from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, GameCore, tie_word
 
 PLACES = const(5)  # V8.1: five stockpiles
 LAYOUT_CARDS = const(15)  # 1 + 2 + 3 + 4 + 5
@@ -36,7 +36,7 @@ def fits(card: int, top: int, no_wrap: bool) -> bool:
     return (a - b) % RANKS in (1, RANKS - 1)
 
 
-class Spit:
+class Spit(GameCore):
     """Two players' stockpiles and spit cards, the two spit piles, and the round's phase."""
 
     game = "spit"
@@ -61,9 +61,7 @@ class Spit:
         self.stopped = False  # V8.8: the round has stopped; only a slap counts
         self.stop_why = ""  # "out" or "blocked"
         self.stop_p = NO_PLAYER  # who emptied the stockpiles first
-        self.over = True
-        self.winner = NO_PLAYER
-        self.end_t = 0
+        self._clear(True)
         self.hand_no = 0
         self.match_why = ""
 
@@ -107,11 +105,8 @@ class Spit:
         if not self.two_piles:  # V8.9: a player short of cards cannot spit: one pile only
             self.opener = openers[0]
             self.lone_pile = self.opener
-        self.stall_due = _NO_TIME
+        self._clear(False)
         self.stopped = False
-        self.over = False
-        self.winner = NO_PLAYER
-        self.end_t = 0
         self.match_why = ""
         self.log.put(
             "deal",
@@ -301,19 +296,9 @@ class Spit:
             return
         if self.can_act(0) or self.can_act(1):
             return
-        self.stall_due = t + self.rules.stall_countdown_ms
-        self.log.put("stall", [("t", t), ("due", self.stall_due)])
+        self._declare_stall(t)
 
-    def next_due(self) -> int:
-        return self.stall_due
-
-    def advance(self, t: int) -> None:
-        while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
-            due = self.stall_due
-            self.stall_due = _NO_TIME
-            self._spit_at(due)
-
-    def _spit_at(self, t: int) -> None:
+    def _stall_ended(self, t: int) -> None:
         """V8.6: both spit onto their own pile; V8.7: one alone onto one pile; none: blocked."""
         spitters = [p for p in range(2) if self.spit[p]]
         if not spitters:
@@ -382,21 +367,7 @@ class Spit:
             self.held[p] = cards
             self.stock[p] = [[] for _ in range(PLACES)]
             self.spit[p] = []
-        self.over = True
-        self.stall_due = _NO_TIME
-        self.winner = winner
-        self.end_t = t
-        self.log.put(
-            "hand_end",
-            [
-                ("t", t),
-                ("winner", None if winner == NO_PLAYER else winner),
-                ("why", why),
-                ("left", [len(self.held[0]), len(self.held[1])]),
-                ("sweep", False),
-                ("took", took),
-            ],
-        )
+        self._hand_over(t, winner, why, [len(self.held[0]), len(self.held[1])], [("took", took)])
 
     def match_winner(self, wins, best_of: int, rounds: int) -> int:
         """V8.9: a player left with no cards wins; V8.11: after max_rounds, fewer cards."""
