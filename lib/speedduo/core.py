@@ -101,6 +101,17 @@ def _fits_table(no_wrap: bool, same_rank: bool):
     return table
 
 
+def _ranks_held(hand, b: int) -> int:
+    """The ranks in the five hand slots from ``hand[b]`` on, one bit each (R5 lookups)."""
+    return (
+        _RANK_BIT[hand[b]]
+        | _RANK_BIT[hand[b + 1]]
+        | _RANK_BIT[hand[b + 2]]
+        | _RANK_BIT[hand[b + 3]]
+        | _RANK_BIT[hand[b + 4]]
+    )
+
+
 class Hand:
     """The state of one hand: hands, draw, side and centre piles, reserve, timers."""
 
@@ -331,14 +342,7 @@ class Hand:
             self.hand_n[p] -= 1
         hand[i] = drawn
         self.log.put_play(t, p, slot, card, pile, tie, drawn)
-        b = i - slot
-        mask = (
-            _RANK_BIT[hand[b]]
-            | _RANK_BIT[hand[b + 1]]
-            | _RANK_BIT[hand[b + 2]]
-            | _RANK_BIT[hand[b + 3]]
-            | _RANK_BIT[hand[b + 4]]
-        )
+        mask = _ranks_held(hand, i - slot)
         if not d and self.hand_n[p] == 1:  # V3: a joker may not be the last card
             mask &= ~_JOKER_BIT
         self.hand_mask[p] = mask
@@ -379,15 +383,7 @@ class Hand:
         """hand_mask[p] (the ranks in player p's hand, one bit each) and ``room``, after a
         change to the layout made from outside (deal, a test's set-up)."""
         self._update_room()
-        b = p * HAND_SLOTS
-        h = self.hand
-        mask = (
-            _RANK_BIT[h[b]]
-            | _RANK_BIT[h[b + 1]]
-            | _RANK_BIT[h[b + 2]]
-            | _RANK_BIT[h[b + 3]]
-            | _RANK_BIT[h[b + 4]]
-        )
+        mask = _ranks_held(self.hand, p * HAND_SLOTS)
         if self.hand_n[p] + self.draw_n[p] == 1:  # V3: a joker may not be the last card
             mask &= ~_JOKER_BIT
         self.hand_mask[p] = mask
