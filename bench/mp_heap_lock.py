@@ -459,8 +459,10 @@ def _opponent_app(level, claim="off"):
     ticks = Ticks()
     rules = Rules(claim=claim)
     opponent = Opponent(level, 2, rules.claim_mode)
-    opponent._real = FakeEvent()  # what it reads the fake queue into (keypad.Event is read-only)
-    app = App(FakeQueue(), ticks.ticks_ms, 2, rules, 3, _discard, None, 0, opponent, event=None)
+    # the event the opponent reads the fake queue into (the board glue gives a keypad.Event)
+    app = App(
+        FakeQueue(), ticks.ticks_ms, 2, rules, 3, _discard, None, 0, opponent, event=FakeEvent()
+    )
     return app, ticks
 
 

@@ -63,8 +63,7 @@ class _Queue:
 
 def _opponent(match, queue, level=3, claim_mode=0):
     opponent = Opponent(level, 5, claim_mode)
-    opponent._real = _Event()  # the unit tests' queue fills plain events
-    return opponent.join(queue, match, START)
+    return opponent.join(queue, match, START, _Event())  # the tests' queue fills plain events
 
 
 def _drain(source):

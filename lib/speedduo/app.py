@@ -53,8 +53,10 @@ class App:
             start_ticks = ticks_ms()
         self.opponent = opponent
         if opponent is not None:
-            events = opponent.join(events, self.match, start_ticks)
-            event = opponent.event  # keypad.Event is read-only on the board: its own, writable
+            # the opponent reads the real queue into ``event``; the arbiter reads the
+            # merged stream into the opponent's own (keypad.Event is read-only on the board)
+            events = opponent.join(events, self.match, start_ticks, event)
+            event = opponent.event
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, self.log, start_ticks, self.match)
         self.arbiter = Arbiter(recorder, self.match, start_ticks, event)

@@ -143,7 +143,7 @@ class Opponent:
         self.brain = Brain(player, level, Rng(opponent_seed(seed, player)), claim_mode)
         self.player = player
         self.event = KeyEvent()  # the arbiter reads every event through this one
-        self._real = _new_keypad_event()  # the real queue's next event, read ahead
+        self._real = None  # type: Any  # a keypad.Event: the real queue's next event, read ahead
         self._has_real = False
         self._t = array("i", [0] * _PLAN)  # the plan's key events: match time, key, down
         self._key = bytearray(_PLAN)
@@ -159,9 +159,11 @@ class Opponent:
         self.presses = 0  # presses it made
         self.ignored = 0  # physical presses of its row, dropped
 
-    def join(self, events, match, start_ticks: int):
-        """Stand in front of the real queue ``events`` for one match; returns itself."""
+    def join(self, events, match, start_ticks: int, real_event):
+        """Stand in front of the real queue ``events`` for one match; returns itself.
+        ``real_event``: a keypad.Event to read the real queue into (the board glue's)."""
         self.events = events
+        self._real = real_event
         self.match = match
         self.start_ticks = start_ticks
         self._n = 0
@@ -279,9 +281,3 @@ class Opponent:
         """Empty the real queue (and what was read ahead of it); the opponent's plan stays."""
         self._has_real = False
         self.events.clear()
-
-
-def _new_keypad_event():
-    import keypad
-
-    return keypad.Event()
