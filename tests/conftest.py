@@ -116,3 +116,26 @@ def run_board_program(tmp_path, script, faults="", matches=1, **settings):
     )
     writes = [json.loads(line) for line in trace.read_text().splitlines()]
     return result, writes
+
+
+def deal_game(core, seed=1):
+    """A rules core of the other games (V8-V10) with a fresh log, its first round dealt."""
+    from speedduo.gamelog import GameLog
+    from speedduo.rng import Rng
+
+    core.log = GameLog()
+    core.deal(Rng(seed), 1)
+    return core
+
+
+def game_lines(core):
+    """The log lines the core wrote since the last call, as objects."""
+    import json
+
+    out = []
+    core.log.drain(out.append)
+    return [json.loads(line) for line in out]
+
+
+def cards(*names):
+    return [card_from_name(name) for name in names]

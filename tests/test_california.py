@@ -3,13 +3,14 @@
 import json
 
 import pytest
+from conftest import deal_game
+from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from games_runner import GameSimulation
 from referee import CaliforniaReferee, RefereeError
 from speedduo.california import California
 from speedduo.cards import card_from_name
 from speedduo.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
-from speedduo.gamelog import GameLog
 from speedduo.gamerules import GameRules
 from speedduo.rng import Rng
 
@@ -17,16 +18,7 @@ LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 
 
 def dealt(seed=1, **rules):
-    core = California(GameRules("california", **rules))
-    core.log = GameLog()
-    core.deal(Rng(seed), 1)
-    return core
-
-
-def lines_of(core):
-    out = []
-    core.log.drain(out.append)
-    return [json.loads(line) for line in out]
+    return deal_game(California(GameRules("california", **rules)), seed)
 
 
 def set_grid(core, rows, stocks=(("2C", "3C"), ("2D", "3D"))):

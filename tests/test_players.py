@@ -3,35 +3,21 @@
 import json
 
 import pytest
+from conftest import cards, deal_game
+from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from games_runner import GameSimulation
 from referee import RefereeError, SpeedNReferee
-from speedduo.cards import card_from_name
 from speedduo.codes import INVALID, LATE, PLAYED
-from speedduo.gamelog import GameLog
 from speedduo.gamematch import GameSession
 from speedduo.gamerules import GameRules
-from speedduo.rng import Rng
 from speedduo.speed_n import SpeedN
 
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 
 
 def dealt(n, seed=1, **rules):
-    core = SpeedN(GameRules("speed", **rules), n)
-    core.log = GameLog()
-    core.deal(Rng(seed), 1)
-    return core
-
-
-def lines_of(core):
-    out = []
-    core.log.drain(out.append)
-    return [json.loads(line) for line in out]
-
-
-def cards(*names):
-    return [card_from_name(name) for name in names]
+    return deal_game(SpeedN(GameRules("speed", **rules), n), seed)
 
 
 def set_table(core, hands, piles, draw=None, side=None, reserve=()):

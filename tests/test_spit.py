@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from conftest import cards, deal_game
+from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from games_runner import GameSimulation
 from referee import RefereeError, SpitReferee
@@ -18,20 +20,7 @@ LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 
 
 def spit_round(seed=1, **rules):
-    core = Spit(GameRules("spit", **rules))
-    core.log = GameLog()
-    core.deal(Rng(seed), 1)
-    return core
-
-
-def lines_of(core):
-    out = []
-    core.log.drain(out.append)
-    return [json.loads(line) for line in out]
-
-
-def cards(*names):
-    return [card_from_name(name) for name in names]
+    return deal_game(Spit(GameRules("spit", **rules)), seed)
 
 
 def set_table(core, places, piles, spit=((), ())):
