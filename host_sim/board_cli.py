@@ -9,6 +9,9 @@ Both subcommands take the same options and write the same outputs:
 * ``--opponent easy|medium|hard``: one player against the board's own opponent
   (lib/speedduo/opponent.py), as if chosen in the menu (``SPEED_OPPONENT``); it
   plays player 1 and player 1's buttons are ignored;
+* ``--game spit|california``: V8 Spit or V9 California Speed instead of classic
+  Speed, as if chosen in the menu (``SPEED_GAME``; lib/speedduo/game_app.py); only the
+  rule options the game takes (speedduo.gamerules.OPTIONS) and no ``--best-of``;
 * ``--matches N`` (default 1): stop after N matches; ``--log FILE``: the match log
   the board streams on its USB data port (JSON Lines);
 * ``--sounds FILE``: the piezo's tones (GP15's PWM), one JSON line each,
@@ -108,6 +111,12 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
             default=None,
             help="the board plays player 1 (SPEED_OPPONENT; default: two players)",
         )
+        p.add_argument(
+            "--game",
+            choices=("speed", "spit", "california"),
+            default=None,
+            help="V8 spit, V9 california (SPEED_GAME; default: classic speed)",
+        )
         p.add_argument("--i2c-frequency", type=int, default=None, metavar="HZ")
         p.add_argument("--log", help="write the match log from the data port here")
         p.add_argument("--sounds", help="write the piezo's tones here (JSON lines)")
@@ -176,8 +185,25 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         add_rule_options(p)
 
 
+def check_game(args, changed):
+    """The other games (V8, V9) take only their own rule options and play one game of
+    rounds (no --best-of): anything else is refused before the run (one line, exit 2)."""
+    game = getattr(args, "game", None)
+    if game in (None, "speed"):
+        return
+    from speedduo.gamerules import OPTIONS
+
+    names = [name for name, _ in OPTIONS[game]]
+    for name, _ in changed:
+        if name not in names:
+            raise ValueError(f"--{name.replace('_', '-')} does not apply to --game {game}")
+    if args.best_of is not None:
+        raise ValueError(f"--best-of: {game} is one game played in rounds (V8/V9)")
+
+
 def settings_values(args, changed):
     """[(SETTING, value)] for settings.toml / the environment, from the options."""
+    check_game(args, changed)
     values = []
     for name, value in changed:
         if isinstance(value, bool):
@@ -187,6 +213,8 @@ def settings_values(args, changed):
         values.append(("SPEED_BEST_OF", args.best_of))
     if args.opponent is not None:
         values.append(("SPEED_OPPONENT", args.opponent))
+    if getattr(args, "game", None) is not None:
+        values.append(("SPEED_GAME", args.game))
     if args.seed is not None:
         values.append(("SPEED_SEED", args.seed))
     if args.i2c_frequency is not None:

@@ -30,7 +30,7 @@ from speedduo.app import App
 from speedduo.keys import make_keys
 from speedduo.link import Link
 from speedduo.logport import LogPort
-from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
+from speedduo.menu import GAME_IDS, SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
@@ -310,6 +310,38 @@ def data_port():
     return usb_cdc.data
 
 
+def play_other_game(
+    menu, settings, seed, play_ticks, keys, screens, log_port, sound, feed, profiler
+):
+    """One match of the game chosen in the menu (V8, V9) with its own loop and views
+    (game_app.py); its modules are imported for it and forgotten after it, so classic
+    Speed gets its room back. Returns the GameApp."""
+    gc.collect()  # room to compile them
+    from speedduo.game_app import MODULES, play_game
+
+    try:
+        return play_game(
+            GAME_IDS[menu.game],
+            settings.rules,
+            seed,
+            menu.opponent,
+            play_ticks,
+            keys.events,
+            screens,
+            log_port.send,
+            ticks_ms=supervisor.ticks_ms,
+            event=keypad.Event(),
+            sound=sound,
+            feed=feed,
+            profiler=profiler,
+        )
+    finally:
+        del play_game
+        for name in MODULES:
+            unload(name)
+        gc.collect()
+
+
 def main(matches=0, free_at_boot=-1):
     """Play matches forever (or ``matches`` of them): the device's whole life."""
     settings = Settings(
@@ -334,7 +366,7 @@ def main(matches=0, free_at_boot=-1):
             print("screen %d: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
     screens.start()
     log_port = LogPort(data_port())
-    menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume)
+    menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume, settings.game)
     sound = piezo(settings.volume)
     stats_box = [None]  # the_stats()
     host_stats = HostStats(log_port, stats_box)
@@ -354,6 +386,34 @@ def main(matches=0, free_at_boot=-1):
         try:
             play_ticks = choose(keys, screens, menu, feed, stats_box, sound)
             match_seed = seed if seed >= 0 else new_seed()
+            if menu.game:  # V8 Spit, V9 California Speed (game_app.py)
+                app = None  # the last match's: its memory goes back to the heap first
+                app = play_other_game(
+                    menu,
+                    settings,
+                    match_seed,
+                    play_ticks,
+                    keys,
+                    screens,
+                    log_port,
+                    sound,
+                    feed,
+                    profiler,
+                )
+                log_port.flush()
+                # the stats (stats.py) count classic Speed's matches only (a Match's hands,
+                # plays and reaction times): the other games are not recorded
+                played += 1
+                host_stats.matches = played
+                if seed >= 0:
+                    seed = (seed + 1) % SEED_LIMIT
+                if matches and played >= matches:
+                    while sound is not None and sound.playing:  # the last tune, to its end
+                        feed()
+                        sound.update(supervisor.ticks_ms())
+                    return app
+                app = None  # its modules were unloaded: now they leave the heap
+                continue
             opponent = None
             if menu.opponent:  # one player against the board: it plays player 1
                 gc.collect()  # room to compile it (imported the first time it is chosen)

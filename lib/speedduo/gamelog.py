@@ -8,8 +8,11 @@ when the waiting entries' text passes 374 bytes) is version 1's, to the letter.
 Classic two-player Speed keeps writing version 1 (``matchlog.py``); nothing here
 touches it.
 
-These games run in the simulator only, so lines are built as strings: each
-event is a list of (name, value) pairs, written compact and in that order.
+Lines are built as strings (these games are not held to classic Speed's
+allocation-free play path): each event is a list of (name, value) pairs,
+written compact and in that order. On the board (``game_app.py``) an
+``observer(ev, fields)`` is shown every event as it is put, for the screens
+and the sound.
 Values are ints, strings without quotes or backslashes (card names, words),
 True/False, None (null) and lists of these.
 """
@@ -43,6 +46,7 @@ class GameLog:
         self._lines = []  # formatted lines not yet drained
         self._keys = ""  # formatted key entries waiting for the next line
         self.keys_total = 0
+        self.observer = None  # observer(ev, fields): each event put (the board's GameApp)
 
     def header(self, game, players, seed, rules, best_of, tie_first) -> None:
         """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order."""
@@ -76,6 +80,8 @@ class GameLog:
         if self._keys or ev == "match_end":
             text += self._key_fields()
         self._lines.append(text + "}")
+        if self.observer is not None:
+            self.observer(ev, fields)
 
     def drain(self, write) -> int:
         """Hand every waiting line to ``write`` (a str each, no newline); returns how many."""

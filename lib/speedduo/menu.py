@@ -5,8 +5,12 @@ changes the selected setting, on PLAY starts the match, on STATS shows the
 stats (``stats_screen.py``) and on HOW TO PLAY the rules' pages (``howto.py``).
 Settings: best of 3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank),
 V3 (jokers), V4 (double deck), the opponent (2 PLAYERS, or the board plays
-player 1: EASY / MEDIUM / HARD, lib/speedduo/opponent.py) and the piezo's volume
-(0 = off; docs/sound.md); the rest come from settings.toml.
+player 1: EASY / MEDIUM / HARD, lib/speedduo/opponent.py), the game (classic
+SPEED, V8 SPIT, V9 CALIFORNIA; lib/speedduo/game_app.py) and the piezo's volume
+(0 = off; docs/sound.md); the rest come from settings.toml. A setting the chosen
+game does not take (gamerules.OPTIONS: Spit plays one game of rounds with V1 only,
+California Speed none of them) says ``N/A`` and a press leaves it as it is; it
+keeps its value for classic Speed.
 Not on the play path: it may build strings.
 """
 
@@ -20,10 +24,18 @@ SAME_RANK = 4
 JOKERS = 5
 DOUBLE_DECK = 6
 OPPONENT = 7
-SOUND = 8
-STATS = 9
-HOW_TO_PLAY = 10  # last: one L press from PLAY
+GAME = 8  # (before SOUND: SOUND and STATS stay two and one L presses before HOW TO PLAY)
+SOUND = 9
+STATS = 10
+HOW_TO_PLAY = 11  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
+GAME_SPEED = 0  # the games by number, as gamerules.GAMES names them
+GAME_IDS = ("speed", "spit", "california")
+GAME_NAMES = ("SPEED", "SPIT", "CALIFORNIA")
+# the items each game takes (gamerules.OPTIONS: V8 has no_wrap, V9 none; both play one
+# game of rounds, so no BEST OF; classic Speed takes them all)
+_APPLIES = ((), (NO_WRAP,), ())
+_GAME_RULES = (BEST_OF, PENALTY, NO_WRAP, SAME_RANK, JOKERS, DOUBLE_DECK)
 TITLE = "SPEED DUO"
 
 # what a press asks for (press())
@@ -34,8 +46,9 @@ SHOW_STATS = 3
 
 
 class Menu:
-    def __init__(self, rules, best_of, opponent=0, volume=VOLUME_DEFAULT):
+    def __init__(self, rules, best_of, opponent=0, volume=VOLUME_DEFAULT, game=GAME_SPEED):
         self.rules = rules
+        self.game = game  # GAME_IDS index
         self.best_of = best_of
         self.opponent = opponent  # 0: two players; 1-3: the board plays player 1
         self.volume = volume  # 0..VOLUME_MAX, 0 = mute
@@ -43,7 +56,7 @@ class Menu:
 
     def lines(self):
         rules = self.rules
-        return [
+        lines = [
             "PLAY",
             "BEST OF %d" % self.best_of,
             "PENALTY " + ("ON" if rules.penalty else "OFF"),
@@ -52,10 +65,21 @@ class Menu:
             "JOKERS " + ("ON" if rules.jokers else "OFF"),
             "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
+            "GAME " + GAME_NAMES[self.game],
             "SOUND %d" % self.volume if self.volume else "SOUND OFF",
             "STATS",
             "HOW TO PLAY",
         ]
+        for item in _GAME_RULES:
+            if not self.applies(item):
+                line = lines[item]
+                cut = line.rfind(" ")  # the name without its value
+                lines[item] = line[:cut] + " N/A"
+        return lines
+
+    def applies(self, item):
+        """Does the chosen game take this menu item's setting?"""
+        return self.game == GAME_SPEED or item not in _GAME_RULES or item in _APPLIES[self.game]
 
     def press(self, key_number):
         """A key went down: START (PLAY chosen), SHOW_STATS, SHOW_HOW_TO_PLAY, or STAY."""
@@ -71,6 +95,8 @@ class Menu:
             return SHOW_HOW_TO_PLAY
         elif self.selected == STATS:
             return SHOW_STATS
+        elif not self.applies(self.selected):
+            pass  # N/A for this game: kept for classic Speed
         elif self.selected == BEST_OF:
             self.best_of = 3 if self.best_of == 7 else self.best_of + 2
         elif self.selected == PENALTY:
@@ -85,6 +111,8 @@ class Menu:
             self.rules.set("double_deck", not self.rules.double_deck)
         elif self.selected == OPPONENT:
             self.opponent = (self.opponent + 1) % len(OPPONENT_NAMES)
+        elif self.selected == GAME:
+            self.game = (self.game + 1) % len(GAME_IDS)
         elif self.selected == SOUND:
             self.volume = 0 if self.volume >= VOLUME_MAX else self.volume + 1
         return STAY

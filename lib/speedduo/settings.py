@@ -5,7 +5,8 @@ for times, 0/1 for the switches (settings.toml holds only strings and
 integers), a string for ``SPEED_CLAIM``. Besides those: ``SPEED_BEST_OF``
 (3, 5 or 7), ``SPEED_OPPONENT`` (``off``: two players, or the board plays
 player 1: ``easy``, ``medium``, ``hard``; lib/speedduo/opponent.py; the menu's
-starting choice), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
+starting choice), ``SPEED_GAME`` (``speed``, ``spit``: V8, ``california``: V9;
+the menu's starting game), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
 ``SPEED_PROFILE`` (0/1, docs/device.md) and ``SPEED_VOLUME`` (0-3, 0 = mute;
 docs/sound.md).
 
@@ -22,12 +23,14 @@ from speedduo.rules import Rules, option_names
 OTHER_SETTINGS = (
     "SPEED_BEST_OF",
     "SPEED_OPPONENT",
+    "SPEED_GAME",
     "SPEED_I2C_FREQUENCY",
     "SPEED_SEED",
     "SPEED_PROFILE",
     "SPEED_VOLUME",
 )
 OPPONENTS = ("off", "easy", "medium", "hard")  # SPEED_OPPONENT: opponent.LEVEL_NAMES 0-3
+GAMES = ("speed", "spit", "california")  # SPEED_GAME: menu.GAME_IDS, gamerules.GAMES
 
 
 def _flag(value):
@@ -53,6 +56,13 @@ class Settings:
                 self.opponent = OPPONENTS.index(opponent)
             else:
                 self.problems.append(("SPEED_OPPONENT", "off, easy, medium or hard"))
+        self.game = 0  # classic Speed
+        game = getenv("SPEED_GAME")
+        if game is not None:
+            if game in GAMES:
+                self.game = GAMES.index(game)
+            else:
+                self.problems.append(("SPEED_GAME", "speed, spit or california"))
         self.i2c_frequency = self.whole(
             getenv, "SPEED_I2C_FREQUENCY", frequency, 100000, max_frequency
         )

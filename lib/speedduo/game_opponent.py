@@ -1,0 +1,125 @@
+"""The board's opponent in the other games (V8 Spit, V9 California Speed), and the simulator's
+bots for them (V10 too): one ``GameBot``.
+
+A bot sees what a player sees (the rules core's ``bot_keys(p)``: the keys that
+do something for it now), picks one of them from its own seeded stream after
+a reaction time of its level (``opponent.py``'s: easy 700-1500 ms, medium
+450-900, hard 250-500, in whole ms; ``perfect`` reacts in 1 ms, the next
+millisecond) and commits to it: if the table changes meanwhile it still
+presses and may lose the race (R8). It holds the key 60-120 ms and looks again
+once the key is up and has settled. The simulator's headless runner
+(``host_sim/games_runner.py``, through ``host_sim/games_bots.py``) drives it on
+its own clock.
+
+``GameOpponent`` is the board's side, as ``opponent.Opponent`` is for classic
+Speed (whose merge it inherits): it stands in front of the keypad's event
+queue and hands on the real events with the bot's planned presses merged in,
+in timestamp order, so they go through the key record and the session's
+arbitration as a human's do (logged, and replayed by ``replay``). It plays
+player 1; the physical buttons of that row are ignored while it plays.
+"""
+
+from speedduo.codes import KEYS_PER_PLAYER, PLAYING
+from speedduo.opponent import (
+    HOLD_MS,
+    HOLD_SPREAD_MS,
+    LEVEL_NAMES,
+    REACTION_LOW_MS,
+    REACTION_SPREAD_MS,
+    SETTLE_MS,
+    Opponent,
+    opponent_seed,
+)
+from speedduo.rng import Rng
+
+_TICKS_MASK = 0x1FFFFFFF  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
+_TICKS_HALF = 0x10000000
+
+
+class GameBot:
+    """Player ``player`` of a rules core, at ``level`` (a LEVEL_NAMES name), drawing from ``rng``."""
+
+    def __init__(self, player, level, rng):
+        if level not in LEVEL_NAMES[1:]:
+            raise ValueError("unknown bot level %r (easy, medium, hard, perfect)" % level)
+        self.player = player
+        self.level = level
+        self._low = REACTION_LOW_MS[LEVEL_NAMES.index(level)]
+        self._spread = REACTION_SPREAD_MS[LEVEL_NAMES.index(level)]
+        self.rng = rng
+        self.press_at = -1  # match ms of the planned press
+        self.key = 0
+        self.resume_at = 0  # no new plan before this
+
+    def reaction_ms(self):
+        spread = self._spread
+        return max(1, self._low + (self.rng.below(spread + 1) if spread else 0))
+
+    def observe(self, now, core):
+        """Plan a press when something can be done and nothing is planned."""
+        if self.press_at >= 0 or now < self.resume_at or core.over:
+            return
+        keys = core.bot_keys(self.player)
+        if not keys:
+            return
+        self.key = keys[self.rng.below(len(keys))]
+        self.press_at = now + self.reaction_ms()
+
+    def fire(self):
+        """The planned press: (key number, down at, up at); the bot waits for it to land."""
+        hold = HOLD_MS + self.rng.below(HOLD_SPREAD_MS + 1)
+        at = self.press_at
+        self.press_at = -1
+        self.resume_at = at + hold + SETTLE_MS
+        return self.player * KEYS_PER_PLAYER + self.key, at, at + hold
+
+    def forget(self):
+        self.press_at = -1
+        self.resume_at = 0
+
+
+class GameOpponent(Opponent):
+    """The keypad's event queue with a ``GameBot`` playing player ``player``'s row.
+
+    ``level``: 1-3 (the menu's EASY, MEDIUM, HARD; LEVEL_NAMES); its stream is drawn
+    from the match seed as the simulator's bots' are (``opponent.opponent_seed``).
+    ``join(events, match, start_ticks, real_event)`` (inherited) puts it in front of the
+    real queue for one ``GameMatch``; the GameApp calls ``look(now_ticks)`` at the start
+    of every loop pass, before it reads the keys."""
+
+    def __init__(self, level, seed, player=1) -> None:
+        Opponent.__init__(self, level, seed, 0, player)
+        self.bot = GameBot(player, LEVEL_NAMES[level], Rng(opponent_seed(seed, player)))
+        self._seen_hand = -1
+
+    def look(self, now_ticks: int) -> None:
+        """The time now, and a look at the table: a press planned is two key events."""
+        now = ((now_ticks - self.start_ticks + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        self._now = now
+        match = self.match
+        core = match.core
+        playing = match.phase == PLAYING and not core.over
+        bot = self.bot
+        if self._n:
+            # a press whose key is not down yet is dropped when its round ends
+            same_hand = playing and core.hand_no == self._hand_no
+            if self._i == 0 and self._t[0] >= now and not same_hand:
+                self._n = 0
+                bot.forget()
+            return
+        if not playing:
+            return
+        if core.hand_no != self._seen_hand:  # a new round: nothing planned carries over
+            self._seen_hand = core.hand_no
+            bot.forget()
+        bot.observe(now, core)
+        if bot.press_at < 0:
+            return
+        key, down, up = bot.fire()
+        key -= self.player * KEYS_PER_PLAYER
+        self._hand_no = core.hand_no
+        self._put(0, down, key, 1)
+        self._put(1, up, key, 0)
+        self._n = 2
+        self._i = 0
+        self.presses += 1
