@@ -37,7 +37,7 @@ _TICKS_HALF = 0x10000000
 
 
 class GameBot:
-    """Player ``player`` of a rules core, at ``level`` (a LEVEL_NAMES name), drawing from ``rng``."""
+    """Player ``player`` of a rules core at ``level`` (a LEVEL_NAMES name), drawing from ``rng``."""
 
     def __init__(self, player, level, rng):
         if level not in LEVEL_NAMES[1:]:
