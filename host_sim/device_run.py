@@ -436,6 +436,27 @@ def _region_bytes(emulator, region):
     return sorted(out)
 
 
+def panel_changes(traces, address=0x3C):
+    """Per bus: [(t1_us, 0)] for every write that changed any pixel (the other games' views
+    lay their tables out their own way: a press shows as the first change after it)."""
+    from host_sim.board_cli import panel_emulators
+
+    emulators = panel_emulators()
+    result = []
+    for bus, transactions in enumerate(traces):
+        emulator = emulators[bus]
+        changes = []
+        for t in transactions:
+            if not (t["ack"] and t["addr"] == address and t["data"]) or t.get("read"):
+                continue
+            before = bytes(emulator.gddram)
+            emulator.receive(t["data"])
+            if before != emulator.gddram:
+                changes.append((t["t1"], 0))
+        result.append(changes)
+    return result
+
+
 def pile_changes(traces, address=0x3C):
     """Per bus: [(t1_us, pile)] for every write that changed a pile's pixels."""
     from host_sim.board_cli import panel_emulators
@@ -474,6 +495,7 @@ def play_presses(lines, script):
     from speedduo.rules import Rules
 
     downs = [(t, p, k) for t, p, k, closed in script if closed]
+    games = bool(lines) and json.loads(lines[0]).get("v") == 2  # V8/V9 (game_app.py)
     menu = Menu(Rules(), 3)
     cursor = 0
     play_us = None
@@ -492,15 +514,18 @@ def play_presses(lines, script):
                 if menu.press(p * 7 + k) == START:
                     play_us = t
                     break
-        elif ev == "play" and play_us is not None:
+        elif ev in ("play", "cover") and play_us is not None:
+            # (V8 Spit's play: a place 0-4 is key 1-5; V9's cover: a column 0-4; their
+            # pixels are any change on the panel, panel_changes(): pile 0)
+            slot = e["slot"] if ev == "play" else e["col"]
             match_ms = hand_start + e["t"]
             for i in range(cursor, len(downs)):
                 t, p, k = downs[i]
-                if i in used or p != e["p"] or k != e["slot"] + 1:
+                if i in used or p != e["p"] or k != slot + 1:
                     continue
                 if abs((t - play_us) / 1000 - match_ms) <= 2:
                     used.add(i)
-                    out.append((t, e["pile"]))
+                    out.append((t, e["pile"] if ev == "play" and not games else 0))
                     break
         elif ev == "hand_end":
             hand_start += e["t"] + RESULT_MS + COUNTDOWN_MS
@@ -538,7 +563,9 @@ def measure(console, lines, traces, led, script):
     alloc = sum(m.get("alloc", 0) for m in matches)
     presses = sum(m.get("presses", 0) for m in matches)
     steps = step_durations(led)
-    latencies = press_to_pixel(play_presses(lines, script), pile_changes(traces))
+    games = bool(lines) and json.loads(lines[0]).get("v") == 2
+    changes = panel_changes(traces) if games else pile_changes(traces)
+    latencies = press_to_pixel(play_presses(lines, script), changes)
     return {
         "mem_free_boot": boot,
         "mem_free_after_import": after_import,

@@ -6,6 +6,7 @@ games' referees (tests/referee.py).
 
 import importlib.util
 import json
+import os
 
 import pytest
 from conftest import run_cli
@@ -372,3 +373,67 @@ def test_one_player_against_the_boards_opponent_through_code_py(tmp_path, game):
 def test_board_refuses_options_the_game_does_not_take(args, message):
     result = run_cli("board", *args, check=False)
     assert result.returncode == 2 and message in result.stderr
+
+
+# ---- on the real firmware (CircuitPython 10.2.1 on an emulated RP2040, docs/device.md) ----
+
+try:
+    from host_sim import device_run
+
+    HAVE_FIRMWARE = all(
+        os.path.isfile(os.path.join(device_run.firmware_dir(), name))
+        for name in device_run.FIRMWARE_FILES
+    )
+except ImportError:  # pragma: no cover
+    HAVE_FIRMWARE = False
+LONG = os.environ.get("SPEED_DEVICE_LONG") == "1"
+needs_firmware = pytest.mark.skipif(
+    not HAVE_FIRMWARE, reason="no firmware.uf2/bootrom.bin (docs/device.md)"
+)
+needs_long = pytest.mark.skipif(not (HAVE_FIRMWARE and LONG), reason="SPEED_DEVICE_LONG=1")
+
+
+def _device_script(path, seconds=3, every_us=150000):
+    """PLAY at 5 s (the menu shows ~4 s after power-on), then from 8.1 s, after the R3
+    countdown, both players press 1-5 in turn every 150 ms (as test_device.py's mash)."""
+    lines = ["5000000 0 1"]
+    t, i = 8100000, 0
+    while t < 8100000 + seconds * 1000000:
+        lines.append("%d %d %s" % (t, i % 2, "12345"[(i // 2) % 5]))
+        t += every_us
+        i += 1
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _device(tmp_path, game, *extra, seconds=3):
+    log, report = tmp_path / "d.jsonl", tmp_path / "r.json"
+    result = run_cli(
+        "device", "--game", game, "--seed", "2", "--idle-ms", "1500",
+        "--script", _device_script(tmp_path / "s.txt", seconds), "--log", str(log),
+        "--report", str(report), *extra, check=False, timeout=1800,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr  # no traceback on the console
+    figures = json.loads(report.read_text())
+    print(game, json.dumps(figures, sort_keys=True))  # the figures, for docs/device.md
+    return _checked(log, game), figures
+
+
+@needs_views
+@needs_firmware
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("game", ["spit", "california"])
+def test_device_a_short_match_of_each_game_replays_and_reports_heap(tmp_path, game):
+    events, figures = _device(tmp_path, game)
+    assert events[0]["game"] == game and events[-1]["ev"] == "match_end"
+    assert figures["mem_free_live_min"] > 0 and figures["steps_measured"] > 100
+
+
+@needs_views
+@needs_long
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("game", ["spit", "california"])
+def test_long_device_against_the_boards_opponent(tmp_path, game):
+    events, figures = _device(tmp_path, game, "--opponent", "hard", seconds=10)
+    assert any(e.get("p") == 1 and e["ev"] in ("play", "cover", "turn") for e in events)
+    assert figures["mem_free_live_min"] > 0
