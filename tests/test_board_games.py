@@ -437,3 +437,17 @@ def test_long_device_against_the_boards_opponent(tmp_path, game):
     events, figures = _device(tmp_path, game, "--opponent", "hard", seconds=10)
     assert any(e.get("p") == 1 and e["ev"] in ("play", "cover", "turn") for e in events)
     assert figures["mem_free_live_min"] > 0
+
+
+@needs_views
+@pytest.mark.parametrize("game", ["spit", "california"])
+def test_the_board_program_with_each_game_runs_in_the_micropython_vm(tmp_path, game):
+    """The same program under MicroPython (lib's Python subset; the board's imports)."""
+    script = _device_script(tmp_path / "s.txt")
+    log = tmp_path / "vm.jsonl"
+    result = run_cli(
+        "board", "--vm", "micropython", "--game", game, "--opponent", "medium", "--seed", "2",
+        "--idle-ms", "1500", "--script", script, "--log", str(log), check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    _checked(log, game)

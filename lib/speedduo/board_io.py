@@ -30,7 +30,7 @@ from speedduo.app import App
 from speedduo.keys import make_keys
 from speedduo.link import Link
 from speedduo.logport import LogPort
-from speedduo.menu import GAME_IDS, SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
+from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
@@ -310,41 +310,18 @@ def data_port():
     return usb_cdc.data
 
 
-def play_other_game(
-    menu, settings, seed, play_ticks, keys, screens, log_port, sound, feed, profiler
-):
-    """One match of the game chosen in the menu (V8, V9) with its own loop and views
-    (game_app.py); its modules are imported for it and forgotten after it, so classic
-    Speed gets its room back. Returns the GameApp."""
+def other_game(menu, settings, seed, play_ticks, keys, screens, log_port, sound, feed, profiler):
+    """V8 Spit or V9 California Speed (the menu's GAME): ``game_app.board_match``, imported
+    for the match by name (the board glue's type check stops there) and forgotten after it."""
     import sys
 
-    gc.collect()  # room to compile them
-    # imported by name, so the type check of the board glue (tests/test_board_program.py)
-    # stops here: the games' rules cores are checked by their own tests and referees
+    gc.collect()  # room to compile it
     __import__("speedduo.game_app")
     game_app = sys.modules["speedduo.game_app"]
-    try:
-        return game_app.play_game(
-            GAME_IDS[menu.game],
-            settings.rules,
-            seed,
-            menu.opponent,
-            play_ticks,
-            keys.events,
-            screens,
-            log_port.send,
-            ticks_ms=supervisor.ticks_ms,
-            event=keypad.Event(),
-            sound=sound,
-            feed=feed,
-            profiler=profiler,
-        )
-    finally:
-        modules = game_app.MODULES
-        del game_app
-        for name in modules:
-            unload(name)
-        gc.collect()
+    board = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload)
+    return game_app.board_match(
+        menu, settings, seed, play_ticks, keys.events, screens, log_port, board
+    )
 
 
 def main(matches=0, free_at_boot=-1):
@@ -391,9 +368,9 @@ def main(matches=0, free_at_boot=-1):
         try:
             play_ticks = choose(keys, screens, menu, feed, stats_box, sound)
             match_seed = seed if seed >= 0 else new_seed()
-            if menu.game:  # V8 Spit, V9 California Speed (game_app.py)
-                app = None  # the last match's: its memory goes back to the heap first
-                app = play_other_game(
+            if menu.game:  # V8, V9: not in the stats (docs/stats.md)
+                app = None  # the last match's memory goes back to the heap first
+                app = other_game(
                     menu,
                     settings,
                     match_seed,
@@ -405,47 +382,35 @@ def main(matches=0, free_at_boot=-1):
                     feed,
                     profiler,
                 )
-                log_port.flush()
-                # the stats (stats.py) count classic Speed's matches only (a Match's hands,
-                # plays and reaction times): the other games are not recorded
-                played += 1
-                host_stats.matches = played
-                if seed >= 0:
-                    seed = (seed + 1) % SEED_LIMIT
-                if matches and played >= matches:
-                    while sound is not None and sound.playing:  # the last tune, to its end
-                        feed()
-                        sound.update(supervisor.ticks_ms())
-                    return app
-                app = None  # its modules were unloaded: now they leave the heap
-                continue
-            opponent = None
-            if menu.opponent:  # one player against the board: it plays player 1
-                gc.collect()  # room to compile it (imported the first time it is chosen)
-                from speedduo.opponent import Opponent
-
-                opponent = Opponent(menu.opponent, match_seed, settings.rules.claim_mode)
-            app = App(
-                keys.events,
-                supervisor.ticks_ms,
-                match_seed,
-                settings.rules,
-                menu.best_of,
-                log_port.send,
-                screens,
-                start_ticks=play_ticks,
-                opponent=opponent,
-                event=keypad.Event(),
-                sound=sound,
-            )
-            if profiler is None:
-                app.run(feed)
             else:
-                profiler.run(app, feed)
+                opponent = None
+                if menu.opponent:  # one player against the board: it plays player 1
+                    gc.collect()  # room to compile it (imported the first time it is chosen)
+                    from speedduo.opponent import Opponent
+
+                    opponent = Opponent(menu.opponent, match_seed, settings.rules.claim_mode)
+                app = App(
+                    keys.events,
+                    supervisor.ticks_ms,
+                    match_seed,
+                    settings.rules,
+                    menu.best_of,
+                    log_port.send,
+                    screens,
+                    start_ticks=play_ticks,
+                    opponent=opponent,
+                    event=keypad.Event(),
+                    sound=sound,
+                )
+                if profiler is None:
+                    app.run(feed)
+                else:
+                    profiler.run(app, feed)
             log_port.flush()
-            stats = the_stats(stats_box)
-            stats.record(app.match)
-            stats.save()  # the match is over: a flash write pauses the board (stats_store)
+            if not menu.game:
+                stats = the_stats(stats_box)
+                stats.record(app.match)
+                stats.save()  # the match is over: a flash write pauses the board (stats_store)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
@@ -460,3 +425,5 @@ def main(matches=0, free_at_boot=-1):
                 feed()
                 sound.update(supervisor.ticks_ms())
             return app
+        if menu.game:
+            app = None  # V8/V9: its modules were forgotten; now they leave the heap

@@ -334,6 +334,36 @@ MODULES = (
 )
 
 
+def board_match(menu, settings, seed, start_ticks, events, screens, log_port, board):
+    """One match of the menu's game (V8, V9) on the board (board_io.other_game); returns
+    its GameApp. ``board``: (ticks_ms, a keypad.Event, the Sound or None, the watchdog's
+    feed, the Profiler or None, board_io.unload). Afterwards the modules it brought in
+    are forgotten (``MODULES``), so classic Speed gets their room back."""
+    ticks_ms, event, sound, feed, profiler, unload = board
+    from speedduo.menu import GAME_IDS
+
+    try:
+        return play_game(
+            GAME_IDS[menu.game],
+            settings.rules,
+            seed,
+            menu.opponent,
+            start_ticks,
+            events,
+            screens,
+            log_port.send,
+            ticks_ms=ticks_ms,
+            event=event,
+            sound=sound,
+            feed=feed,
+            profiler=profiler,
+        )
+    finally:
+        log_port.flush()
+        for name in MODULES:
+            unload(name)
+
+
 def play_game(game, rules, seed, opponent, start_ticks, events, screens, send_line, **board):
     """Play one match of ``game`` ("spit": V8, "california": V9) on the board; returns its
     GameApp. ``rules``: the board's ``rules.Rules`` (settings.toml, the menu): the options

@@ -85,6 +85,8 @@ class GameLog:
 
     def drain(self, write) -> int:
         """Hand every waiting line to ``write`` (a str each, no newline); returns how many."""
+        if not self._lines:
+            return 0  # (the board's loop asks every pass: no new list when there is nothing)
         lines = self._lines
         self._lines = []
         for line in lines:
