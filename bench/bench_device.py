@@ -1,6 +1,7 @@
 """The game on CircuitPython itself (rp2040js): the ``--report`` figures for .py and .mpy deploys.
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_device.py [--seconds 10] [--deploy py,mpy]
+        [--game speed|spit|california] [--opponent easy|medium|hard] [--play-ms 5000]
 
 Each run boots the emulated Pico, presses PLAY, then mashes hand slots 1-5 of both
 players in turn every 150 ms (a fitting card is played, the rest are refused) for
@@ -34,27 +35,29 @@ FIELDS = (
 )
 
 
-def mash_script(seconds, every_us=150000):
-    lines = ["%d 0 1" % PLAY_US]
-    t = PLAY_US + COUNTDOWN_US
+def mash_script(seconds, every_us=150000, play_us=PLAY_US):
+    lines = ["%d 0 1" % play_us]
+    t = play_us + COUNTDOWN_US
     i = 0
-    while t < PLAY_US + COUNTDOWN_US + seconds * 1000000:
+    while t < play_us + COUNTDOWN_US + seconds * 1000000:
         lines.append("%d %d %s" % (t, i % 2, KEYS[(i // 2) % 5]))
         t += every_us
         i += 1
     return "\n".join(lines) + "\n"
 
 
-def run(deploy, seconds, seed):
+def run(deploy, seconds, seed, extra=(), play_us=PLAY_US):
+    """``extra``: more ``device`` options (``--game spit``, ``--opponent hard``)."""
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "mash.txt")
         with open(script, "w") as f:
-            f.write(mash_script(seconds))
+            f.write(mash_script(seconds, play_us=play_us))
         report = os.path.join(tmp, "r.json")
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
         command = [
             sys.executable, "-m", "host_sim", "device", "--seed", str(seed),
             "--idle-ms", "4000", "--script", script, "--deploy", deploy, "--report", report,
+            *extra,
         ]  # fmt: skip
         result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
         if result.returncode != 0:
@@ -68,11 +71,17 @@ def main(argv=None):
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--deploy", default="py,mpy")
+    parser.add_argument("--game", choices=("speed", "spit", "california"), default="speed")
+    parser.add_argument("--opponent", choices=("easy", "medium", "hard"), default=None)
+    parser.add_argument("--play-ms", type=int, default=PLAY_US // 1000, help="the PLAY press")
     args = parser.parse_args(argv)
+    options = ["--game", args.game] if args.game != "speed" else []
+    if args.opponent:
+        options += ["--opponent", args.opponent]
     print("| deploy | " + " | ".join(FIELDS) + " | plays | emulated ms | wall s |")
     print("|---" * (len(FIELDS) + 4) + "|")
     for deploy in args.deploy.split(","):
-        r = run(deploy, args.seconds, args.seed)
+        r = run(deploy, args.seconds, args.seed, options, args.play_ms * 1000)
         if "error" in r:
             print(f"| {deploy} | failed: {r['error']} |")
             continue

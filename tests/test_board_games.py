@@ -394,11 +394,12 @@ needs_long = pytest.mark.skipif(not (HAVE_FIRMWARE and LONG), reason="SPEED_DEVI
 
 
 def _device_script(path, seconds=3, every_us=150000):
-    """PLAY at 5 s (the menu shows ~4 s after power-on), then from 8.1 s, after the R3
-    countdown, both players press 1-5 in turn every 150 ms (as test_device.py's mash)."""
-    lines = ["5000000 0 1"]
-    t, i = 8100000, 0
-    while t < 8100000 + seconds * 1000000:
+    """PLAY at 6 s (the keypad is scanning and the menu up ~5.1 s after power-on on the
+    firmware), then from 9.1 s, after the R3 countdown, both players press 1-5 in turn
+    every 150 ms (as test_device.py's mash)."""
+    lines = ["6000000 0 1"]
+    t, i = 9100000, 0
+    while t < 9100000 + seconds * 1000000:
         lines.append("%d %d %s" % (t, i % 2, "12345"[(i // 2) % 5]))
         t += every_us
         i += 1
