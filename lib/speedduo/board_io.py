@@ -326,6 +326,9 @@ def other_game(menu, settings, seed, play_ticks, keys, screens, log_port, sound,
 
 def main(matches=0, free_at_boot=-1):
     """Play matches forever (or ``matches`` of them): the device's whole life."""
+    # the keypad first: it scans from here, so a press while the rest starts up (settings.toml
+    # is read setting by setting) is queued for the menu
+    keys = make_keys(board)
     settings = Settings(
         os.getenv,
         settings_names(environ=getattr(os, "environ", None)),
@@ -337,7 +340,6 @@ def main(matches=0, free_at_boot=-1):
         from speedduo.profiling import Profiler
 
         profiler = Profiler(getattr(board, pins.LED_PIN), free_at_boot)
-    keys = make_keys(board)
     buses = (PanelBus(0, settings.i2c_frequency), PanelBus(1, settings.i2c_frequency))
     screens = Screens.build(
         buses[0], buses[1], address=pins.PANEL_ADDRESS[0], rotations=pins.PANEL_ROTATION, log=print
