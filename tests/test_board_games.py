@@ -452,3 +452,24 @@ def test_the_board_program_with_each_game_runs_in_the_micropython_vm(tmp_path, g
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     _checked(log, game)
+
+
+@needs_views
+def test_the_game_chosen_in_the_menu_is_played(tmp_path):
+    """Through code.py's program: R to GAME (eight presses), 1 turns SPEED to SPIT, L back
+    to PLAY, 1 starts a Spit match (V8) whose log replays."""
+    lines = []
+    t = 1000000
+    for key in "R" * GAME + "1" + "L" * GAME + "1":
+        lines.append("%d 0 %s" % (t, key))
+        t += 100000
+    script = tmp_path / "menu.txt"
+    script.write_text("\n".join(lines) + "\n")
+    log = tmp_path / "b.jsonl"
+    result = run_cli(
+        "board", "--seed", "2", "--idle-ms", "1500", "--script", str(script), "--log", str(log),
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    events = _checked(log, "spit")
+    assert events[0]["game"] == "spit" and events[-1]["ev"] == "match_end"
