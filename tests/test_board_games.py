@@ -202,18 +202,23 @@ def test_one_instant_of_both_players_is_one_step_and_ties_rotate():
 
 
 def test_views_hear_every_logged_event_and_the_send_line_gets_bytearrays():
+    """Each event the core logs reaches both views (and the sound) in the pass that logged
+    it, after the core has returned (CircuitPython's Python stack is short)."""
     sent = []
+    clock = [0]
     rules = GameRules("spit", idle_ms=2000)
     session = GameSession(_core("spit", rules), 5, rules, 1)
     screens = _Screens()
     app = GameApp(
-        _Queue(), lambda: 0, session, sent.append, screens, start_ticks=0, event=KeyEvent()
+        _Queue(), lambda: clock[0], session, sent.append, screens, start_ticks=0, event=KeyEvent()
     )
     assert isinstance(sent[0], bytearray)  # LogPort.send appends to it
-    app.session.match.advance(3000)  # the deal (R3 countdown over)
+    clock[0] = 3001
+    app.step()  # the match moves on to 3000: the deal (R3 countdown over)
     names = [ev for ev, _, _ in screens.views[0].events]
     assert names == ["deal"] and screens.views[1].events == screens.views[0].events
     assert screens.views[0].events[0][2] == 3000  # its match time: the hand's start
+    assert screens.views[0].refreshes == 1  # the screens were refreshed in that pass
 
 
 def test_chatter_and_unpaired_edges_stay_out_of_the_key_record():

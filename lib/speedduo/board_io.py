@@ -18,6 +18,7 @@ What a real board does that the game must survive (all seen on CircuitPython
 
 import gc
 import os
+import sys
 
 import board
 import busio
@@ -310,20 +311,6 @@ def data_port():
     return usb_cdc.data
 
 
-def other_game(menu, settings, seed, play_ticks, keys, screens, log_port, sound, feed, profiler):
-    """V8 Spit or V9 California Speed (the menu's GAME): ``game_app.board_match``, imported
-    for the match by name (the board glue's type check stops there) and forgotten after it."""
-    import sys
-
-    gc.collect()  # room to compile it
-    __import__("speedduo.game_app")
-    game_app = sys.modules["speedduo.game_app"]
-    board = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload)
-    return game_app.board_match(
-        menu, settings, seed, play_ticks, keys.events, screens, log_port, board
-    )
-
-
 def main(matches=0, free_at_boot=-1):
     """Play matches forever (or ``matches`` of them): the device's whole life."""
     # the keypad first: it scans from here, so a press while the rest starts up (settings.toml
@@ -372,17 +359,11 @@ def main(matches=0, free_at_boot=-1):
             match_seed = seed if seed >= 0 else new_seed()
             if menu.game:  # V8, V9: not in the stats (docs/stats.md)
                 app = None  # the last match's memory goes back to the heap first
-                app = other_game(
-                    menu,
-                    settings,
-                    match_seed,
-                    play_ticks,
-                    keys,
-                    screens,
-                    log_port,
-                    sound,
-                    feed,
-                    profiler,
+                gc.collect()  # room to compile it; imported by name: the board glue's type
+                __import__("speedduo.game_app")  # check stops here (test_board_program.py)
+                board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload)
+                app = sys.modules["speedduo.game_app"].board_match(
+                    menu, settings, match_seed, play_ticks, keys.events, screens, log_port, board_
                 )
             else:
                 opponent = None

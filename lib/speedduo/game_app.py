@@ -130,6 +130,7 @@ class GameApp:
         self.bounces = 0  # presses dropped as chatter
         self.overflows = 0  # times the keypad queue overflowed
         self._news = 0  # events logged since the last refresh
+        self._told = []  # (ev, fields, now) logged, not yet shown to the views and sound
         self._drawn_at = -REDRAW_MS
         self._phase = -1  # the match phase the sound was last told
         self.arbiter = self  # what profiling.Profiler reads of an App: .presses
@@ -192,6 +193,7 @@ class GameApp:
             self._moved_to = now - 1
             self._now = now - 1
             match.advance(now - 1)  # what is due at `now` waits: a press of `now` may come
+        self._tell()
         sound = self.sound
         if sound is not None:
             phase = match.phase
@@ -261,7 +263,9 @@ class GameApp:
         self._news += 1
 
     def _observe(self, ev, fields) -> None:
-        """An event the rules core logged (GameLog.observer): to both views and the sound."""
+        """An event the rules core logged (GameLog.observer), with its match time: kept for
+        ``_tell`` (called deep inside the core, so the views' drawing waits: CircuitPython's
+        Python stack is short)."""
         match = self.match
         now = self._now
         if fields and fields[0][0] == "t":
@@ -269,6 +273,18 @@ class GameApp:
         elif ev == "deal":
             now = match.hand_start
         self._news += 1
+        self._told.append((ev, fields, now))
+
+    def _tell(self) -> None:
+        """The events logged since the last pass, in order, to both views and the sound."""
+        told = self._told
+        if not told:
+            return
+        self._told = []
+        for ev, fields, now in told:
+            self._tell_one(ev, fields, now)
+
+    def _tell_one(self, ev, fields, now) -> None:
         screens = self.screens
         if screens is not None:
             for view in screens.views:
@@ -335,53 +351,28 @@ MODULES = (
 
 
 def board_match(menu, settings, seed, start_ticks, events, screens, log_port, board):
-    """One match of the menu's game (V8, V9) on the board (board_io.other_game); returns
-    its GameApp. ``board``: (ticks_ms, a keypad.Event, the Sound or None, the watchdog's
-    feed, the Profiler or None, board_io.unload). Afterwards the modules it brought in
-    are forgotten (``MODULES``), so classic Speed gets their room back."""
+    """One match of the menu's game (V8, V9) on the board (board_io.main); returns its
+    GameApp. The options the game takes (gamerules.OPTIONS) come from the board's
+    ``settings.rules`` (settings.toml, the menu), the rest keep their defaults; the menu's
+    OPPONENT (1-3) plays player 1. ``board``: (ticks_ms, a keypad.Event, the Sound or None,
+    the watchdog's feed, the Profiler or None, board_io.unload). For the match the screens
+    show the game's views, then their own again; then the modules it brought in are
+    forgotten (``MODULES``), so classic Speed gets their room back."""
     ticks_ms, event, sound, feed, profiler, unload = board
-    from speedduo.menu import GAME_IDS
-
-    try:
-        return play_game(
-            GAME_IDS[menu.game],
-            settings.rules,
-            seed,
-            menu.opponent,
-            start_ticks,
-            events,
-            screens,
-            log_port.send,
-            ticks_ms=ticks_ms,
-            event=event,
-            sound=sound,
-            feed=feed,
-            profiler=profiler,
-        )
-    finally:
-        log_port.flush()
-        for name in MODULES:
-            unload(name)
-
-
-def play_game(game, rules, seed, opponent, start_ticks, events, screens, send_line, **board):
-    """Play one match of ``game`` ("spit": V8, "california": V9) on the board; returns its
-    GameApp. ``rules``: the board's ``rules.Rules`` (settings.toml, the menu): the options
-    the game takes (gamerules.OPTIONS) are copied from it, the rest keep their defaults;
-    ``opponent``: 0 (two players) or the menu's level 1-3 (the board plays player 1);
-    ``board``: ``event`` (a keypad.Event), ``sound``, ``feed`` (the watchdog), ``profiler``.
-    For the match the screens show the game's views, then their own again."""
     import gc
+
+    from speedduo.menu import GAME_IDS
 
     # one module at a time, collecting before each (compiling needs room on the board;
     # board_io imports the classic opponent the same way)
     gc.collect()
     from speedduo.gamerules import OPTIONS, GameRules
 
+    game = GAME_IDS[menu.game]
     game_rules = GameRules(game)
     for name, _ in OPTIONS[game]:
-        if hasattr(rules, name):
-            game_rules.set(name, getattr(rules, name))
+        if hasattr(settings.rules, name):
+            game_rules.set(name, getattr(settings.rules, name))
     gc.collect()
     if game == "spit":
         from speedduo.spit import Spit
@@ -402,11 +393,11 @@ def play_game(game, rules, seed, opponent, start_ticks, events, screens, send_li
 
     session = GameSession(core, seed, game_rules, 1)  # V8/V9: one game of rounds
     player = None
-    if opponent:
+    if menu.opponent:
         gc.collect()
         from speedduo.game_opponent import GameOpponent
 
-        player = GameOpponent(opponent, seed)
+        player = GameOpponent(menu.opponent, seed)
     saved = screens.views
     views = (view(screens.panels[0], 0), view(screens.panels[1], 1))
     for v in views:
@@ -415,20 +406,22 @@ def play_game(game, rules, seed, opponent, start_ticks, events, screens, send_li
     try:
         app = GameApp(
             events,
-            board.get("ticks_ms"),
+            ticks_ms,
             session,
-            send_line,
+            log_port.send,
             screens,
             start_ticks=start_ticks,
             opponent=player,
-            event=board.get("event"),
-            sound=board.get("sound"),
+            event=event,
+            sound=sound,
         )
-        profiler = board.get("profiler")
         if profiler is None:
-            app.run(board.get("feed"))
+            app.run(feed)
         else:
-            profiler.run(app, board.get("feed"))
+            profiler.run(app, feed)
     finally:
         screens.views = saved
+        log_port.flush()
+        for name in MODULES:
+            unload(name)
     return app
