@@ -339,7 +339,8 @@ def main(matches=0, free_at_boot=-1):
     stats_box = [None]  # the_stats()
     host_stats = HostStats(log_port, stats_box)
     # every loop pass feeds the watchdog and answers the host's requests (link.py)
-    feed = Link(log_port, supervisor.ticks_ms, start_watchdog(), host_stats.summary, menu).poll
+    link = Link(log_port, supervisor.ticks_ms, start_watchdog(), host_stats.summary, menu)
+    feed = link.poll
     if reset_after_a_hang():
         notice(keys, screens, "RESTARTED", wrap("the game hung and was restarted", _LINE), feed)
     lines = settings.report_lines(_LINE)
@@ -376,7 +377,7 @@ def main(matches=0, free_at_boot=-1):
             if profiler is None:
                 app.run(feed)
             else:
-                profiler.run(app, feed)
+                profiler.run(app, feed, link.busy)
             log_port.flush()
             stats = the_stats(stats_box)
             stats.record(app.match)

@@ -105,6 +105,22 @@ class Link:
         except OSError:  # the cable was pulled: nothing to read
             pass
 
+    def busy(self) -> bool:
+        """True when ``poll`` would answer something now, and so may allocate: bytes from
+        the host are waiting, or a request line has gone stale. (SPEED_PROFILE measures
+        those polls apart from the play's steps: profiling.py.)"""
+        port = self.log_port.port
+        if port is None:
+            return False
+        try:
+            if port.in_waiting:
+                return True
+        except OSError:
+            return False
+        if self._length or self._too_long:
+            return ticks_diff(self.ticks_ms(), self._started) > STALE_MS
+        return False
+
     def _take(self, data) -> None:
         for byte in data:
             if byte == 10 or byte == 13:
