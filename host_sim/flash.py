@@ -21,8 +21,11 @@ PINNED_VERSION = "10.2.1"
 PINNED_BOARD = "raspberry_pi_pico"
 PINNED_FILE = "adafruit-circuitpython-%s-en_US-%s.uf2" % (PINNED_BOARD, PINNED_VERSION)
 PINNED_URL = "https://downloads.circuitpython.org/bin/%s/en_US/%s" % (PINNED_BOARD, PINNED_FILE)
-# The SHA-256 of the official PINNED_FILE. Not pinned yet: it could not be read from
-# here (docs/deploy.md, "Flashing"); until it is, only --force flashes a UF2.
+# The SHA-256 of the official PINNED_FILE. Not pinned yet: no SHA-256 published for
+# exactly that file was found (searched 2026-11-30: circuitpython.org's data files,
+# CircuitPython's issues, web pages, repositories naming the file; the download site
+# itself could not be read from here; docs/deploy.md, "Flashing"). Until it is, only
+# --force flashes a UF2.
 PINNED_SHA256 = None
 
 UF2_BLOCK = 512

@@ -15,7 +15,7 @@ from conftest import ROOT, run_cli
 from host_sim import host_requests
 from host_sim.wire import request
 
-SMOKE_SCRIPT = os.path.join(ROOT, "tests", "scripts", "device_smoke.txt")
+SCRIPT = os.path.join(ROOT, "tests", "scripts", "device_requests.txt")
 
 
 def framed(name):
@@ -23,16 +23,18 @@ def framed(name):
     return "$%s*%04X\\n" % (name, binascii.crc_hqx(name.encode(), 0xFFFF))
 
 
-# what the host sends in the smoke match (PLAY at 5 s, the hand from 8 s to ~12.2 s):
-# the three requests in the menu, then one during the play and a bad frame of each kind
+# what the host sends around the match of tests/scripts/device_requests.txt (PLAY at
+# 7 s, the hand from 10 s to ~14.2 s): the three requests in the menu, then during the
+# hand one request and a bad frame of each kind
+ASK_AT_MS = 5500
 SENDS = [
-    "8600:" + framed("stats"),  # during the match
-    "9000:$stats*0000\\n",  # wrong CRC
-    "9500:hello\\n",  # not a frame
-    "10000:$stats\\n",  # no *CCCC
-    "10500:" + framed("nope"),  # a good frame nobody answers
-    "10700:$" + "x" * 40 + "\\n",  # longer than a request may be
-    "11000:$stats*",  # no end of line: stale after 1 s
+    "10600:" + framed("stats"),  # during the hand
+    "11000:$stats*0000\\n",  # wrong CRC
+    "11500:hello\\n",  # not a frame
+    "12000:$stats\\n",  # no *CCCC
+    "12500:" + framed("nope"),  # a good frame nobody answers
+    "12700:$" + "x" * 40 + "\\n",  # longer than a request may be
+    "13000:$stats*",  # no end of line: stale after 1 s
 ]
 EXPECTED = [
     ("stats", None),
@@ -49,7 +51,7 @@ EXPECTED = [
 
 
 def request_options():
-    options = ["--ask", "stats,version,rules", "--ask-at-ms", "6000"]
+    options = ["--ask", "stats,version,rules", "--ask-at-ms", str(ASK_AT_MS)]
     for send in SENDS:
         options.append("--send=" + send)
     return options
@@ -108,7 +110,7 @@ def test_replies_are_read_from_the_port_bytes():
 @pytest.mark.parametrize("vm", ["cpython", "micropython"])
 def test_board_answers_each_request_and_play_goes_on(tmp_path, vm):
     quiet, asked = tmp_path / "quiet.jsonl", tmp_path / "asked.jsonl"
-    common = ["board", "--vm", vm, "--seed", "2", "--idle-ms", "4000", "--script", SMOKE_SCRIPT]
+    common = ["board", "--vm", vm, "--seed", "2", "--idle-ms", "4000", "--script", SCRIPT]
     run_cli(*common, "--log", str(quiet))
     result = run_cli(*common, "--log", str(asked), *request_options())
     assert parsed_replies(result.stdout) == EXPECTED

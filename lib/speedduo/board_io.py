@@ -312,6 +312,9 @@ def data_port():
 
 def main(matches=0, free_at_boot=-1):
     """Play matches forever (or ``matches`` of them): the device's whole life."""
+    # the buttons first: a press while the rest boots (~5 s after power-on with .py
+    # files) is queued, not lost
+    keys = make_keys(board)
     settings = Settings(
         os.getenv,
         settings_names(environ=getattr(os, "environ", None)),
@@ -323,7 +326,6 @@ def main(matches=0, free_at_boot=-1):
         from speedduo.profiling import Profiler
 
         profiler = Profiler(getattr(board, pins.LED_PIN), free_at_boot)
-    keys = make_keys(board)
     buses = (PanelBus(0, settings.i2c_frequency), PanelBus(1, settings.i2c_frequency))
     screens = Screens.build(
         buses[0], buses[1], address=pins.PANEL_ADDRESS[0], rotations=pins.PANEL_ROTATION, log=print
