@@ -379,7 +379,7 @@ def main(matches=0, free_at_boot=-1):
             if profiler is None:
                 app.run(feed)
             else:
-                profiler.run(app, feed, link.busy)
+                profiler.run(app, feed, link)
             log_port.flush()
             stats = the_stats(stats_box)
             stats.record(app.match)

@@ -108,7 +108,8 @@ class Link:
     def busy(self) -> bool:
         """True when ``poll`` would answer something now, and so may allocate: bytes from
         the host are waiting, or a request line has gone stale. (SPEED_PROFILE measures
-        those polls apart from the play's steps: profiling.py.)"""
+        those polls apart from the play's steps, and between them calls ``keep_alive``:
+        profiling.py.)"""
         port = self.log_port.port
         if port is None:
             return False
@@ -120,6 +121,10 @@ class Link:
         if self._length or self._too_long:
             return ticks_diff(self.ticks_ms(), self._started) > STALE_MS
         return False
+
+    def keep_alive(self) -> None:
+        """``poll`` without reading: the watchdog only (what came waits for a ``poll``)."""
+        self._feed()
 
     def _take(self, data) -> None:
         for byte in data:

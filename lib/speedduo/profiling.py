@@ -12,10 +12,14 @@ Console lines, read by ``python -m host_sim device --report`` (docs/device.md)::
 every change of the match's phase (deal, play, stall, hand end) and one at
 its end; ``alloc`` sums ``gc.mem_alloc()`` growth over windows of 32 steps
 (a window in which the collector ran is counted in ``gcs``, its bytes are not).
-A loop pass whose ``feed`` answers the host (``busy()``: link.py has a request
-to answer) is measured on its own: ``link_polls`` of them, ``link_alloc`` bytes
-(answering may allocate; a key press may not), not in ``alloc``, and the longest
-(``link_ms_max``, ms the loop stood still for it).
+With ``link`` (link.py's ``Link``, whose ``poll`` is ``feed``), a loop pass in
+which ``link.busy()`` (the host sent bytes, or a request went stale) polls and is
+measured on its own, and every other pass only feeds the watchdog
+(``link.keep_alive()``: bytes that arrive meanwhile wait for the next pass), so
+nothing the host sends is read in a pass that is not measured apart:
+``link_polls`` of them, ``link_alloc`` bytes (answering may allocate; a key press
+may not), not in ``alloc``, and the longest (``link_ms_max``, ms the loop stood
+still for it).
 The onboard LED pin is high for the whole of each ``App.step()``, so the
 emulator (or a logic analyser) times every step to the microsecond.
 """
@@ -44,8 +48,8 @@ class Profiler:
         gc.collect()
         print("speedduo-profile import free=%d" % _mem_free())
 
-    def run(self, app, feed=None, busy=None) -> None:
-        """``app.run(feed)``, measured (``busy``: ``Link.busy``, or None).
+    def run(self, app, feed=None, link=None) -> None:
+        """``app.run(feed)``, measured (``link``: the ``Link`` whose ``poll`` is ``feed``).
 
         ``gc.mem_alloc()`` walks the whole heap's allocation table (about 4 ms on
         the RP2040), so it is read once per window of ``_WINDOW`` steps, outside
@@ -78,14 +82,16 @@ class Profiler:
             probe.value = False
             steps += 1
             window += 1
-            if feed is not None:
-                if busy is not None and busy():  # the host's request: measured apart
+            if link is not None:
+                if link.busy():  # the host's request: measured apart
                     self._close(before, steps)
                     self._answer(feed)
                     window = 0
                     before = _mem_alloc()
                 else:
-                    feed()
+                    link.keep_alive()
+            elif feed is not None:
+                feed()
             if window == _WINDOW:
                 self._close(before, steps)
                 window = 0
