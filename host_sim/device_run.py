@@ -44,6 +44,7 @@ DEFAULT_LIMIT_PAD_MS = 30000
 CIRCUITPY_OFFSET = 0x100000
 NVM_OFFSET = CIRCUITPY_OFFSET - NVM_SIZE
 CPU_HZ = 125000000  # clk_sys: the PWM's counting clock
+STATS_SAVED = "stats: saved record"  # board_io's console line after a match's stats save
 SOUND_SETTLE_US = 2000000  # --sounds: run on after the last match_end, for its tune
 _CSR, _DIV, _CC, _TOP, _EN = 0, 4, 12, 16, 160  # pwm.txt's registers (harness.mjs)
 
@@ -260,6 +261,8 @@ def run_device(args, changed):
             "led_gpio": 25,
             "nvm": nvm,
         }
+        if args.nvm and args.matches:  # run on until the board saved each match's stats
+            config["wait_console"] = {"text": STATS_SAVED, "count": args.matches}
         if args.sounds:
             config["pwm_slice"] = piezo_slice()
         if sends:

@@ -17,6 +17,9 @@
 //   matches                    stop once this many match_end lines came through the data port (0: no)
 //   min_us                     run at least until this emulated time
 //   settle_us                  after the last match_end, run this much longer
+//   wait_console               optional: with `matches`, also run until this many console
+//                              lines held this text after the last match_end ({text, count};
+//                              with `nvm`: the board's "stats: record N saved", its save)
 //   limit_us                   never run past this emulated time
 //   led_gpio                   the profiling probe pin (GPIO25)
 //   probe_scans                optional: record when the firmware reads the GPIO inputs
@@ -151,10 +154,23 @@ function main() {
   let matchEnds = 0;
   let dataTail = '';
   let lastMatchEndUs = -1;
+  const waitText = config.wait_console ? config.wait_console.text : '';
+  const waitCount = config.wait_console ? config.wait_console.count : 0;
+  let waitSeen = 0; // console lines holding waitText
+  let consoleLine = '';
   const host = new CDCHost(mcu.usbCtrl, config.data_port || { mode: 'read' }, clock, config.data_send || []);
   host.onConsole = (bytes) => {
     fs.writeSync(consoleFd, bytes);
-    consoleTail = (consoleTail + Buffer.from(bytes).toString('latin1')).slice(-4096);
+    const text = Buffer.from(bytes).toString('latin1');
+    consoleTail = (consoleTail + text).slice(-4096);
+    if (waitText) {
+      consoleLine += text;
+      let end;
+      while ((end = consoleLine.indexOf('\n')) >= 0) {
+        if (consoleLine.slice(0, end).includes(waitText)) waitSeen++;
+        consoleLine = consoleLine.slice(end + 1);
+      }
+    }
   };
   host.onData = (bytes) => {
     fs.writeSync(dataFd, bytes);
@@ -191,7 +207,13 @@ function main() {
       reason = 'code_done';
       break;
     }
-    if (config.matches && matchEnds >= config.matches && t >= minNs && t >= lastMatchEndUs * 1000 + settleNs) {
+    if (
+      config.matches &&
+      matchEnds >= config.matches &&
+      waitSeen >= waitCount &&
+      t >= minNs &&
+      t >= lastMatchEndUs * 1000 + settleNs
+    ) {
       reason = 'matches';
       break;
     }

@@ -34,7 +34,7 @@ from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
-from speedduo.sound import TUNE_MENU, Sound
+from speedduo.sound import TUNE_COUNTDOWN, TUNE_MENU, Sound
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -138,7 +138,7 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
             action = menu.press(event.key_number)
             if sound is not None:
                 sound.volume = menu.volume
-                if action != START:  # (PLAY: the countdown beeps at once)
+                if action != START:  # (PLAY: the countdown beeps, below)
                     sound.play(TUNE_MENU)
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
@@ -154,6 +154,9 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
                 # the PLAY press is read (not a play); the events after it stay queued,
                 # so its release is in the match's key record however soon the loop saw it
                 screens.hide_menu()
+                if sound is not None:  # R3's first beep at the press, not once the match
+                    sound.play(TUNE_COUNTDOWN)  # is built (~0.3 s later on the board)
+                    sound.update(supervisor.ticks_ms())
                 return event.timestamp
             screens.show_menu(-1, menu.lines(), menu.selected, title)
 
@@ -381,9 +384,16 @@ def main(matches=0, free_at_boot=-1):
             else:
                 profiler.run(app, feed, link)
             log_port.flush()
+            # the match's last tune to its end before the stats: reading them (an import)
+            # and the flash write pause the loop, which would swallow its notes
+            while sound is not None and sound.playing:
+                feed()
+                sound.update(supervisor.ticks_ms())
             stats = the_stats(stats_box)
             stats.record(app.match)
             stats.save()  # the match is over: a flash write pauses the board (stats_store)
+            if stats.store.nvm is not None:
+                print("stats: saved record %d" % stats.store.seq)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
@@ -394,7 +404,4 @@ def main(matches=0, free_at_boot=-1):
         played += 1
         host_stats.matches = played
         if matches and played >= matches:
-            while sound is not None and sound.playing:  # the last tune, to its end
-                feed()
-                sound.update(supervisor.ticks_ms())
             return app
