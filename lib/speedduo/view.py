@@ -99,6 +99,22 @@ def _class_of(msg):
     return PRIVATE
 
 
+def countdown_digit(match, now):
+    """R3: the whole seconds (1-9) left to the start signal, as the countdown shows them."""
+    arg = (match.hand_start - now + 999) // 1000
+    if arg < 1:
+        return 1
+    return 9 if arg > 9 else arg
+
+
+def stall_steps(due, t, total):
+    """R9: the stall bar's length in steps: the time from ``t`` to ``due`` out of ``total``."""
+    left = due - t
+    if left < 0:
+        left = 0
+    return (left * _STALL_STEPS + total - 1) // total if total else 0
+
+
 def _fill(state, value):
     for k in range(len(state)):
         state[k] = value
@@ -230,19 +246,9 @@ class PlayerView:
         """The part both players see at once: pile tops and the centre message. The
         coordinator sends it before the private part is even drawn. Returns True
         while the game screen shows (then ``update_private`` follows)."""
-        screen = self._screen
-        if screen == _SCREEN_MENU:
+        if not self._game_screen(match):
             return False
         phase = match.phase
-        if phase == OVER:
-            if screen != _SCREEN_OVER:
-                self._draw_over(match)
-            return False
-        if screen != _SCREEN_PLAY:
-            self.panel.clear(PRIVATE)
-            self._forget()
-            self._draw_labels()
-            self._screen = _SCREEN_PLAY
         dealt = phase != COUNTDOWN
         seat = self._seat
         if seat.hand is not hand:  # a new match: the same seat at its table
@@ -256,13 +262,43 @@ class PlayerView:
         old_target = self._target
         self._target = target
         for side in range(2):
-            card = seat.top(side) if dealt else _BACK
-            aimed = side == target
-            if card != self._tops[side] or aimed != (side == old_target):
-                self._tops[side] = card
-                self._draw_top(side, card, aimed)
+            self._show_top(side, seat.top(side) if dealt else _BACK, target, old_target)
         self._centre(hand, match, now, phase)
         return True
+
+    def _game_screen(self, match):
+        """False while a menu or the match result is on show (the result is drawn the
+        first time); else the game screen, its labels drawn the first time."""
+        screen = self._screen
+        if screen == _SCREEN_MENU:
+            return False
+        if match.phase == OVER:
+            if screen != _SCREEN_OVER:
+                self._draw_over(match)
+            return False
+        if screen != _SCREEN_PLAY:
+            self.panel.clear(PRIVATE)
+            self._forget()
+            self._draw_labels()
+            self._screen = _SCREEN_PLAY
+        return True
+
+    def forget(self):
+        """The panel may show anything: the next update redraws the whole screen."""
+        self._screen = _SCREEN_NONE
+
+    def _show_top(self, side, card, target, old_target):
+        """Draw pile ``side`` when its top or the aim at it changed."""
+        aimed = side == target
+        if card != self._tops[side] or aimed != (side == old_target):
+            self._tops[side] = card
+            self._draw_top(side, card, aimed)
+
+    def _show_slot(self, slot, card):
+        """Draw hand slot ``slot`` when its card changed."""
+        if card != self._slots[slot]:
+            self._slots[slot] = card
+            self._draw_slot(slot, card)
 
     def update_private(self, hand, match):
         """This player's own part: hand slots, cards left, score."""
@@ -270,10 +306,7 @@ class PlayerView:
         seat = self._seat
         dealt = match.phase != COUNTDOWN
         for s in range(5):
-            card = seat.card(s) if dealt else _BACK
-            if card != self._slots[s]:
-                self._slots[s] = card
-                self._draw_slot(s, card)
+            self._show_slot(s, seat.card(s) if dealt else _BACK)
         if dealt:
             self._count(0, seat.cards_left(), 24)  # after "YOU "
             self._count(1, seat.opponent_cards_left(), 116)  # after "THEM "
@@ -300,6 +333,9 @@ class PlayerView:
         if card == _BACK:
             panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
+        if card == NO_CARD:  # an empty pile (Spit: only one player could spit): a dash
+            panel.fill(x + 4, 3, glyphs.LARGE_W - 8, 1, 0xE7 if aimed else 0x18, SHARED)
+            return
         if card >= JOKER1:  # V3: no sprite; the joker's letter, as in its log name X1/X2
             panel.char(_FONT, _INDEX, 88, x + 9, 2, SHARED, aimed)
             return
@@ -313,21 +349,25 @@ class PlayerView:
         panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)
 
     def _draw_slot(self, slot, card):
+        # (private, after the piles: the per-byte diff keeps the bytes sent down)
+        self._draw_card(card, _SLOT_X0 + slot * _SLOT_DX, 6, PRIVATE, False)
+
+    def _draw_card(self, card, x, page, cls, invert):
+        """A card at 12x16 (two pages) at x, page: face down hatched, none a short dash."""
         panel = self.panel
-        x = _SLOT_X0 + slot * _SLOT_DX
         w = glyphs.MEDIUM_W
+        ground = 0xFF if invert else 0
         if card == _BACK:
-            panel.fill(x, 6, w, 2, 0x55, PRIVATE)
+            panel.fill(x, page, w, 2, 0xAA if invert else 0x55, cls)
         elif card == NO_CARD:
-            panel.fill(x, 6, w, 2, 0, PRIVATE)
-            panel.fill(x + 2, 7, w - 4, 1, 0x08, PRIVATE)  # a short dash: empty slot
+            panel.fill(x, page, w, 2, ground, cls)
+            panel.fill(x + 2, page + 1, w - 4, 1, ground ^ 0x08, cls)  # a short dash
         elif card >= JOKER1:  # V3: the joker's letter
-            panel.fill(x, 6, w, 2, 0, PRIVATE)
-            panel.char(_FONT, _INDEX, 88, x + 3, 6, PRIVATE, True)
+            panel.fill(x, page, w, 2, ground, cls)
+            panel.char(_FONT, _INDEX, 88, x + 3, page, cls, not invert)
         else:
-            # (private, after the piles: the per-byte diff keeps the bytes sent down)
             start = ((card % DECK_SIZE) >> 2) * glyphs.MEDIUM_SIZE
-            panel.blit(glyphs.MEDIUM, start, w, w, 2, x, 6, PRIVATE, False)
+            panel.blit(glyphs.MEDIUM, start, w, w, 2, x, page, cls, invert)
 
     def _count(self, k, value, x):
         if value > 99:
@@ -354,12 +394,7 @@ class PlayerView:
         msg = _M_NONE
         arg = 0
         if phase == COUNTDOWN:
-            left = match.hand_start - now
-            arg = (left + 999) // 1000
-            if arg < 1:
-                arg = 1
-            if arg > 9:
-                arg = 9
+            arg = countdown_digit(match, now)
             msg = _M_COUNT
         elif phase == RESULT or hand.over:
             winner = hand.winner
@@ -369,12 +404,8 @@ class PlayerView:
         elif now < self._flip_until:
             msg = _M_REDEAL if self._redealt else _M_FLIP
         elif hand.stall_due >= 0:
-            total = match.rules.stall_countdown_ms
-            left = hand.stall_due - t
-            if left < 0:
-                left = 0
             msg = _M_STALL
-            arg = (left * _STALL_STEPS + total - 1) // total if total else 0
+            arg = stall_steps(hand.stall_due, t, match.rules.stall_countdown_ms)
         elif now < self._flash_until:
             msg = self._flash
         elif self._seat.locked_until() > t:
@@ -391,11 +422,7 @@ class PlayerView:
         panel = self.panel
         # moments both players share go out with the pile tops; a wipe goes with what it wipes
         cls = _class_of(msg if msg != _M_NONE else old)
-        if self._drawn:  # wipe the previous message, only where it was
-            x0 = self._drawn_x0
-            page0 = self._drawn_page0
-            panel.fill(x0, page0, self._drawn_x1 - x0 + 1, self._drawn_page1 - page0 + 1, 0, cls)
-            self._drawn = False
+        self._wipe(cls)
         if msg == _M_NONE:
             return
         if msg == _M_COUNT:
@@ -410,12 +437,7 @@ class PlayerView:
                 self._extent(1, 4, x, x + 23)
             return
         if msg == _M_STALL:
-            self._centred(b"STALL", _CENTRE_X, _CENTRE_W, 2, cls, False)
-            w = arg * (_CENTRE_W // _STALL_STEPS)
-            if w:
-                x = _CENTRE_X + (_CENTRE_W - w) // 2
-                panel.fill(x, 3, w, 1, 0x3C, cls)
-            self._extent(2, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
+            self._draw_stall(arg, 2, cls)
             return
         if msg == _M_LOCKOUT:
             self._centred(b"LOCKED", _CENTRE_X, _CENTRE_W, 2, cls, True)
@@ -436,9 +458,30 @@ class PlayerView:
             self._centred(text, _CENTRE_X, _CENTRE_W, 3, cls, True)
             self._extent(1, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
+        self._draw_word(msg, 2, cls)
+
+    def _draw_stall(self, steps, page, cls):
+        """STALL over a bar of ``steps`` that shrinks as the countdown runs out (R9)."""
+        self._centred(b"STALL", _CENTRE_X, _CENTRE_W, page, cls, False)
+        w = steps * (_CENTRE_W // _STALL_STEPS)
+        if w:
+            self.panel.fill(_CENTRE_X + (_CENTRE_W - w) // 2, page + 1, w, 1, 0x3C, cls)
+        self._extent(page, page + 1, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
+
+    def _draw_word(self, msg, page, cls):
+        """FLIP!, REDEAL, or a refusal inverted (LATE, INVALID, LOCKED, TOO FAST)."""
         text = _ONE_WORD[msg - _M_FLIP] if _M_FLIP <= msg <= _M_KEYS else b"?"
-        self._centred(text, _CENTRE_X, _CENTRE_W, 2, cls, msg != _M_FLIP and msg != _M_REDEAL)
-        self._extent(2, 2, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
+        self._centred(text, _CENTRE_X, _CENTRE_W, page, cls, msg != _M_FLIP and msg != _M_REDEAL)
+        self._extent(page, page, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
+
+    def _wipe(self, cls):
+        """Clear the message drawn last, only where it was."""
+        if self._drawn:
+            x0 = self._drawn_x0
+            page0 = self._drawn_page0
+            w = self._drawn_x1 - x0 + 1
+            self.panel.fill(x0, page0, w, self._drawn_page1 - page0 + 1, 0, cls)
+            self._drawn = False
 
     def _extent(self, page0, page1, x0, x1):
         self._drawn = True
