@@ -131,3 +131,49 @@ class Table:
             self.slap(0, 0 if len(core.piles[0]) <= len(core.piles[1]) else 1)
         assert core.over or self.match.phase == OVER
         return self.match.phase in (RESULT, OVER)
+
+
+def word_bytes(text):
+    """The column bytes ``Panel.text`` draws for ``text`` (5x8 font + a blank column each)."""
+    from speedduo import glyphs
+
+    out = bytearray()
+    for code in text.encode():
+        start = glyphs.SMALL_INDEX[code] * glyphs.SMALL_W
+        out += glyphs.SMALL[start : start + glyphs.SMALL_W] + b"\0"
+    return bytes(out[:-1])
+
+
+def page_row(panel, page):
+    from speedduo.ssd1306 import ROW, WIDTH
+
+    return bytes(panel.buf[page * ROW + 1 : page * ROW + 1 + WIDTH])
+
+
+def shows(panel, page, text):
+    """Does ``page`` of the panel show ``text``, plain or inverted?"""
+    want = word_bytes(text)
+    row = page_row(panel, page)
+    return want in row or bytes(b ^ 0xFF for b in want) in row
+
+
+def check_golden(emulators, name, golden_dir, tmp_path):
+    """Compare both panels with ``<name>_p0/1.png`` (SPEED_UPDATE_GOLDEN=1: write them)."""
+    import os
+
+    import pytest
+    from PIL import Image
+
+    update = os.environ.get("SPEED_UPDATE_GOLDEN") == "1"
+    for p in range(2):
+        img = emulators[p].to_image()
+        path = os.path.join(golden_dir, "%s_p%d.png" % (name, p))
+        if update:
+            os.makedirs(golden_dir, exist_ok=True)
+            img.save(path)
+            continue
+        assert os.path.exists(path), "no golden %s: run with SPEED_UPDATE_GOLDEN=1" % path
+        want = Image.open(path).convert("1")
+        if want.tobytes() != img.tobytes():
+            img.save(str(tmp_path / os.path.basename(path)))
+            pytest.fail("%s differs from its golden (actual in %s)" % (path, tmp_path))

@@ -1,0 +1,304 @@
+"""Spit's screens (docs/rules.md V8; lib/speedduo/spit_view.py) on two emulated panels.
+
+A seeded ``GameSession`` is driven through a deal, plays, refusals, a stall,
+the stop and slap of a round and the match's end; ``Screens.refresh(core,
+match, now)`` draws both panels as the board does. Golden images live in
+tests/golden/screens/spit_*.png (regenerate: SPEED_UPDATE_GOLDEN=1 .venv/bin/pytest
+tests/test_spit_view.py -k golden; docs/img copies them: host_sim/tools/docs_screens.py).
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from game_screens import Table, check_golden, shows
+from speedduo import game_view
+from speedduo.codes import KEY_L, KEY_R, OVER, PLAYING, RESULT
+from speedduo.spit import fits
+from speedduo.ssd1306 import ROW
+
+from host_sim import ROOT
+
+GOLDEN = os.path.join(ROOT, "tests", "golden", "screens")
+SEED = 3
+BACK = game_view.BACK
+
+
+def _top(pile):
+    return pile[-1] if pile else 255
+
+
+def _column(panel, page, x):
+    return panel.buf[page * ROW + 1 + x]
+
+
+def _place_tops(core, p):
+    return bytes(
+        (place[-1] if core.up[p][s] else BACK) if place else 255
+        for s, place in enumerate(core.stock[p])
+    )
+
+
+def _fits_a_pile(core, p, s):
+    return core.pile_for(p, core.stock[p][s][-1]) >= 0
+
+
+def _refusable(core, p):
+    """A place whose face-up top fits neither spit pile and cannot move (V8.10), or -1."""
+    places = core.stock[p]
+    gap = any(not place for place in places)
+    for s, place in enumerate(places):
+        if place and core.up[p][s] and core.pile_for(p, place[-1]) < 0:
+            if not (gap and len(place) > 1):
+                return s
+    return -1
+
+
+def test_countdown_shows_face_down_cards_and_the_seconds_left():
+    t = Table("spit", SEED)
+    t.at(1200)
+    for v in t.views:
+        assert v.moment == (game_view.M_COUNT, 2)  # R3
+        assert v.drawn_slots() == bytes([BACK] * 5)
+        assert shows(v.panel, 0, "YOU") and shows(v.panel, 0, "THEM")
+
+
+def test_the_deal_shows_both_spit_piles_the_places_and_spit():
+    t = Table("spit", SEED)
+    t.start_round()
+    core = t.core
+    for p, v in enumerate(t.views):
+        assert bytes(v._tops) == bytes([_top(core.piles[0]), _top(core.piles[1])])  # V8.2
+        assert v.drawn_slots() == _place_tops(core, p)  # V8.1: every top face up
+        assert v.moment[0] == game_view.M_SPIT
+        assert shows(v.panel, 2, "SPIT!")
+        # V8.1: 11 spit cards, one turned onto the pile (V8.2); 26 cards, one on the pile
+        assert shows(v.panel, 4, "SPIT 10")
+        assert shows(v.panel, 0, "YOU 25") and shows(v.panel, 0, "THEM 25")
+    t.at(t.now + 900)
+    assert [v.moment[0] for v in t.views] == [game_view.M_NONE] * 2
+
+
+def test_the_target_pile_is_inverted_and_l_r_move_it():
+    t = Table("spit", SEED)
+    t.start_round()
+    p0, p1 = (v.panel for v in t.views)
+    # each player starts aiming at their own spit pile (V8.2): p0 left, p1 right
+    assert (_column(p0, 1, 8), _column(p0, 1, 88)) == (0xFF, 0)
+    assert (_column(p1, 1, 8), _column(p1, 1, 88)) == (0, 0xFF)
+    t.press(0, KEY_R)
+    t.press(1, KEY_L)
+    assert (_column(p0, 1, 8), _column(p0, 1, 88)) == (0, 0xFF)
+    assert (_column(p1, 1, 8), _column(p1, 1, 88)) == (0xFF, 0)
+
+
+def test_a_play_shows_the_new_pile_top_on_both_panels_and_a_face_down_place():
+    t = Table("spit", SEED)
+    t.start_round()
+    core = t.core
+    for s in range(4, 0, -1):  # a place with cards under its top
+        card = core.stock[0][s][-1]
+        if core.pile_for(0, card) >= 0:
+            break
+    else:
+        pytest.fail("seed %d: no place 2-5 to play from" % SEED)
+    for b in t.buses:
+        b.reset_counters()
+    t.press(0, 1 + s)
+    assert t.last("play")["slot"] == s
+    for v in t.views:
+        assert card in bytes(v._tops)
+    assert t.views[0].drawn_slots()[s] == BACK  # V8.4: the card under is face down
+    assert all(b.bytes.get(0x3C, 0) < 512 for b in t.buses)  # a diff, not a frame
+    t.press(0, 1 + s)  # turn it up
+    assert t.last("turn")["slot"] == s
+    assert t.views[0].drawn_slots()[s] == core.stock[0][s][-1]
+
+
+def test_a_refused_press_flashes_the_log_word_on_that_players_panel_only():
+    t = Table("spit", SEED)
+    t.start_round()
+    t.at(t.now + 900)  # SPIT! is over
+    s = _refusable(t.core, 0)
+    assert s >= 0
+    t.press(0, 1 + s)
+    assert t.last("reject")["why"] == "invalid"
+    assert t.views[0].moment[0] == game_view.M_INVALID
+    assert shows(t.views[0].panel, 2, "INVALID")
+    assert t.views[1].moment[0] == game_view.M_NONE
+    t.at(t.now + 700)
+    assert t.views[0].moment[0] == game_view.M_NONE
+
+
+def test_a_press_that_lost_a_race_flashes_late():
+    """R8: a card that fitted the pile top just covered is refused as late."""
+    t = Table("spit", SEED)
+    t.start_round()
+    core = t.core
+    for _ in range(400):
+        if t.match.phase != PLAYING or core.over:
+            break
+        keys = core.bot_keys(0)
+        plays = [k for k in keys if core.up[0][k - 1] and _fits_a_pile(core, 0, k - 1)]
+        if not plays:
+            if not t.play_one(1) and not t.play_one(0):
+                t.at(max(t.match.next_due(), t.now + 1))
+            continue
+        card = core.stock[0][plays[0] - 1][-1]
+        pile = core.pile_for(0, card)
+        old = core.piles[pile][-1]
+        t.press(0, plays[0], dt=100)
+        if t.views[1].moment[0] != game_view.M_NONE:  # SPIT! or STALL would hide LATE
+            continue
+        # player 1: a face-up top that fitted the old top and now fits nothing
+        for s in range(5):
+            place = core.stock[1][s]
+            if place and core.up[1][s] and fits(place[-1], old, False):
+                if core.pile_for(1, place[-1]) < 0:
+                    t.press(1, 1 + s, dt=20)
+                    assert t.last("reject")["why"] == "late"
+                    assert t.views[1].moment[0] == game_view.M_LATE
+                    assert shows(t.views[1].panel, 2, "LATE")
+                    assert t.views[0].moment[0] != game_view.M_LATE
+                    return
+    pytest.fail("no lost race found")
+
+
+def test_a_stall_shows_on_both_panels_then_spit():
+    t = Table("spit", SEED)
+    t.start_round()
+    t.at(t.now + 900)
+    assert t.until(lambda: t.core.stall_due >= 0)  # V8.6
+    t.at(t.now + 10)
+    for v in t.views:
+        assert v.moment[0] == game_view.M_STALL
+        assert shows(v.panel, 2, "STALL")
+    left = [len(t.core.spit[p]) for p in range(2)]
+    t.at(t.match.hand_start + t.core.stall_due)
+    assert t.last("spit") is not None
+    for p, v in enumerate(t.views):
+        assert v.moment[0] == game_view.M_SPIT
+        assert shows(v.panel, 4, "SPIT%3d" % (left[p] - 1))
+
+
+def test_the_round_stops_both_slap_and_the_result_says_who_took_what():
+    t = Table("spit", SEED)
+    t.start_round()
+    core = t.core
+    assert t.until(lambda: core.stopped)  # V8.8
+    sizes = (len(core.piles[0]), len(core.piles[1]))
+    for v in t.views:
+        assert v.moment == (game_view.M_SLAP, sizes[0] << 6 | sizes[1])
+        assert shows(v.panel, 1, "SLAP!") and shows(v.panel, 2, "L OR R")
+    winner = core.stop_p
+    t.slap(1 - winner, 1)  # the one still holding cards slaps the right pile first
+    end = t.last("hand_end")
+    assert end["took"][1 - winner] == 1 and end["took"][winner] == 0  # V8.8
+    assert t.match.phase == RESULT
+    for p, v in enumerate(t.views):
+        took = len(core.piles[end["took"][p]])
+        assert v.moment == (game_view.M_WIN if p == winner else game_view.M_LOSE, took)
+        assert shows(v.panel, 2, "YOU WIN" if p == winner else "YOU LOSE")
+        assert shows(v.panel, 3, "TOOK%3d" % took)
+        assert shows(v.panel, 0, "YOU %d" % core.cards_left(p))
+
+
+def test_the_match_ends_with_who_won_and_the_cards_left():
+    t = Table("spit", SEED)
+    t.start_round()
+    t.until(lambda: t.match.phase == OVER, limit=20000)
+    assert t.match.phase == OVER
+    w = t.match.winner
+    assert t.core.cards_left(w) == 0  # V8.9
+    for p, v in enumerate(t.views):
+        assert shows(v.panel, 1, "MATCH OVER")
+        assert shows(v.panel, 3, "YOU WIN!" if p == w else "YOU LOSE")
+        assert shows(v.panel, 5, "CARDS LEFT")
+        mine, theirs = t.core.cards_left(p), t.core.cards_left(1 - p)
+        assert shows(v.panel, 6, "YOU%3d   THEM%3d" % (mine, theirs))
+
+
+def test_the_views_are_imported_only_when_their_game_is_chosen():
+    code = (
+        "import sys; import speedduo.screens, speedduo.app, speedduo.view; "
+        "print(sorted(m for m in sys.modules if m.endswith('_view') and 'speedduo' in m))"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+# ---- goldens ----
+
+
+def _scenes():
+    def countdown():
+        t = Table("spit", SEED)
+        t.at(1200)
+        return t
+
+    def spit():
+        t = Table("spit", SEED)
+        t.start_round()
+        return t
+
+    def playing():
+        t = spit()
+        for k in range(6):
+            t.play_one(k % 2)
+        t.at(t.now + 900)
+        return t
+
+    def invalid():
+        t = spit()
+        t.at(t.now + 900)
+        t.press(0, 1 + _refusable(t.core, 0))
+        t.press(1, KEY_L)
+        return t
+
+    def stall():
+        t = spit()
+        t.until(lambda: t.core.stall_due >= 0)
+        t.at(t.now + 10)
+        return t
+
+    def slap():
+        t = spit()
+        t.until(lambda: t.core.stopped)
+        return t
+
+    def result():
+        t = slap()
+        t.slap(1 - t.core.stop_p, 1)
+        return t
+
+    def match_over():
+        t = spit()
+        t.until(lambda: t.match.phase == OVER, limit=20000)
+        return t
+
+    return {
+        "countdown": countdown,
+        "spit": spit,
+        "playing": playing,
+        "invalid": invalid,
+        "stall": stall,
+        "slap": slap,
+        "result": result,
+        "match_over": match_over,
+    }
+
+
+@pytest.mark.parametrize("scene", list(_scenes()))
+def test_golden_screens(scene, tmp_path):
+    check_golden(_scenes()[scene]().emulators, "spit_" + scene, GOLDEN, tmp_path)
+
+
+def test_the_right_key_slaps_the_right_pile():
+    t = Table("spit", SEED)
+    t.start_round()
+    t.until(lambda: t.core.stopped)
+    t.press(t.core.stop_p, KEY_R, dt=30)
+    assert t.last("slap")["pile"] == 1
