@@ -120,6 +120,12 @@ class Table:
                 self.at(due if due > self.now else self.now + 1)
         return done()
 
+    def play_to_end(self):
+        """Play the match to its end."""
+        self.until(lambda: self.match.phase == OVER, limit=20000)
+        assert self.match.phase == OVER
+        return self
+
     def slap(self, p, side):
         self.press(p, KEY_L if side == 0 else KEY_R, dt=50)
 
@@ -131,6 +137,20 @@ class Table:
             self.slap(0, 0 if len(core.piles[0]) <= len(core.piles[1]) else 1)
         assert core.over or self.match.phase == OVER
         return self.match.phase in (RESULT, OVER)
+
+
+def check_refusal(t, p, key, page):
+    """Player p's press of ``key`` is refused as invalid: INVALID flashes on p's panel
+    (on ``page``) only, for 0.7 s."""
+    from speedduo import game_view
+
+    t.press(p, key)
+    assert t.last("reject")["why"] == "invalid"
+    assert t.views[p].moment[0] == game_view.M_INVALID
+    assert shows(t.views[p].panel, page, "INVALID")
+    assert t.views[1 - p].moment[0] == game_view.M_NONE
+    t.at(t.now + 700)
+    assert t.views[p].moment[0] == game_view.M_NONE
 
 
 def word_bytes(text):
@@ -155,6 +175,25 @@ def shows(panel, page, text):
     want = word_bytes(text)
     row = page_row(panel, page)
     return want in row or bytes(b ^ 0xFF for b in want) in row
+
+
+def golden_test(game, scenes):
+    """A test comparing each scene (a function making a ``Table``) with its goldens
+    ``<game>_<scene>_p0/1.png``."""
+    import os
+
+    import pytest
+
+    from host_sim import ROOT
+
+    golden = os.path.join(ROOT, "tests", "golden", "screens")
+    named = {make.__name__: make for make in scenes}
+
+    @pytest.mark.parametrize("scene", list(named))
+    def test_golden_screens(scene, tmp_path):
+        check_golden(named[scene]().emulators, game + "_" + scene, golden, tmp_path)
+
+    return test_golden_screens
 
 
 def check_golden(emulators, name, golden_dir, tmp_path):

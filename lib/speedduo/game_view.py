@@ -25,6 +25,7 @@ Moments are packed as ``msg << 12 | arg`` (an int: nothing allocated).
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import COUNTDOWN, RESULT
+from speedduo.gamematch import NO_PLAYER
 from speedduo.ssd1306 import PRIVATE, WIDTH
 from speedduo.view import _FONT, _INDEX, PlayerView, countdown_digit, stall_steps
 
@@ -48,7 +49,6 @@ NOT_AIMED = const(253)  # no target yet (countdown; view.py's _UNKNOWN)
 FORCE = const(252)  # nothing known on the panel (view.py's _FORCE)
 _SCREEN_OVER = const(2)  # view.py's
 _FLASH_MS = const(700)
-_NO_PLAYER = const(-1)  # gamematch.NO_PLAYER
 
 
 def field(fields, name):
@@ -119,14 +119,7 @@ class GameView(PlayerView):
             packed = self._moment(core, now)
             if packed == 0:
                 packed = self._common_moment(core, match, now)
-        msg = packed >> ARG_BITS
-        arg = packed & ARG_MASK
-        if msg == self._msg and arg == self._arg:
-            return
-        old = self._msg
-        self._msg = msg
-        self._arg = arg
-        self._draw_centre(old, msg, arg)
+        self._show_moment(packed >> ARG_BITS, packed & ARG_MASK)
 
     def _common_moment(self, core, match, now):
         """During play: the stall countdown (R9), else a refusal's flash, packed."""
@@ -143,7 +136,7 @@ class GameView(PlayerView):
         winner = core.winner
         if winner == self.player:
             return M_WIN
-        return M_BLOCKED if winner == _NO_PLAYER else M_LOSE
+        return M_BLOCKED if winner == NO_PLAYER else M_LOSE
 
     def _draw_over(self, match):
         """The match result, full screen: who won and the cards each still holds."""
@@ -154,7 +147,7 @@ class GameView(PlayerView):
         if match.end_why == "max_rounds":  # V8.11, V9.7
             self._centred(b"ROUND LIMIT REACHED", 0, WIDTH, 2, PRIVATE, False)
         winner = match.winner
-        text = b"YOU WIN!" if winner == p else b"NO RESULT" if winner == _NO_PLAYER else b"YOU LOSE"
+        text = b"YOU WIN!" if winner == p else b"NO RESULT" if winner == NO_PLAYER else b"YOU LOSE"
         self._centred(text, 0, WIDTH, 3, PRIVATE, False)
         reason = self._over_reason(match)
         if reason is not None:

@@ -411,6 +411,10 @@ class PlayerView:
         elif self._seat.locked_until() > t:
             msg = _M_LOCKOUT
             arg = (self._seat.locked_until() - t + 999) // 1000
+        self._show_moment(msg, arg)
+
+    def _show_moment(self, msg, arg):
+        """Draw moment ``msg`` (with ``arg``) in place of the one on show, if they differ."""
         if msg == self._msg and arg == self._arg:
             return
         old = self._msg
