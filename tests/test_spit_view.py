@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from game_screens import Table, check_refusal, golden_test, shows
+from game_screens import Table, check_refusal, golden_test, page_row, shows
 from speedduo import game_view
 from speedduo.codes import KEY_L, KEY_R, PLAYING, RESULT
 from speedduo.spit import fits
@@ -288,3 +288,36 @@ def test_the_right_key_slaps_the_right_pile():
     t.until(lambda: t.core.stopped)
     t.press(t.core.stop_p, KEY_R, dt=30)
     assert t.last("slap")["pile"] == 1
+
+
+def test_a_round_with_one_spit_pile_shows_the_other_empty():
+    """V8.9: a player with 15 cards or fewer cannot spit: only one pile opens."""
+    t = Table("spit", SEED)
+    t.start_round()
+    assert t.until(lambda: t.match.phase == PLAYING and not t.core.two_piles)
+    empty = 0 if not t.core.piles[0] else 1
+    for v in t.views:
+        assert v._tops[empty] == 255
+        x = (9, 89)[empty]
+        row = page_row(v.panel, 3)[x + 4 : x + 20]
+        assert set(row) <= {0x18, 0xE7} and len(set(row)) == 1  # a dash, inverted if aimed
+
+
+def test_too_fast_forget_and_a_menu_in_between():
+    t = Table("spit", SEED)
+    t.start_round()
+    t.at(t.now + 900)
+    t.views[1].show_overflow(t.now)  # the keypad lost presses
+    t.refresh()
+    assert shows(t.views[1].panel, 2, "TOO FAST") and not shows(t.views[0].panel, 2, "TOO FAST")
+    before = bytes(t.views[0].panel.buf)
+    t.screens.show_menu(0, ["PLAY", "HOW TO PLAY"], 0, "MENU")
+    t.refresh()
+    assert shows(t.views[0].panel, 0, "MENU")  # a menu stays until hidden
+    t.screens.hide_menu()
+    t.at(t.now + 1)
+    assert bytes(t.views[0].panel.buf) == before
+    t.views[0].panel.clear()
+    t.views[0].forget()
+    t.at(t.now + 1)
+    assert bytes(t.views[0].panel.buf) == before
