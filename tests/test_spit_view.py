@@ -321,3 +321,40 @@ def test_too_fast_forget_and_a_menu_in_between():
     t.views[0].forget()
     t.at(t.now + 1)
     assert bytes(t.views[0].panel.buf) == before
+
+
+def test_the_message_ids_and_card_codes_are_the_classic_views():
+    from speedduo import view
+
+    assert (game_view.M_NONE, game_view.M_COUNT, game_view.M_STALL) == (
+        view._M_NONE,
+        view._M_COUNT,
+        view._M_STALL,
+    )
+    assert (game_view.M_LATE, game_view.M_INVALID, game_view.M_WIN, game_view.M_LOSE) == (
+        view._M_LATE,
+        view._M_INVALID,
+        view._M_WIN,
+        view._M_LOSE,
+    )
+    assert min(game_view.M_BLOCKED, game_view.M_SPIT, game_view.M_SLAP) > view._M_REPLAY
+    assert (game_view.BACK, game_view.NOT_AIMED, game_view.FORCE) == (
+        view._BACK,
+        view._UNKNOWN,
+        view._FORCE,
+    )
+    assert view._SCREEN_OVER == 2
+
+
+def test_a_second_match_on_the_same_views_starts_clean():
+    """The board keeps its views from one match to the next; match time restarts at 0."""
+    first = Table("spit", SEED)
+    first.start_round()
+    first.play_to_end()
+    views = first.views
+    views[0].event("reject", [("t", 0), ("p", 0), ("why", "invalid")], first.now)  # late on
+    second = Table("spit", SEED + 1)
+    second.screens.views = views  # (they draw on their own panels: only moments are checked)
+    second.start_round()
+    second.at(second.now + 900)
+    assert [v.moment[0] for v in views] == [game_view.M_NONE] * 2

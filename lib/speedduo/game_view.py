@@ -87,8 +87,11 @@ class GameView(PlayerView):
             if field(fields, "p") == self.player:
                 self._flash = M_LATE if field(fields, "why") == "late" else M_INVALID
                 self._flash_until = now + _FLASH_MS
-        else:
-            self._note(ev, fields, now)
+            return
+        if ev == "deal" and field(fields, "hand_no") == 1:  # a new match: its clock restarts
+            self._flash_until = 0
+            self._hand_no = -1
+        self._note(ev, fields, now)
 
     # ---- what a game's view gives ----
 
