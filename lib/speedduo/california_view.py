@@ -36,7 +36,6 @@ from speedduo.game_view import (
     FORCE,
     M_COUNT,
     M_LOSE,
-    M_STALL,
     M_WIN,
     NOT_AIMED,
     GameView,
@@ -112,23 +111,22 @@ class CaliforniaView(GameView):
     def _result(self, core):
         return self._result_msg(core) << ARG_BITS
 
+    _word_page = _BAND  # STALL, LATE, INVALID, TOO FAST: drawn by PlayerView in the band
+
     def _draw_centre(self, old, msg, arg):
         """The moments, in the band under the player's own row."""
-        cls = _class_of(msg if msg else old)
-        self._wipe(cls)
-        if msg == 0:
+        if msg != M_COUNT and msg < M_WIN:  # none, stall, refusals: as classic Speed's
+            PlayerView._draw_centre(self, old, msg, arg)
             return
-        if msg == M_STALL:
-            self._draw_stall(arg, _BAND, cls)
-        elif msg == M_COUNT:  # R3: a 12x16 digit ("1": the left of the "10" sprite)
+        cls = _class_of(msg)
+        self._wipe(cls)
+        if msg == M_COUNT:  # R3: a 12x16 digit ("1": the left of the "10" sprite)
             w = 5 if arg == 1 else glyphs.MEDIUM_W
             rank = 9 if arg == 1 else arg - 1
             x = (WIDTH - w) // 2
             start = rank * glyphs.MEDIUM_SIZE
             self.panel.blit(glyphs.MEDIUM, start, glyphs.MEDIUM_W, w, 2, x, _BAND, cls, False)
             self._extent(_BAND, _BAND + 1, x, x + w - 1)
-        elif msg < M_WIN:  # LATE, INVALID, TOO FAST
-            self._draw_word(msg, _BAND, cls)
         else:  # the round's result (V9.4, V9.5)
             text = b"YOU WIN" if msg == M_WIN else b"YOU LOSE" if msg == M_LOSE else b"BLOCKED"
             self._centred(text, _X, _W, _BAND, cls, True)

@@ -88,23 +88,30 @@ class SpitView(GameView):
         target = core.target[self.player] if dealt else NOT_AIMED
         old = self._target
         self._target = target
+        tops = self._tops
         for side in range(2):
             card = BACK
             if dealt:
                 pile = core.piles[side]
                 card = pile[-1] if pile else NO_CARD
-            self._show_top(side, card, target, old)
+            aimed = side == target
+            if card != tops[side] or aimed != (side == old):
+                tops[side] = card
+                self._draw_top(side, card, aimed)
 
     def _draw_own(self, core, match, dealt):
         p = self.player
         places = core.stock[p]
         up = core.up[p]
+        drawn = self._slots
         for s in range(_PLACES):
             card = BACK
             if dealt:
                 place = places[s]
                 card = (place[-1] if up[s] else BACK) if place else NO_CARD
-            self._show_slot(s, card)
+            if card != drawn[s]:
+                drawn[s] = card
+                self._draw_slot(s, card)
         if match.phase == COUNTDOWN:  # the countdown's digit covers page 4 of the centre
             self._spit_left = FORCE
             return

@@ -99,16 +99,14 @@ def _class_of(msg):
     return PRIVATE
 
 
-def countdown_digit(match, now):
-    """R3: the whole seconds (1-9) left to the start signal, as the countdown shows them."""
+def countdown_digit(match, now):  # R3: whole seconds to the start signal, 1-9
     arg = (match.hand_start - now + 999) // 1000
     if arg < 1:
         return 1
     return 9 if arg > 9 else arg
 
 
-def stall_steps(due, t, total):
-    """R9: the stall bar's length in steps: the time from ``t`` to ``due`` out of ``total``."""
+def stall_steps(due, t, total):  # R9: the bar's steps, time from t to due out of total
     left = due - t
     if left < 0:
         left = 0
@@ -122,6 +120,8 @@ def _fill(state, value):
 
 class PlayerView:
     """What player ``player`` sees, kept in sync with the game by ``update``."""
+
+    _word_page = 2  # the page of the centre's one-word moments (STALL: and the next)
 
     def __init__(self, panel, player):
         self.panel = panel
@@ -262,13 +262,16 @@ class PlayerView:
         old_target = self._target
         self._target = target
         for side in range(2):
-            self._show_top(side, seat.top(side) if dealt else _BACK, target, old_target)
+            card = seat.top(side) if dealt else _BACK
+            aimed = side == target
+            if card != self._tops[side] or aimed != (side == old_target):
+                self._tops[side] = card
+                self._draw_top(side, card, aimed)
         self._centre(hand, match, now, phase)
         return True
 
     def _game_screen(self, match):
-        """False while a menu or the match result is on show (the result is drawn the
-        first time); else the game screen, its labels drawn the first time."""
+        # False under a menu or the match result (drawn once); else the game screen
         screen = self._screen
         if screen == _SCREEN_MENU:
             return False
@@ -283,22 +286,8 @@ class PlayerView:
             self._screen = _SCREEN_PLAY
         return True
 
-    def forget(self):
-        """The panel may show anything: the next update redraws the whole screen."""
+    def forget(self):  # the panel may show anything: redraw it all at the next update
         self._screen = _SCREEN_NONE
-
-    def _show_top(self, side, card, target, old_target):
-        """Draw pile ``side`` when its top or the aim at it changed."""
-        aimed = side == target
-        if card != self._tops[side] or aimed != (side == old_target):
-            self._tops[side] = card
-            self._draw_top(side, card, aimed)
-
-    def _show_slot(self, slot, card):
-        """Draw hand slot ``slot`` when its card changed."""
-        if card != self._slots[slot]:
-            self._slots[slot] = card
-            self._draw_slot(slot, card)
 
     def update_private(self, hand, match):
         """This player's own part: hand slots, cards left, score."""
@@ -306,7 +295,10 @@ class PlayerView:
         seat = self._seat
         dealt = match.phase != COUNTDOWN
         for s in range(5):
-            self._show_slot(s, seat.card(s) if dealt else _BACK)
+            card = seat.card(s) if dealt else _BACK
+            if card != self._slots[s]:
+                self._slots[s] = card
+                self._draw_slot(s, card)
         if dealt:
             self._count(0, seat.cards_left(), 24)  # after "YOU "
             self._count(1, seat.opponent_cards_left(), 116)  # after "THEM "
@@ -352,8 +344,7 @@ class PlayerView:
         # (private, after the piles: the per-byte diff keeps the bytes sent down)
         self._draw_card(card, _SLOT_X0 + slot * _SLOT_DX, 6, PRIVATE, False)
 
-    def _draw_card(self, card, x, page, cls, invert):
-        """A card at 12x16 (two pages) at x, page: face down hatched, none a short dash."""
+    def _draw_card(self, card, x, page, cls, invert):  # 12x16 at x, page
         panel = self.panel
         w = glyphs.MEDIUM_W
         ground = 0xFF if invert else 0
@@ -414,7 +405,6 @@ class PlayerView:
         self._show_moment(msg, arg)
 
     def _show_moment(self, msg, arg):
-        """Draw moment ``msg`` (with ``arg``) in place of the one on show, if they differ."""
         if msg == self._msg and arg == self._arg:
             return
         old = self._msg
@@ -440,8 +430,14 @@ class PlayerView:
                     panel.put(_LARGE_ROWS[(arg - 1) * glyphs.LARGE_PAGES + k], x, 1 + k, cls)
                 self._extent(1, 4, x, x + 23)
             return
+        page = self._word_page
         if msg == _M_STALL:
-            self._draw_stall(arg, 2, cls)
+            self._centred(b"STALL", _CENTRE_X, _CENTRE_W, page, cls, False)
+            w = arg * (_CENTRE_W // _STALL_STEPS)
+            if w:
+                x = _CENTRE_X + (_CENTRE_W - w) // 2
+                panel.fill(x, page + 1, w, 1, 0x3C, cls)
+            self._extent(page, page + 1, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
         if msg == _M_LOCKOUT:
             self._centred(b"LOCKED", _CENTRE_X, _CENTRE_W, 2, cls, True)
@@ -462,24 +458,11 @@ class PlayerView:
             self._centred(text, _CENTRE_X, _CENTRE_W, 3, cls, True)
             self._extent(1, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
-        self._draw_word(msg, 2, cls)
-
-    def _draw_stall(self, steps, page, cls):
-        """STALL over a bar of ``steps`` that shrinks as the countdown runs out (R9)."""
-        self._centred(b"STALL", _CENTRE_X, _CENTRE_W, page, cls, False)
-        w = steps * (_CENTRE_W // _STALL_STEPS)
-        if w:
-            self.panel.fill(_CENTRE_X + (_CENTRE_W - w) // 2, page + 1, w, 1, 0x3C, cls)
-        self._extent(page, page + 1, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
-
-    def _draw_word(self, msg, page, cls):
-        """FLIP!, REDEAL, or a refusal inverted (LATE, INVALID, LOCKED, TOO FAST)."""
         text = _ONE_WORD[msg - _M_FLIP] if _M_FLIP <= msg <= _M_KEYS else b"?"
         self._centred(text, _CENTRE_X, _CENTRE_W, page, cls, msg != _M_FLIP and msg != _M_REDEAL)
         self._extent(page, page, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
 
-    def _wipe(self, cls):
-        """Clear the message drawn last, only where it was."""
+    def _wipe(self, cls):  # the message drawn last, only where it was
         if self._drawn:
             x0 = self._drawn_x0
             page0 = self._drawn_page0
