@@ -27,7 +27,7 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.codes import COUNTDOWN, RESULT
 from speedduo.gamematch import NO_PLAYER
 from speedduo.ssd1306 import PRIVATE, WIDTH
-from speedduo.view import _FONT, _INDEX, PlayerView, countdown_digit, stall_steps
+from speedduo.view import _FONT, _INDEX, PlayerView
 
 # PlayerView's message ids (consts in view.py, so not importable on the board)
 M_NONE = const(0)
@@ -49,6 +49,7 @@ NOT_AIMED = const(253)  # no target yet (countdown; view.py's _UNKNOWN)
 FORCE = const(252)  # nothing known on the panel (view.py's _FORCE)
 _SCREEN_OVER = const(2)  # view.py's
 _FLASH_MS = const(700)
+_STALL_STEPS = const(6)  # view.py's
 
 
 def field(fields, name):
@@ -80,6 +81,19 @@ class GameView(PlayerView):
             p = self.player
             self._count(0, self._held(core, p), 24)  # after "YOU "
             self._count(1, self._held(core, 1 - p), 116)  # after "THEM "
+
+    def forget(self):
+        """The panel may show anything: the next update redraws the whole screen."""
+        self._screen = 0  # view.py's _SCREEN_NONE
+
+    def _wipe(self, cls):
+        """Clear the moment drawn last, only where it was (as PlayerView._draw_centre)."""
+        if self._drawn:
+            x0 = self._drawn_x0
+            page0 = self._drawn_page0
+            w = self._drawn_x1 - x0 + 1
+            self.panel.fill(x0, page0, w, self._drawn_page1 - page0 + 1, 0, cls)
+            self._drawn = False
 
     def event(self, ev, fields, now):
         """A refused press of this player flashes its word; the rest goes to ``_note``."""
@@ -114,21 +128,29 @@ class GameView(PlayerView):
     def _centre(self, core, match, now, phase):
         """Pick the moment on show (most important first) and draw it when it changed."""
         packed = 0
-        if phase == COUNTDOWN:
-            packed = M_COUNT << ARG_BITS | countdown_digit(match, now)
+        if phase == COUNTDOWN:  # R3: whole seconds to the start signal, 1-9
+            arg = (match.hand_start - now + 999) // 1000
+            packed = M_COUNT << ARG_BITS | (1 if arg < 1 else 9 if arg > 9 else arg)
         elif phase == RESULT or core.over:
             packed = self._result(core)
         else:
             packed = self._moment(core, now)
             if packed == 0:
                 packed = self._common_moment(core, match, now)
-        self._show_moment(packed >> ARG_BITS, packed & ARG_MASK)
+        msg = packed >> ARG_BITS
+        arg = packed & ARG_MASK
+        if msg != self._msg or arg != self._arg:
+            old = self._msg
+            self._msg = msg
+            self._arg = arg
+            self._draw_centre(old, msg, arg)
 
     def _common_moment(self, core, match, now):
         """During play: the stall countdown (R9), else a refusal's flash, packed."""
-        if core.stall_due >= 0:
-            t = now - match.hand_start
-            steps = stall_steps(core.stall_due, t, match.rules.stall_countdown_ms)
+        if core.stall_due >= 0:  # the bar's steps: the time left out of the countdown
+            left = core.stall_due - (now - match.hand_start)
+            total = match.rules.stall_countdown_ms
+            steps = ((left if left > 0 else 0) * _STALL_STEPS + total - 1) // total if total else 0
             return M_STALL << ARG_BITS | steps
         if now < self._flash_until:
             return self._flash << ARG_BITS

@@ -44,6 +44,8 @@ from speedduo.ssd1306 import PRIVATE, SHARED
 from speedduo.view import _FONT, _INDEX, PlayerView
 
 _PLACES = const(5)
+_SLOT_X0 = const(22)  # place s: x = _SLOT_X0 + s * _SLOT_DX (view.py's hand slots)
+_SLOT_DX = const(18)
 _X = const(40)  # the centre, between the piles' frames (view.py's)
 _W = const(48)
 _SPIT_X = const(43)  # "SPIT nn" on page 4, centred
@@ -111,7 +113,7 @@ class SpitView(GameView):
                 card = (place[-1] if up[s] else BACK) if place else NO_CARD
             if card != drawn[s]:
                 drawn[s] = card
-                self._draw_slot(s, card)
+                self._draw_card(card, _SLOT_X0 + s * _SLOT_DX, 6, PRIVATE, False)
         if match.phase == COUNTDOWN:  # the countdown's digit covers page 4 of the centre
             self._spit_left = FORCE
             return

@@ -99,20 +99,6 @@ def _class_of(msg):
     return PRIVATE
 
 
-def countdown_digit(match, now):  # R3: whole seconds to the start signal, 1-9
-    arg = (match.hand_start - now + 999) // 1000
-    if arg < 1:
-        return 1
-    return 9 if arg > 9 else arg
-
-
-def stall_steps(due, t, total):  # R9: the bar's steps, time from t to due out of total
-    left = due - t
-    if left < 0:
-        left = 0
-    return (left * _STALL_STEPS + total - 1) // total if total else 0
-
-
 def _fill(state, value):
     for k in range(len(state)):
         state[k] = value
@@ -121,7 +107,7 @@ def _fill(state, value):
 class PlayerView:
     """What player ``player`` sees, kept in sync with the game by ``update``."""
 
-    _word_page = 2  # the page of the centre's one-word moments (STALL: and the next)
+    _word_page = 2  # the centre's one-word moments (STALL, LATE...): this page
 
     def __init__(self, panel, player):
         self.panel = panel
@@ -286,9 +272,6 @@ class PlayerView:
             self._screen = _SCREEN_PLAY
         return True
 
-    def forget(self):  # the panel may show anything: redraw it all at the next update
-        self._screen = _SCREEN_NONE
-
     def update_private(self, hand, match):
         """This player's own part: hand slots, cards left, score."""
         p = self.player
@@ -298,7 +281,8 @@ class PlayerView:
             card = seat.card(s) if dealt else _BACK
             if card != self._slots[s]:
                 self._slots[s] = card
-                self._draw_slot(s, card)
+                # (private, after the piles: the per-byte diff keeps the bytes sent down)
+                self._draw_card(card, _SLOT_X0 + s * _SLOT_DX, 6, PRIVATE, False)
         if dealt:
             self._count(0, seat.cards_left(), 24)  # after "YOU "
             self._count(1, seat.opponent_cards_left(), 116)  # after "THEM "
@@ -339,10 +323,6 @@ class PlayerView:
             for k in range(glyphs.LARGE_PAGES):
                 panel.put(_LARGE_ROWS[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
         panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)
-
-    def _draw_slot(self, slot, card):
-        # (private, after the piles: the per-byte diff keeps the bytes sent down)
-        self._draw_card(card, _SLOT_X0 + slot * _SLOT_DX, 6, PRIVATE, False)
 
     def _draw_card(self, card, x, page, cls, invert):  # 12x16 at x, page
         panel = self.panel
@@ -385,7 +365,12 @@ class PlayerView:
         msg = _M_NONE
         arg = 0
         if phase == COUNTDOWN:
-            arg = countdown_digit(match, now)
+            left = match.hand_start - now
+            arg = (left + 999) // 1000
+            if arg < 1:
+                arg = 1
+            if arg > 9:
+                arg = 9
             msg = _M_COUNT
         elif phase == RESULT or hand.over:
             winner = hand.winner
@@ -395,16 +380,17 @@ class PlayerView:
         elif now < self._flip_until:
             msg = _M_REDEAL if self._redealt else _M_FLIP
         elif hand.stall_due >= 0:
+            total = match.rules.stall_countdown_ms
+            left = hand.stall_due - t
+            if left < 0:
+                left = 0
             msg = _M_STALL
-            arg = stall_steps(hand.stall_due, t, match.rules.stall_countdown_ms)
+            arg = (left * _STALL_STEPS + total - 1) // total if total else 0
         elif now < self._flash_until:
             msg = self._flash
         elif self._seat.locked_until() > t:
             msg = _M_LOCKOUT
             arg = (self._seat.locked_until() - t + 999) // 1000
-        self._show_moment(msg, arg)
-
-    def _show_moment(self, msg, arg):
         if msg == self._msg and arg == self._arg:
             return
         old = self._msg
@@ -416,7 +402,11 @@ class PlayerView:
         panel = self.panel
         # moments both players share go out with the pile tops; a wipe goes with what it wipes
         cls = _class_of(msg if msg != _M_NONE else old)
-        self._wipe(cls)
+        if self._drawn:  # wipe the previous message, only where it was
+            x0 = self._drawn_x0
+            page0 = self._drawn_page0
+            panel.fill(x0, page0, self._drawn_x1 - x0 + 1, self._drawn_page1 - page0 + 1, 0, cls)
+            self._drawn = False
         if msg == _M_NONE:
             return
         if msg == _M_COUNT:
@@ -461,14 +451,6 @@ class PlayerView:
         text = _ONE_WORD[msg - _M_FLIP] if _M_FLIP <= msg <= _M_KEYS else b"?"
         self._centred(text, _CENTRE_X, _CENTRE_W, page, cls, msg != _M_FLIP and msg != _M_REDEAL)
         self._extent(page, page, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
-
-    def _wipe(self, cls):  # the message drawn last, only where it was
-        if self._drawn:
-            x0 = self._drawn_x0
-            page0 = self._drawn_page0
-            w = self._drawn_x1 - x0 + 1
-            self.panel.fill(x0, page0, w, self._drawn_page1 - page0 + 1, 0, cls)
-            self._drawn = False
 
     def _extent(self, page0, page1, x0, x1):
         self._drawn = True
