@@ -18,6 +18,19 @@ import sys
 MPY = sys.implementation.name == "micropython"
 
 
+class NullBus:
+    """A busio.I2C that takes every transfer and sends nothing (the VM has no bus)."""
+
+    def try_lock(self):
+        return True
+
+    def unlock(self):
+        pass
+
+    def writeto(self, address, buf, start=0, end=None):
+        pass
+
+
 def _mpy_part(root):
     import gc
     import time
@@ -33,18 +46,8 @@ def _mpy_part(root):
     from speedduo.matchlog import MatchLog
     from speedduo.rules import Rules
 
-    class Bus:
-        def try_lock(self):
-            return True
-
-        def unlock(self):
-            pass
-
-        def writeto(self, address, buf, start=0, end=None):
-            pass
-
-    b0 = Bus()
-    b1 = Bus()
+    b0 = NullBus()
+    b1 = NullBus()
     gc.collect()
     free2 = gc.mem_free()
     s = screens.Screens.build(b0, b1)
@@ -85,7 +88,6 @@ def _mpy_part(root):
 
 def _cpython_part():
     import os
-    import subprocess
     import time
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -217,10 +219,18 @@ def _cpython_part():
                 % (p2p[len(p2p) // 2] / 1000, p2p[-1] / 1000)
             )
             print()
+    run_micropython_part(root, __file__)
+
+
+def run_micropython_part(root, script):
+    """Run the bench file ``script`` under the MicroPython VM in .venv; print its figures."""
+    import os
+    import subprocess
+
     mpy = os.path.join(root, ".venv", "bin", "micropython")
     if os.path.exists(mpy):
         out = subprocess.run(
-            [mpy, "-X", "heapsize=1M", os.path.abspath(__file__)],
+            [mpy, "-X", "heapsize=1M", os.path.abspath(script)],
             capture_output=True,
             text=True,
             timeout=300,

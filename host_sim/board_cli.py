@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 
-from host_sim import HOST_SIM, ROOT
+from host_sim import HOST_SIM, ROOT, host_requests
 from host_sim.logfile import read_text, write_atomically
 
 DEFAULT_STEP_US = 200
@@ -134,6 +134,7 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         p.add_argument("--panel1", type=_panel_mode, default="present")
         p.add_argument("--data-port", type=_data_mode, default="read")
         p.add_argument("--nvm", help="microcontroller.nvm's bytes: read at power-on, saved")
+        host_requests.add_options(p)
         if name == "board":
             p.add_argument(
                 "--power-cut-ms",
@@ -253,6 +254,13 @@ def run_board(args, changed):
         raise ValueError("--pty runs the board on CPython (--vm cpython)")
     if args.pty and not args.data_port.startswith(("read", "pull:")):
         raise ValueError("--pty: the host at the other end decides when it reads (read|pull:)")
+    sends = host_requests.schedule(args)
+    if sends and (args.pty or args.data_port == "never"):
+        raise ValueError(
+            "--ask/--send: the host is the program at the pty's other end (--pty)"
+            if args.pty
+            else "--ask/--send: the host never opens the data port"
+        )
     nvm_image = read_nvm(args.nvm) if args.nvm else None
     if args.power_cut_ms is not None and not 0 <= args.power_cut_ms < 1e9:
         raise ValueError("--power-cut-ms must be 0 <= T_MS < 1e9")
@@ -295,6 +303,11 @@ def run_board(args, changed):
                 pty.wait_for_host()
         if args.power_cut_ms is not None:
             faults.append(f"cut={round(args.power_cut_ms * 1000)}")
+        if sends:
+            sends_path = os.path.join(tmp, "sends.txt")
+            with open(sends_path, "w") as f:
+                f.writelines(f"{t_us} {data.hex()}\n" for t_us, data in sends)
+            faults.append(f"send={sends_path}")
         nvm = os.path.join(tmp, "nvm.bin")
         if nvm_image is not None:
             with open(nvm, "wb") as f:
@@ -336,7 +349,8 @@ def run_board(args, changed):
         from host_sim.wire import log_lines
 
         with open(data, "rb") as f:
-            lines = log_lines(f.read(), args.matches)
+            data_bytes = f.read()
+        lines = log_lines(data_bytes, args.matches)
         power_cut = "# power cut at " in result.stdout
         if args.nvm:
             with open(nvm, "rb") as f:
@@ -353,6 +367,19 @@ def run_board(args, changed):
         write_atomically(args.sounds, tones)
     cut = f"; power cut at {args.power_cut_ms:g} ms" if power_cut else ""
     say(summary("board", args, lines) + cut)
+    if sends:
+        unsent = sum(
+            int(line.split()[-1])
+            for line in result.stdout.splitlines()
+            if line.startswith("# host unsent ")
+        )
+        total = sum(len(d) for _, d in sends)
+        say(
+            "host: %d bytes sent on the data port, %d not taken by the board"
+            % (total - unsent, unsent)
+        )
+        for line in host_requests.reply_lines(data_bytes):
+            say(line)
     if args.nvm:
         for line in result.stdout.splitlines():
             if line.startswith("stats: "):  # what the board said on its console at boot

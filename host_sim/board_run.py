@@ -16,7 +16,9 @@ FAULTS: comma-separated ``p0=MODE``, ``p1=MODE`` (``present``, ``absent``,
 ``nack``, ``late:T_MS``), ``data=MODE`` (``read``, ``never``, ``stop:T_MS``,
 ``pull:T1_MS-T2_MS``), ``cut=T_US`` (the power goes at T_US µs: the program stops
 where it is, a flash write half done stays half done; then ``# power cut at T_MS
-ms`` and exit 0); ``pty=FD``: the data port's host is at the other end of the
+ms`` and exit 0); ``send=FILE``: the data port's host writes bytes at set times
+(FILE: ``T_US HEX`` lines; at the end ``# host unsent N`` counts those it never got
+to send); ``pty=FD``: the data port's host is at the other end of the
 pseudo-terminal whose master is FD, and ``speed=X`` paces the virtual clock at X
 times wall time (CPython only). Each nvm write is printed as
 ``# nvm write START_US END_US``.
@@ -102,6 +104,8 @@ def main(argv):
         print("# nvm write %d %d" % (t0, t1))
     if cut:
         print("# power cut at %d ms" % (clock.power_cut_us // 1000))
+    if usb_cdc.data.host_schedule:
+        print("# host unsent %d" % sum(len(d) for _, d in usb_cdc.data.host_schedule))
     for i, bus in enumerate(busio.buses):
         print(
             "# panel %d: %d transfers, %d bytes"
@@ -173,6 +177,11 @@ def _faults(text, busio, usb_cdc, clock):
                 start, _, end = mode[5:].partition("-")
                 port.pull_from_us = int(start) * 1000
                 port.pull_until_us = int(end) * 1000
+        elif name == "send":  # the host's requests (host_sim/host_requests.py)
+            with open(mode) as f:
+                for line in f:
+                    t_us, data = line.split()
+                    usb_cdc.data.host_schedule.append((int(t_us), bytes.fromhex(data)))
         elif name == "pty":  # the data port's host: a program at the pty's other end
             usb_cdc.data.attach_pty(int(mode))
         elif name == "speed" and float(mode) > 0:

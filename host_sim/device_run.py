@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from host_sim import HOST_SIM, ROOT
+from host_sim import HOST_SIM, ROOT, host_requests
 from host_sim.board_cli import (
     NVM_SIZE,
     check_out_path,
@@ -44,6 +44,7 @@ DEFAULT_LIMIT_PAD_MS = 30000
 CIRCUITPY_OFFSET = 0x100000
 NVM_OFFSET = CIRCUITPY_OFFSET - NVM_SIZE
 CPU_HZ = 125000000  # clk_sys: the PWM's counting clock
+STATS_SAVED = "stats: saved record"  # board_io's console line after a match's stats save
 SOUND_SETTLE_US = 2000000  # --sounds: run on after the last match_end, for its tune
 _CSR, _DIV, _CC, _TOP, _EN = 0, 4, 12, 16, 160  # pwm.txt's registers (harness.mjs)
 
@@ -221,7 +222,10 @@ def run_device(args, changed):
     values = settings_values(args, changed) + [("SPEED_PROFILE", 1)]
     if args.sounds:
         check_out_path(args.sounds, "sounds")
-    last_us = max((t for t, _, _, _ in script), default=0)
+    sends = host_requests.schedule(args)
+    if sends and args.data_port == "never":
+        raise ValueError("--ask/--send: the host never opens the data port (--data-port never)")
+    last_us = max([t for t, _, _, _ in script] + [host_requests.run_until_us(sends)])
     limit_ms = args.limit_ms
     if limit_ms is None:
         limit_ms = last_us // 1000 + DEFAULT_LIMIT_PAD_MS
@@ -257,8 +261,12 @@ def run_device(args, changed):
             "led_gpio": 25,
             "nvm": nvm,
         }
+        if args.nvm and args.matches:  # run on until the board saved each match's stats
+            config["wait_console"] = {"text": STATS_SAVED, "count": args.matches}
         if args.sounds:
             config["pwm_slice"] = piezo_slice()
+        if sends:
+            config["data_send"] = [[t_us, data.hex()] for t_us, data in sends]
         result = run_harness(config, work)
         console, data, traces, led = read_recordings(out)
         with open(os.path.join(out, "nvm.bin"), "rb") as f:
@@ -290,10 +298,24 @@ def run_device(args, changed):
         report = measure(console, lines, traces, led, script)
         report["emulated_ms"] = result["end_us"] // 1000
         report["wall_s"] = int(result["wall_s"])
+        if sends:
+            report["replies"] = [
+                {"seq": item.seq, "name": item.name, "body": item.obj}
+                if item.kind == "reply"
+                else {"seq": item.seq, "garbled": item.text}
+                for item in host_requests.replies(data.encode("utf-8"))
+            ]
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1, sort_keys=True)
             f.write("\n")
     print(summary("device", args, lines) + " (%.0f s wall)" % result["wall_s"])
+    if sends:
+        print(
+            "host: %d bytes sent on the data port, %d not taken by the board"
+            % (result.get("host_bytes_sent", 0), result.get("host_bytes_unsent", 0))
+        )
+        for line in host_requests.reply_lines(data.encode("utf-8")):
+            print(line)
     for line in console.replace("\r", "").split("\n"):
         if line.startswith("stats: "):
             print(f"board console: {line}")
@@ -562,6 +584,10 @@ def measure(console, lines, traces, led, script):
     live_min = min((m.get("live_min", -1) for m in matches), default=-1)
     alloc = sum(m.get("alloc", 0) for m in matches)
     presses = sum(m.get("presses", 0) for m in matches)
+    # a loop pass that answered the host is measured apart (profiling.py): not a press's
+    link_polls = sum(m.get("link_polls", 0) for m in matches)
+    link_alloc = sum(m.get("link_alloc", 0) for m in matches)
+    link_ms_max = max((m.get("link_ms_max", -1) for m in matches), default=-1)
     steps = step_durations(led)
     games = bool(lines) and json.loads(lines[0]).get("v") == 2
     changes = panel_changes(traces) if games else pile_changes(traces)
@@ -572,6 +598,9 @@ def measure(console, lines, traces, led, script):
         "mem_free_live_min": live_min,
         "heap_held": boot - live_min if boot >= 0 and live_min >= 0 else -1,
         "alloc_per_press": alloc // presses if presses else -1,
+        "link_polls": link_polls,
+        "link_alloc": link_alloc,
+        "link_ms_max": link_ms_max,
         "step_us_p50": _percentile(steps, 50),
         "step_us_p99": _percentile(steps, 99),
         "steps_measured": len(steps),

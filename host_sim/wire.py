@@ -17,7 +17,7 @@ REQUESTS = ("stats", "version", "rules")
 
 
 def crc16(data):
-    """CRC-16/CCITT-FALSE (lib/speedduo/link.py ``crc16``)."""
+    """CRC-16/CCITT-FALSE (lib/speedduo/crc.py ``crc16``)."""
     return binascii.crc_hqx(data, 0xFFFF)
 
 

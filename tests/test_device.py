@@ -89,7 +89,8 @@ def test_report_figures_from_recordings():
     console = (
         "\x1b]0;code.py | 10.2.1\x1b\\speedduo-profile boot free=170000\r\n"
         "speedduo-profile import free=120000\r\n"
-        "speedduo-profile match live_min=100000 alloc=1200 presses=4 steps=50\r\n"
+        "speedduo-profile match live_min=100000 alloc=1200 presses=4 steps=50"
+        " link_polls=2 link_alloc=3000 link_ms_max=31\r\n"
     )
     led = [(1000, 1), (3000, 0), (5000, 1), (12000, 0)]
     # pile 0 changes on both panels: 20 ms and 22 ms after the press at 3.5 s
@@ -97,6 +98,8 @@ def test_report_figures_from_recordings():
     assert report["mem_free_boot"] == 170000 and report["mem_free_after_import"] == 120000
     assert report["heap_held"] == 70000 and report["alloc_per_press"] == 300
     assert report["step_us_p50"] == 2000 and report["step_us_p99"] == 7000
+    # polls that answered the host are not a press's (profiling.py)
+    assert (report["link_polls"], report["link_alloc"], report["link_ms_max"]) == (2, 3000, 31)
     assert device_run.press_to_pixel([(3500000, 0)], [[(3520000, 0)], [(3522000, 0)]]) == [
         (22000, 2000)
     ]
@@ -160,6 +163,46 @@ def test_smoke_menu_play_and_a_short_match_log_equal_to_board(tmp_path):
         assert pictures[0].tobytes() == pictures[1].tobytes()
     report = json.loads(report_path.read_text())
     assert report["mem_free_boot"] > 100000 or report["mem_free_boot"] == -1
+
+
+@needs_firmware
+@slow
+def test_requests_answered_on_the_firmware_and_the_match_plays_on(tmp_path):
+    """issue 11 on CircuitPython 10.2.1: the host writes to the data port (USB CDC OUT);
+    stats, version and rules answered in frames with a good CRC, each bad frame with its
+    error frame (the same replies, at the same seqs, as the simulator's), and a request
+    during the match leaves the log as the board's without requests and allocates
+    nothing on the play's path (docs/link.md)."""
+    from test_host_requests import EXPECTED, parsed_replies, request_options
+
+    log, report = tmp_path / "d.jsonl", tmp_path / "r.json"
+    from test_host_requests import SCRIPT
+
+    common = ["--seed", "2", "--idle-ms", "4000", "--script", SCRIPT]
+    device = _host_sim(
+        "device", *common, *request_options(), "--log", str(log), "--report", str(report)
+    )
+    assert device.returncode == 0, device.stderr
+    assert parsed_replies(device.stdout) == EXPECTED
+    assert "0 not taken by the board" in device.stdout
+    figures = json.loads(report.read_text())
+    version = next(r["body"] for r in figures["replies"] if r.get("name") == "version")
+    assert (version["impl"], version["impl_version"]) == ("circuitpython", "10.2.1")
+    board = _host_sim("board", *common, *request_options())
+    assert board.returncode == 0, board.stderr
+    # the same replies at the same seqs (the bodies differ in version's interpreter)
+    assert _reply_heads(device.stdout) == _reply_heads(board.stdout)
+    quiet = _host_sim("board", *common, "--log", str(tmp_path / "b.jsonl"))
+    assert quiet.returncode == 0, quiet.stderr
+    assert _differences((tmp_path / "b.jsonl").read_text(), log.read_text()) <= 7
+    check_entries(parse_log(log.read_text()))  # replays identically
+    assert figures["alloc_per_press"] == 0  # answering is measured apart: link_*
+    assert figures["link_polls"] >= 7 and figures["link_alloc"] > 0
+
+
+def _reply_heads(stdout):
+    """``reply seq N: $NAME`` of each reply line a run printed."""
+    return [line.split(" (crc ok)")[0] for line in stdout.splitlines() if line.startswith("reply")]
 
 
 def _mash_script(path, seconds=8, every_us=150000):

@@ -12,16 +12,27 @@ from host_sim import flash
 from host_sim.cli import main as cli_main
 
 
-def uf2(blocks=3, family=flash.RP2040_FAMILY, flags=flash.UF2_FAMILY_FLAG):
+def uf2(blocks=3, family=flash.RP2040_FAMILY, flags=flash.UF2_FAMILY_FLAG, payload=b""):
+    """A UF2 of 256-byte blocks holding ``payload`` (the rest zeros), written in reverse
+    order (UF2 blocks may come in any order: their addresses place them)."""
+    blocks = max(blocks, (len(payload) + 255) // 256)
+    image = payload.ljust(blocks * 256, b"\0")
     out = b""
-    for n in range(blocks):
+    for n in reversed(range(blocks)):
         block = bytearray(512)
         address = 0x10000000 + n * 256
         header = (*flash.UF2_MAGIC[:2], flags, address, 256, n, blocks, family)
         struct.pack_into("<8I", block, 0, *header)
+        block[32 : 32 + 256] = image[n * 256 : (n + 1) * 256]
         struct.pack_into("<I", block, 508, flash.UF2_MAGIC[2])
         out += bytes(block)
     return out
+
+
+def firmware(version="10.2.1", board="Raspberry Pi Pico with rp2040"):
+    """A UF2 whose payload holds CircuitPython's banner across a block boundary."""
+    text = "Adafruit CircuitPython %s on 2025-11-04; %s" % (version, board)
+    return uf2(payload=b"\xff" * 230 + text.encode() + b"\0" + b"\x01" * 300)
 
 
 def boot_drive(tmp_path):
@@ -103,12 +114,33 @@ def test_another_uf2_is_refused_unless_forced(tmp_path, pinned):
     assert (board.boot / flash.PINNED_FILE).read_bytes() == other
 
 
-def test_without_a_pinned_hash_only_force_flashes(tmp_path, monkeypatch):
+def test_without_a_pinned_hash_the_firmwares_banner_names_release_and_board(tmp_path, monkeypatch):
     monkeypatch.setattr(flash, "PINNED_SHA256", None)
     board = Board(tmp_path, boot_drive(tmp_path))
-    with pytest.raises(flash.FlashError, match="not pinned .* add --force"):
-        _run(tmp_path, uf2(), board)
-    _run(tmp_path, uf2(), board, force=True)
+    assert flash.banner(firmware()) == ("10.2.1", "Raspberry Pi Pico with rp2040")
+    _, said = _run(tmp_path, firmware(), board)
+    assert any("says CircuitPython 10.2.1, Raspberry Pi Pico with rp2040" in s for s in said)
+    assert (board.boot / flash.PINNED_FILE).read_bytes() == firmware()
+
+
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (uf2(), "holds no CircuitPython banner"),
+        (firmware(version="9.2.9"), "is CircuitPython 9.2.9 for Raspberry Pi Pico with rp2040;"),
+        (firmware(board="Raspberry Pi Pico W with rp2040"), "for Raspberry Pi Pico W with"),
+    ],
+)
+def test_without_a_pinned_hash_another_release_only_flashes_forced(
+    tmp_path, monkeypatch, data, expected
+):
+    monkeypatch.setattr(flash, "PINNED_SHA256", None)
+    board = Board(tmp_path, boot_drive(tmp_path))
+    with pytest.raises(flash.FlashError, match=expected + ".* add --force"):
+        _run(tmp_path, data, board)
+    assert not list(board.boot.glob("*.uf2"))
+    _, said = _run(tmp_path, data, board, force=True)
+    assert any("--force" in line for line in said)
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,8 @@ import usb_cdc
 import vclock
 from conftest import ROOT, run_cli
 from speedduo import __version__
-from speedduo.link import REQUEST_MAX, STALE_MS, Link, crc16
+from speedduo.crc import crc16
+from speedduo.link import REQUEST_MAX, STALE_MS, Link
 from speedduo.logport import SEQ_LIMIT, LogPort
 from speedduo.menu import Menu
 from speedduo.rules import Rules
@@ -114,9 +115,9 @@ def test_seq_wraps_to_1_and_the_host_follows():
 
 
 def test_the_board_crc_is_crc16_ccitt_false():
-    assert crc16(b"123456789") == 0x29B1  # the catalogued check value
+    assert crc16(b"123456789", 0, 9) == 0x29B1  # the catalogued check value
     for data in (b"", b"stats", b"version", bytes(range(256))):
-        assert crc16(data) == binascii.crc_hqx(data, 0xFFFF)
+        assert crc16(data, 0, len(data)) == binascii.crc_hqx(data, 0xFFFF)
 
 
 # ---- requests ----

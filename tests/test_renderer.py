@@ -574,20 +574,9 @@ def _scenes():
 
 @pytest.mark.parametrize("scene", list(_scenes()))
 def test_golden_screens(scene, tmp_path):
-    g = _scenes()[scene]()
-    update = os.environ.get("SPEED_UPDATE_GOLDEN") == "1"
-    for p in range(2):
-        img = g.emulators[p].to_image()
-        path = os.path.join(GOLDEN, "%s_p%d.png" % (scene, p))
-        if update:
-            os.makedirs(GOLDEN, exist_ok=True)
-            img.save(path)
-            continue
-        assert os.path.exists(path), "no golden %s: run with SPEED_UPDATE_GOLDEN=1" % path
-        want = Image.open(path).convert("1")
-        if want.tobytes() != img.tobytes():
-            img.save(str(tmp_path / os.path.basename(path)))
-            pytest.fail("%s differs from its golden (actual in %s)" % (path, tmp_path))
+    from game_screens import check_golden
+
+    check_golden(_scenes()[scene]().emulators, scene, GOLDEN, tmp_path)
 
 
 # ---- generated glyphs, MicroPython ----

@@ -10,9 +10,16 @@
 //   panels                     per I2C controller: {sda, scl, address, mode, until_us}
 //                              mode: "present" | "absent" | "nack" | "absent_until"
 //   data_port                  {mode: "read" | "stop" | "never", stop_us}
+//   data_send                  optional: [[t_us, hex], ...] time-ordered: bytes the host writes
+//                              to the data port (USB CDC OUT on the data interface) at t_us
+//                              emulated (or, if the board has not armed its OUT endpoint
+//                              then, as soon as it does), in packets of at most 64 bytes
 //   matches                    stop once this many match_end lines came through the data port (0: no)
 //   min_us                     run at least until this emulated time
 //   settle_us                  after the last match_end, run this much longer
+//   wait_console               optional: with `matches`, also run until this many console
+//                              lines held this text after the last match_end ({text, count};
+//                              with `nvm`: the board's "stats: record N saved", its save)
 //   limit_us                   never run past this emulated time
 //   led_gpio                   the profiling probe pin (GPIO25)
 //   probe_scans                optional: record when the firmware reads the GPIO inputs
@@ -27,7 +34,8 @@
 // i2c0.jsonl / i2c1.jsonl (one transaction per line: t0, t1 µs, addr, ack, hex bytes,
 // bit_ns), led.txt ("t_us level" per edge), pwm.txt ("t_us register value" per write: 0 CSR,
 // 4 DIV, 12 CC, 16 TOP, 160 EN), result.json (why it stopped, when, wall time),
-// nvm.bin and nvm_writes.jsonl (with `nvm`: the sector at the end; each erase/program).
+// nvm.bin and nvm_writes.jsonl (with `nvm`: the sector at the end; each erase/program),
+// host_sent.jsonl (with `data_send`: each OUT packet the board took, {t_us, data hex}).
 // Times are emulated µs since power-on (rp2040js cycle clock, 125 MHz, core 0 only).
 
 import fs from 'node:fs';
@@ -146,10 +154,23 @@ function main() {
   let matchEnds = 0;
   let dataTail = '';
   let lastMatchEndUs = -1;
-  const host = new CDCHost(mcu.usbCtrl, config.data_port || { mode: 'read' }, clock);
+  const waitText = config.wait_console ? config.wait_console.text : '';
+  const waitCount = config.wait_console ? config.wait_console.count : 0;
+  let waitSeen = 0; // console lines holding waitText
+  let consoleLine = '';
+  const host = new CDCHost(mcu.usbCtrl, config.data_port || { mode: 'read' }, clock, config.data_send || []);
   host.onConsole = (bytes) => {
     fs.writeSync(consoleFd, bytes);
-    consoleTail = (consoleTail + Buffer.from(bytes).toString('latin1')).slice(-4096);
+    const text = Buffer.from(bytes).toString('latin1');
+    consoleTail = (consoleTail + text).slice(-4096);
+    if (waitText) {
+      consoleLine += text;
+      let end;
+      while ((end = consoleLine.indexOf('\n')) >= 0) {
+        if (consoleLine.slice(0, end).includes(waitText)) waitSeen++;
+        consoleLine = consoleLine.slice(end + 1);
+      }
+    }
   };
   host.onData = (bytes) => {
     fs.writeSync(dataFd, bytes);
@@ -186,13 +207,23 @@ function main() {
       reason = 'code_done';
       break;
     }
-    if (config.matches && matchEnds >= config.matches && t >= minNs && t >= lastMatchEndUs * 1000 + settleNs) {
+    if (
+      config.matches &&
+      matchEnds >= config.matches &&
+      waitSeen >= waitCount &&
+      t >= minNs &&
+      t >= lastMatchEndUs * 1000 + settleNs
+    ) {
       reason = 'matches';
       break;
     }
   }
   fs.closeSync(consoleFd);
   fs.closeSync(dataFd);
+  if (config.data_send) {
+    const sent = host.sentPackets.map((p) => JSON.stringify(p)).join('\n');
+    fs.writeFileSync(path.join(config.out, 'host_sent.jsonl'), sent + (sent ? '\n' : ''));
+  }
   for (const bus of buses) bus.close();
   if (config.probe_scans) fs.writeFileSync(path.join(config.out, 'scans.txt'), scanReads.join('\n') + '\n');
   fs.writeFileSync(path.join(config.out, 'led.txt'), ledEdges.join('\n') + (ledEdges.length ? '\n' : ''));
@@ -206,6 +237,8 @@ function main() {
     match_ends: matchEnds,
     usb: host.state,
     data_port_open: host.dataOpened,
+    host_bytes_sent: host.sentBytes,
+    host_bytes_unsent: host.unsentBytes(),
   };
   if (flashWriter) {
     flashWriter.close();
@@ -430,10 +463,12 @@ function attachPanel(mcu, clock, index, panel, out) {
 
 // The USB host side: enumerates CircuitPython, opens the console (first CDC interface) and,
 // unless told not to, the data port (second), and collects what the board sends on each.
-// Host-to-device reads are never answered: the board has nothing to receive, and answering
-// idle OUT transfers with empty packets costs half the emulation speed.
+// Host-to-device: only the data port's bulk OUT endpoint is ever answered, and only with
+// the bytes of `sends` ([[t_us, hex]]) once their time has come: an armed OUT endpoint with
+// nothing to send stays pending, as a real host sends no OUT packet then (answering idle
+// OUT transfers with empty packets would cost half the emulation speed).
 class CDCHost {
-  constructor(usb, dataPort, clock) {
+  constructor(usb, dataPort, clock, sends = []) {
     this.usb = usb;
     this.clock = clock;
     this.dataPort = dataPort;
@@ -442,6 +477,13 @@ class CDCHost {
     this.descriptors = [];
     this.inEndpoints = new Map(); // IN endpoint number -> 'console' | 'data'
     this.dataInEndpoint = -1;
+    this.dataOutEndpoint = -1;
+    this.outArmed = 0; // bytes the board's armed data OUT transfer takes (0: not armed)
+    this.sends = sends.map(([t, hex]) => [t, Buffer.from(hex, 'hex')]);
+    this.due = Buffer.alloc(0); // bytes whose time has come, not yet taken by the board
+    this.sentPackets = []; // {t_us, data}: each OUT packet handed to the board
+    this.sentBytes = 0;
+    this.sendAlarm = clock.createAlarm(() => this.sendDue());
     this.dataOpened = false;
     this.onConsole = null;
     this.onData = null;
@@ -452,7 +494,13 @@ class CDCHost {
       usb.sendSetupPacket(setDeviceAddressPacket(1));
     };
     usb.onEndpointWrite = (endpoint, buffer) => this.endpointWrite(endpoint, buffer);
-    usb.onEndpointRead = () => {};
+    usb.onEndpointRead = (endpoint, length) => {
+      if (endpoint === this.dataOutEndpoint && endpoint > 0) {
+        this.outArmed = length;
+        this.pump();
+      }
+    };
+    this.scheduleSend();
     if (dataPort.mode === 'stop') {
       // the host stops taking the data port's IN packets: they stay pending (NAK), as on a
       // real host whose program holds the port open and reads no more
@@ -502,12 +550,46 @@ class CDCHost {
         }
       } else if (this.state === 'line1' && buffer.length === 0) {
         this.state = 'ready';
+        this.pump();
       }
       return;
     }
     const port = this.inEndpoints.get(endpoint);
     if (port === 'console') this.onConsole?.(buffer);
     else if (port === 'data') this.onData?.(buffer);
+  }
+
+  // ---- host to board: the data port's OUT endpoint ----
+
+  scheduleSend() {
+    if (this.sends.length) {
+      this.sendAlarm.schedule(Math.max(0, this.sends[0][0] * 1000 - this.clock.nanos));
+    }
+  }
+
+  sendDue() {
+    while (this.sends.length && this.sends[0][0] * 1000 <= this.clock.nanos) {
+      this.due = Buffer.concat([this.due, this.sends.shift()[1]]);
+    }
+    this.pump();
+    this.scheduleSend();
+  }
+
+  // hand the board one packet (at most 64 bytes, at most what its transfer takes) when it
+  // has an OUT transfer armed and bytes are due; it re-arms once it has room again
+  pump() {
+    if (!this.outArmed || !this.due.length || this.state !== 'ready' || !this.dataOpened) return;
+    const size = Math.min(64, this.outArmed, this.due.length);
+    const packet = Uint8Array.from(this.due.subarray(0, size));
+    this.due = this.due.subarray(size);
+    this.outArmed = 0;
+    this.sentBytes += size;
+    this.sentPackets.push({ t_us: Math.round(this.clock.nanos / 1000), data: Buffer.from(packet).toString('hex') });
+    this.usb.endpointReadDone(this.dataOutEndpoint, packet);
+  }
+
+  unsentBytes() {
+    return this.due.length + this.sends.reduce((n, [, bytes]) => n + bytes.length, 0);
   }
 
   lineState(interfaceNumber) {
@@ -549,6 +631,8 @@ class CDCHost {
           const port = ports[dataCount - 1];
           this.inEndpoints.set(address & 0xf, port);
           if (port === 'data') this.dataInEndpoint = address & 0xf;
+        } else if (bulk && !(address & 0x80) && dataCount === 2) {
+          this.dataOutEndpoint = address & 0xf;
         }
       }
       i += len;

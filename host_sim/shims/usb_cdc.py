@@ -13,7 +13,9 @@ The host: ``connected`` (it has the port open), and a stall window
 ``stall_from_us`` .. ``stall_until_us`` (-1: never / forever) in which it reads
 nothing. ``written`` holds what the host received, in order; ``echo`` gets it
 as it arrives (e.g. to stdout). ``host_sends(data)``: bytes from the host (the
-board reads them with ``in_waiting`` and ``read``). A pull window
+board reads them with ``in_waiting`` and ``read``); ``host_schedule``: [(t_us,
+bytes)] in time order, each sent when the virtual clock reaches t_us (``board
+--ask/--send``, host_sim/host_requests.py), only while the host has the port open. A pull window
 ``pull_from_us`` .. ``pull_until_us``: the cable is out, and every write, read
 and ``in_waiting`` raises ``OSError`` (EIO); what the board wrote then is gone.
 
@@ -45,6 +47,7 @@ class _Port:
         self.pull_until_us = -1
         self._fifo = bytearray()  # bytes the stalled host has not taken yet
         self._rx = bytearray()  # bytes from the host, not read yet
+        self.host_schedule = []  # [(t_us, bytes)]: the host sends them at t_us
         self._pty = None
 
     # ---- the host ----
@@ -130,6 +133,11 @@ class _Port:
         self._check_cable()
         if self._pty is not None:
             self._rx += self._pty.read_available()
+        schedule = self.host_schedule
+        if schedule and self.connected:
+            now = current().now_us
+            while schedule and schedule[0][0] <= now:
+                self._rx += schedule.pop(0)[1]
         return len(self._rx)
 
     def read(self, size=-1):

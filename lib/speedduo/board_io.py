@@ -35,7 +35,7 @@ from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
-from speedduo.sound import TUNE_MENU, Sound
+from speedduo.sound import TUNE_COUNTDOWN, TUNE_MENU, Sound
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -139,7 +139,7 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
             action = menu.press(event.key_number)
             if sound is not None:
                 sound.volume = menu.volume
-                if action != START:  # (PLAY: the countdown beeps at once)
+                if action != START:  # (PLAY: the countdown beeps, below)
                     sound.play(TUNE_MENU)
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
@@ -155,6 +155,9 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
                 # the PLAY press is read (not a play); the events after it stay queued,
                 # so its release is in the match's key record however soon the loop saw it
                 screens.hide_menu()
+                if sound is not None:  # R3's first beep at the press, not once the match
+                    sound.play(TUNE_COUNTDOWN)  # is built (~0.3 s later on the board)
+                    sound.update(supervisor.ticks_ms())
                 return event.timestamp
             screens.show_menu(-1, menu.lines(), menu.selected, title)
 
@@ -313,8 +316,8 @@ def data_port():
 
 def main(matches=0, free_at_boot=-1):
     """Play matches forever (or ``matches`` of them): the device's whole life."""
-    # the keypad first: it scans from here, so a press while the rest starts up (settings.toml
-    # is read setting by setting) is queued for the menu
+    # the buttons first: a press while the rest boots (~5 s after power-on with .py
+    # files) is queued, not lost
     keys = make_keys(board)
     settings = Settings(
         os.getenv,
@@ -342,7 +345,8 @@ def main(matches=0, free_at_boot=-1):
     stats_box = [None]  # the_stats()
     host_stats = HostStats(log_port, stats_box)
     # every loop pass feeds the watchdog and answers the host's requests (link.py)
-    feed = Link(log_port, supervisor.ticks_ms, start_watchdog(), host_stats.summary, menu).poll
+    link = Link(log_port, supervisor.ticks_ms, start_watchdog(), host_stats.summary, menu)
+    feed = link.poll
     if reset_after_a_hang():
         notice(keys, screens, "RESTARTED", wrap("the game hung and was restarted", _LINE), feed)
     lines = settings.report_lines(_LINE)
@@ -361,7 +365,7 @@ def main(matches=0, free_at_boot=-1):
                 app = None  # the last match's memory goes back to the heap first
                 gc.collect()  # room to compile it; imported by name: the board glue's type
                 __import__("speedduo.game_app")  # check stops here (test_board_program.py)
-                board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload)
+                board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload, link)
                 app = sys.modules["speedduo.game_app"].board_match(
                     menu, settings, match_seed, play_ticks, keys.events, screens, log_port, board_
                 )
@@ -388,12 +392,19 @@ def main(matches=0, free_at_boot=-1):
                 if profiler is None:
                     app.run(feed)
                 else:
-                    profiler.run(app, feed)
+                    profiler.run(app, feed, link)
             log_port.flush()
+            # the match's last tune to its end before the stats: reading them (an import)
+            # and the flash write pause the loop, which would swallow its notes
+            while sound is not None and sound.playing:
+                feed()
+                sound.update(supervisor.ticks_ms())
             if not menu.game:
                 stats = the_stats(stats_box)
                 stats.record(app.match)
                 stats.save()  # the match is over: a flash write pauses the board (stats_store)
+                if stats.store.nvm is not None:
+                    print("stats: saved record %d" % stats.store.seq)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
@@ -404,9 +415,6 @@ def main(matches=0, free_at_boot=-1):
         played += 1
         host_stats.matches = played
         if matches and played >= matches:
-            while sound is not None and sound.playing:  # the last tune, to its end
-                feed()
-                sound.update(supervisor.ticks_ms())
             return app
         if menu.game:
             app = None  # V8/V9: its modules were forgotten; now they leave the heap

@@ -355,10 +355,10 @@ def board_match(menu, settings, seed, start_ticks, events, screens, log_port, bo
     GameApp. The options the game takes (gamerules.OPTIONS) come from the board's
     ``settings.rules`` (settings.toml, the menu), the rest keep their defaults; the menu's
     OPPONENT (1-3) plays player 1. ``board``: (ticks_ms, a keypad.Event, the Sound or None,
-    the watchdog's feed, the Profiler or None, board_io.unload). For the match the screens
+    the watchdog's feed, the Profiler or None, board_io.unload, the Link). For the match the screens
     show the game's views, then their own again; then the modules it brought in are
     forgotten (``MODULES``), so classic Speed gets their room back."""
-    ticks_ms, event, sound, feed, profiler, unload = board
+    ticks_ms, event, sound, feed, profiler, unload, link = board
     import gc
 
     from speedduo.menu import GAME_IDS
@@ -418,7 +418,7 @@ def board_match(menu, settings, seed, start_ticks, events, screens, log_port, bo
         if profiler is None:
             app.run(feed)
         else:
-            profiler.run(app, feed)
+            profiler.run(app, feed, link)
     finally:
         screens.views = saved
         log_port.flush()

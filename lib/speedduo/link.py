@@ -24,6 +24,7 @@ from adafruit_ticks import ticks_diff
 from micropython import const
 
 from speedduo import __version__
+from speedduo.crc import crc16
 
 REQUEST_MAX = const(32)  # bytes in one request line
 STALE_MS = const(1000)  # a started request with no end of line this long is truncated
@@ -33,23 +34,13 @@ _HEX = b"0123456789ABCDEF"
 _DIGITS = b"0123456789ABCDEF0123456789abcdef"  # index & 15: the digit's value, either case
 
 
-def crc16(data, crc=0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE of ``data`` (bytes)."""
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-        crc &= 0xFFFF
-    return crc
-
-
 def frame(name, body) -> bytearray:
     """``$name body*CCCC`` (``body``: JSON text) as a line without its newline."""
     line = bytearray(b"$")
     line.extend(name)
     line.append(32)
     line.extend(body.encode())
-    crc = crc16(memoryview(line)[1:])
+    crc = crc16(line, 1, len(line))
     line.append(_STAR)
     for shift in (12, 8, 4, 0):
         line.append(_HEX[(crc >> shift) & 15])
@@ -104,6 +95,27 @@ class Link:
                     self._error("truncated")
         except OSError:  # the cable was pulled: nothing to read
             pass
+
+    def busy(self) -> bool:
+        """True when ``poll`` would answer something now, and so may allocate: bytes from
+        the host are waiting, or a request line has gone stale. (SPEED_PROFILE measures
+        those polls apart from the play's steps, and between them calls ``keep_alive``:
+        profiling.py.)"""
+        port = self.log_port.port
+        if port is None:
+            return False
+        try:
+            if port.in_waiting:
+                return True
+        except OSError:
+            return False
+        if self._length or self._too_long:
+            return ticks_diff(self.ticks_ms(), self._started) > STALE_MS
+        return False
+
+    def keep_alive(self) -> None:
+        """``poll`` without reading: the watchdog only (what came waits for a ``poll``)."""
+        self._feed()
 
     def _take(self, data) -> None:
         for byte in data:
@@ -163,7 +175,7 @@ class Link:
                 self._error("checksum")
                 return None
             crc = crc << 4 | (value & 15)
-        if crc16(name) != crc:
+        if crc16(name, 0, len(name)) != crc:
             self._error("checksum")
             return None
         return name

@@ -128,6 +128,7 @@ class Sound:
         self.playing = False  # a tune is on (App.step calls update only then)
         self._queued = _NO_TUNE  # a tune to play when this one ends
         self._loop = _NO_TUNE  # a tune to repeat while nothing else plays (TUNE_STALL)
+        self.tune = _NO_TUNE  # the tune playing (or last played)
         self._hz = 0  # the frequency last set on the PWM
         self._on = False  # the PWM's duty cycle is not 0
 
@@ -142,6 +143,7 @@ class Sound:
             self._queued = tune
             return
         self._at = _STARTS[tune]
+        self.tune = tune
         self._queued = _NO_TUNE
         self.playing = True
         self._due = -1  # at once: the next update cuts off the note that plays
@@ -187,8 +189,9 @@ class Sound:
             self.then(TUNE_MATCH_OVER if p == NULL_PLAYER else TUNE_MATCH_WON)
 
     def phase(self, phase):
-        """The match's phase changed: a countdown (R3) beeps 3, 2, 1, a second apart."""
-        if phase == COUNTDOWN:
+        """The match's phase changed: a countdown (R3) beeps 3, 2, 1, a second apart (unless
+        its beeps are on already: the board starts them at the PLAY press itself)."""
+        if phase == COUNTDOWN and not (self.playing and self.tune == TUNE_COUNTDOWN):
             self.play(TUNE_COUNTDOWN)
 
     # ---- the loop pass ----
@@ -205,9 +208,11 @@ class Sound:
         if not length:  # the tune is over
             if self._queued != _NO_TUNE:
                 at = _STARTS[self._queued]
+                self.tune = self._queued
                 self._queued = _NO_TUNE
             elif self._loop != _NO_TUNE:
                 at = _STARTS[self._loop]
+                self.tune = self._loop
             else:
                 self.playing = False
                 self._silence()

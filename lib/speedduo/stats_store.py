@@ -20,6 +20,8 @@ everything: ~0.5 ms per page, ~50 ms for an erase), so it runs in the menu.
 
 from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.crc import crc16
+
 SLOT = const(128)
 PAYLOAD = const(120)  # bytes 6..125 of a record
 VERSION = const(1)
@@ -28,16 +30,6 @@ _MAGIC1 = const(0x44)  # "D"
 _HEADER = const(6)
 _CRC_AT = const(126)
 _SEQ_LIMIT = const(0xFFFFFF)
-
-
-def crc16(buf, start, end):
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of ``buf[start:end]``; small ints only."""
-    crc = 0xFFFF
-    for i in range(start, end):
-        x = ((crc >> 8) ^ buf[i]) & 0xFF
-        x ^= x >> 4
-        crc = ((crc << 8) ^ (x << 12) ^ (x << 5) ^ x) & 0xFFFF
-    return crc
 
 
 def valid(record):

@@ -107,6 +107,8 @@ def _fill(state, value):
 class PlayerView:
     """What player ``player`` sees, kept in sync with the game by ``update``."""
 
+    _word_page = 2  # the centre's one-word moments (STALL, LATE...): this page
+
     def __init__(self, panel, player):
         self.panel = panel
         self.player = player
@@ -230,19 +232,9 @@ class PlayerView:
         """The part both players see at once: pile tops and the centre message. The
         coordinator sends it before the private part is even drawn. Returns True
         while the game screen shows (then ``update_private`` follows)."""
-        screen = self._screen
-        if screen == _SCREEN_MENU:
+        if not self._game_screen(match):
             return False
         phase = match.phase
-        if phase == OVER:
-            if screen != _SCREEN_OVER:
-                self._draw_over(match)
-            return False
-        if screen != _SCREEN_PLAY:
-            self.panel.clear(PRIVATE)
-            self._forget()
-            self._draw_labels()
-            self._screen = _SCREEN_PLAY
         dealt = phase != COUNTDOWN
         seat = self._seat
         if seat.hand is not hand:  # a new match: the same seat at its table
@@ -264,6 +256,22 @@ class PlayerView:
         self._centre(hand, match, now, phase)
         return True
 
+    def _game_screen(self, match):
+        # False under a menu or the match result (drawn once); else the game screen
+        screen = self._screen
+        if screen == _SCREEN_MENU:
+            return False
+        if match.phase == OVER:
+            if screen != _SCREEN_OVER:
+                self._draw_over(match)
+            return False
+        if screen != _SCREEN_PLAY:
+            self.panel.clear(PRIVATE)
+            self._forget()
+            self._draw_labels()
+            self._screen = _SCREEN_PLAY
+        return True
+
     def update_private(self, hand, match):
         """This player's own part: hand slots, cards left, score."""
         p = self.player
@@ -273,7 +281,8 @@ class PlayerView:
             card = seat.card(s) if dealt else _BACK
             if card != self._slots[s]:
                 self._slots[s] = card
-                self._draw_slot(s, card)
+                # (private, after the piles: the per-byte diff keeps the bytes sent down)
+                self._draw_card(card, _SLOT_X0 + s * _SLOT_DX, 6, PRIVATE, False)
         if dealt:
             self._count(0, seat.cards_left(), 24)  # after "YOU "
             self._count(1, seat.opponent_cards_left(), 116)  # after "THEM "
@@ -300,6 +309,9 @@ class PlayerView:
         if card == _BACK:
             panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
+        if card == NO_CARD:  # an empty pile (Spit: only one player could spit): a dash
+            panel.fill(x + 4, 3, glyphs.LARGE_W - 8, 1, 0xE7 if aimed else 0x18, SHARED)
+            return
         if card >= JOKER1:  # V3: no sprite; the joker's letter, as in its log name X1/X2
             panel.char(_FONT, _INDEX, 88, x + 9, 2, SHARED, aimed)
             return
@@ -312,22 +324,21 @@ class PlayerView:
                 panel.put(_LARGE_ROWS[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
         panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)
 
-    def _draw_slot(self, slot, card):
+    def _draw_card(self, card, x, page, cls, invert):  # 12x16 at x, page
         panel = self.panel
-        x = _SLOT_X0 + slot * _SLOT_DX
         w = glyphs.MEDIUM_W
+        ground = 0xFF if invert else 0
         if card == _BACK:
-            panel.fill(x, 6, w, 2, 0x55, PRIVATE)
+            panel.fill(x, page, w, 2, 0xAA if invert else 0x55, cls)
         elif card == NO_CARD:
-            panel.fill(x, 6, w, 2, 0, PRIVATE)
-            panel.fill(x + 2, 7, w - 4, 1, 0x08, PRIVATE)  # a short dash: empty slot
+            panel.fill(x, page, w, 2, ground, cls)
+            panel.fill(x + 2, page + 1, w - 4, 1, ground ^ 0x08, cls)  # a short dash
         elif card >= JOKER1:  # V3: the joker's letter
-            panel.fill(x, 6, w, 2, 0, PRIVATE)
-            panel.char(_FONT, _INDEX, 88, x + 3, 6, PRIVATE, True)
+            panel.fill(x, page, w, 2, ground, cls)
+            panel.char(_FONT, _INDEX, 88, x + 3, page, cls, not invert)
         else:
-            # (private, after the piles: the per-byte diff keeps the bytes sent down)
             start = ((card % DECK_SIZE) >> 2) * glyphs.MEDIUM_SIZE
-            panel.blit(glyphs.MEDIUM, start, w, w, 2, x, 6, PRIVATE, False)
+            panel.blit(glyphs.MEDIUM, start, w, w, 2, x, page, cls, invert)
 
     def _count(self, k, value, x):
         if value > 99:
@@ -409,13 +420,14 @@ class PlayerView:
                     panel.put(_LARGE_ROWS[(arg - 1) * glyphs.LARGE_PAGES + k], x, 1 + k, cls)
                 self._extent(1, 4, x, x + 23)
             return
+        page = self._word_page
         if msg == _M_STALL:
-            self._centred(b"STALL", _CENTRE_X, _CENTRE_W, 2, cls, False)
+            self._centred(b"STALL", _CENTRE_X, _CENTRE_W, page, cls, False)
             w = arg * (_CENTRE_W // _STALL_STEPS)
             if w:
                 x = _CENTRE_X + (_CENTRE_W - w) // 2
-                panel.fill(x, 3, w, 1, 0x3C, cls)
-            self._extent(2, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
+                panel.fill(x, page + 1, w, 1, 0x3C, cls)
+            self._extent(page, page + 1, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
         if msg == _M_LOCKOUT:
             self._centred(b"LOCKED", _CENTRE_X, _CENTRE_W, 2, cls, True)
@@ -437,8 +449,8 @@ class PlayerView:
             self._extent(1, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
         text = _ONE_WORD[msg - _M_FLIP] if _M_FLIP <= msg <= _M_KEYS else b"?"
-        self._centred(text, _CENTRE_X, _CENTRE_W, 2, cls, msg != _M_FLIP and msg != _M_REDEAL)
-        self._extent(2, 2, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
+        self._centred(text, _CENTRE_X, _CENTRE_W, page, cls, msg != _M_FLIP and msg != _M_REDEAL)
+        self._extent(page, page, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
 
     def _extent(self, page0, page1, x0, x1):
         self._drawn = True

@@ -1,0 +1,135 @@
+"""One player's screen of California Speed (docs/rules.md V9) on their own panel.
+
+Layout, 128x64 px (pages are 8 px rows), upright for the player::
+
+    page 0     YOU 16              THEM 14   cards left in each stock (V9.4: the
+                                             one who covers with the last wins)
+    pages 1-2     9    K    4    9    2   R  the other player's row (R aims there)
+    page 3        1    2    3    4    5      the button of each column (V9.6)
+    pages 4-5  L  7    K    -    A    5      your own row (L aims there)
+    pages 6-7          moments               countdown, stall, LATE / INVALID, result
+
+The grid (V9.1) is drawn from each player's side: their own row nearest them,
+column 1 on the left for both (the core's column = key - 1). The row the
+player aims at (``target``: where a press covers when both rows could) is
+drawn inverted, as classic Speed inverts the target pile; each player starts
+aiming at the other player's row. Face-down cards (the countdown) are
+hatched, an empty place is a short dash. Stocks are face down (V9.2): only
+their sizes show.
+
+Moments, most important first: the countdown (R3, a 12x16 digit); the
+round's result (``BLOCKED``: nobody could cover and the rows went under the
+stocks, V9.5; ``YOU WIN`` / ``YOU LOSE``); the stall countdown (R9); a
+refused press in the log's word (LATE, R8; INVALID) or TOO FAST.
+
+The grid and the shared moments are ``SHARED``; labels and counts private.
+The play path allocates nothing.
+"""
+
+from micropython import const  # on the host, Blinka provides this module
+
+from speedduo import glyphs
+from speedduo.cards import NO_CARD
+from speedduo.game_view import (
+    ARG_BITS,
+    BACK,
+    FORCE,
+    M_COUNT,
+    M_LOSE,
+    M_WIN,
+    NOT_AIMED,
+    GameView,
+)
+from speedduo.ssd1306 import PRIVATE, SHARED, WIDTH
+from speedduo.view import _FONT, _INDEX, PlayerView, _class_of
+
+_COLS = const(5)
+_COL_X0 = const(12)  # column c's card: x = _COL_X0 + c * _COL_DX, 12 px wide
+_COL_DX = const(22)
+_ROW_X = const(8)  # a row drawn as the target: inverted from here, this wide
+_ROW_W = const(108)
+_OWN_PAGE = const(4)
+_OTHER_PAGE = const(1)
+_BAND = const(6)  # the moments' first page
+_X = const(40)  # the moments' centre columns (view.py's)
+_W = const(48)
+
+
+class CaliforniaView(GameView):
+    """What player ``player`` sees of a California Speed match (``Screens`` drives it)."""
+
+    def __init__(self, panel, player):
+        self._grid = bytearray(2 * _COLS)  # the top card drawn on each place (core order)
+        GameView.__init__(self, panel, player)
+
+    def _forget(self):
+        PlayerView._forget(self)
+        for k in range(2 * _COLS):
+            self._grid[k] = FORCE
+
+    def _held(self, core, p):
+        """V9.4: the cards left in the stock (the grid's rows go back under it, V9.5)."""
+        return len(core.stock[p])
+
+    def _draw_labels(self):
+        panel = self.panel
+        panel.char(_FONT, _INDEX, 82, 122, _OTHER_PAGE, PRIVATE, False)  # 'R'
+        panel.char(_FONT, _INDEX, 76, 1, _OWN_PAGE, PRIVATE, False)  # 'L'
+        for c in range(_COLS):
+            panel.char(_FONT, _INDEX, 49 + c, _COL_X0 + c * _COL_DX + 3, 3, PRIVATE, False)
+        panel.text(_FONT, _INDEX, b"YOU", 0, 0, PRIVATE, False)
+        panel.text(_FONT, _INDEX, b"THEM", 86, 0, PRIVATE, False)
+
+    def _draw_table(self, core, dealt):
+        p = self.player
+        target = core.target[p] if dealt else NOT_AIMED
+        old = self._target
+        self._target = target
+        for row in range(2):
+            aimed = row == target
+            page = _OWN_PAGE if row == p else _OTHER_PAGE
+            if aimed != (row == old):  # the band behind the row, then all its cards
+                self.panel.fill(_ROW_X, page, _ROW_W, 2, 0xFF if aimed else 0, SHARED)
+                for c in range(_COLS):
+                    self._grid[row * _COLS + c] = FORCE
+            for c in range(_COLS):
+                k = row * _COLS + c
+                card = BACK
+                if dealt:
+                    pile = core.grid[k]
+                    card = pile[-1] if pile else NO_CARD
+                if card != self._grid[k]:
+                    self._grid[k] = card
+                    self._draw_card(card, _COL_X0 + c * _COL_DX, page, SHARED, aimed)
+
+    def _over_reason(self, match):
+        """V9.4: the match ends when a player covers with their last stock card."""
+        if match.end_why or match.winner < 0:  # V9.7 max_rounds, R17: the cards left
+            return None
+        return b"NO CARDS LEFT!" if match.winner == self.player else b"THEY RAN OUT FIRST"
+
+    def _result(self, core):
+        return self._result_msg(core) << ARG_BITS
+
+    _word_page = _BAND  # STALL, LATE, INVALID, TOO FAST: drawn by PlayerView in the band
+
+    def _draw_centre(self, old, msg, arg):
+        """The moments, in the band under the player's own row."""
+        if msg != M_COUNT and msg < M_WIN:  # none, stall, refusals: as classic Speed's
+            PlayerView._draw_centre(self, old, msg, arg)
+            return
+        cls = _class_of(msg)
+        self._wipe(cls)
+        if msg == M_COUNT:  # R3: a 12x16 digit ("1": the left of the "10" sprite)
+            w = 5 if arg == 1 else glyphs.MEDIUM_W
+            rank = 9 if arg == 1 else arg - 1
+            x = (WIDTH - w) // 2
+            start = rank * glyphs.MEDIUM_SIZE
+            self.panel.blit(glyphs.MEDIUM, start, glyphs.MEDIUM_W, w, 2, x, _BAND, cls, False)
+            self._extent(_BAND, _BAND + 1, x, x + w - 1)
+        else:  # the round's result (V9.4, V9.5)
+            text = b"YOU WIN" if msg == M_WIN else b"YOU LOSE" if msg == M_LOSE else b"BLOCKED"
+            self._centred(text, _X, _W, _BAND, cls, True)
+            if msg > M_LOSE:
+                self._centred(b"NO PAIRS: NEW ROUND", 0, WIDTH, _BAND + 1, cls, False)
+            self._extent(_BAND, _BAND + 1, 0, WIDTH - 1)

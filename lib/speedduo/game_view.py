@@ -1,0 +1,189 @@
+"""What the screens of the other two-player games share (spit_view.py, california_view.py).
+
+A ``GameView`` is classic Speed's ``PlayerView`` (view.py) pointed at a rules
+core of V8/V9 (``match.core``) instead of a hand: the same panel, glyphs,
+refusal flashes, menus and redraw by difference. A game's view adds the
+table both players share (``_draw_table``), the player's own cards
+(``_draw_own``), the cards each player holds (``_held``), its own moments
+(``_moment``) and its round result (``_result``).
+
+The interface the board's loop codes against (``Screens.refresh`` calls the
+first two unchanged):
+
+- ``update_shared(core, match, now) -> bool``: what both players see, marked
+  ``SHARED``; True while the game screen shows (then ``update_private``);
+- ``update_private(core, match)``: the player's own part;
+- ``event(ev, fields, now)``: each event the core logs (the ``GameLog.put``
+  name and (name, value) pairs) at match time ``now``: a refused press
+  flashes the log's word (LATE / INVALID) on that player's screen for 0.7 s;
+- ``show_overflow(now)`` (TOO FAST), ``forget()`` (redraw everything),
+  ``show_menu`` / ``hide_menu`` as ``PlayerView``'s.
+
+Moments are packed as ``msg << 12 | arg`` (an int: nothing allocated).
+"""
+
+from micropython import const  # on the host, Blinka provides this module
+
+from speedduo.codes import COUNTDOWN, RESULT
+from speedduo.gamematch import NO_PLAYER
+from speedduo.ssd1306 import PRIVATE, WIDTH
+from speedduo.view import _FONT, _INDEX, PlayerView
+
+# PlayerView's message ids (consts in view.py, so not importable on the board)
+M_NONE = const(0)
+M_COUNT = const(1)
+M_STALL = const(2)
+M_LATE = const(5)
+M_INVALID = const(6)
+M_WIN = const(10)
+M_LOSE = const(11)
+# the other games' own; like every id from M_WIN up, shared by both panels
+M_BLOCKED = const(13)  # a round ended with no winner (V8.8, V9.5)
+M_SPIT = const(14)  # V8.2, V8.6: spit cards turned
+M_SLAP = const(15)  # V8.8: the round stopped, slap a pile
+ARG_BITS = const(12)
+ARG_MASK = const(0xFFF)
+
+BACK = const(254)  # a face-down card (view.py's _BACK)
+NOT_AIMED = const(253)  # no target yet (countdown; view.py's _UNKNOWN)
+FORCE = const(252)  # nothing known on the panel (view.py's _FORCE)
+_SCREEN_OVER = const(2)  # view.py's
+_FLASH_MS = const(700)
+_STALL_STEPS = const(6)  # view.py's
+
+
+def field(fields, name):
+    """The value of ``name`` in an event's (name, value) pairs (None: absent)."""
+    for pair in fields:
+        if pair[0] == name:
+            return pair[1]
+    return None
+
+
+class GameView(PlayerView):
+    """One player's screen of a V8/V9 match; the game's view fills in the table."""
+
+    def update_shared(self, core, match, now):
+        if not self._game_screen(match):
+            return False
+        dealt = match.phase != COUNTDOWN
+        if dealt and core.hand_no != self._hand_no:  # a new round
+            self._hand_no = core.hand_no
+            self._flash_until = 0
+        self._draw_table(core, dealt)
+        self._centre(core, match, now, match.phase)
+        return True
+
+    def update_private(self, core, match):
+        dealt = match.phase != COUNTDOWN
+        self._draw_own(core, match, dealt)
+        if dealt:
+            p = self.player
+            self._count(0, self._held(core, p), 24)  # after "YOU "
+            self._count(1, self._held(core, 1 - p), 116)  # after "THEM "
+
+    def forget(self):
+        """The panel may show anything: the next update redraws the whole screen."""
+        self._screen = 0  # view.py's _SCREEN_NONE
+
+    def _wipe(self, cls):
+        """Clear the moment drawn last, only where it was (as PlayerView._draw_centre)."""
+        if self._drawn:
+            x0 = self._drawn_x0
+            page0 = self._drawn_page0
+            w = self._drawn_x1 - x0 + 1
+            self.panel.fill(x0, page0, w, self._drawn_page1 - page0 + 1, 0, cls)
+            self._drawn = False
+
+    def event(self, ev, fields, now):
+        """A refused press of this player flashes its word; the rest goes to ``_note``."""
+        if ev == "reject":
+            if field(fields, "p") == self.player:
+                self._flash = M_LATE if field(fields, "why") == "late" else M_INVALID
+                self._flash_until = now + _FLASH_MS
+            return
+        if ev == "deal" and field(fields, "hand_no") == 1:  # a new match: its clock restarts
+            self._flash_until = 0
+            self._hand_no = -1
+        self._note(ev, fields, now)
+
+    # ---- what a game's view gives ----
+
+    def _note(self, ev, fields, now):
+        """An event other than a refusal (nothing by default)."""
+
+    def _moment(self, core, now):
+        """The game's own moment during play, packed (0: none); before the stall."""
+        return 0
+
+    def _over_reason(self, match):
+        """A line saying why the match ended, instead of the cards left (None: those)."""
+        return None
+
+    def _draw_own(self, core, match, dealt):
+        """The player's own cards (nothing by default)."""
+
+    # ---- moments ----
+
+    def _centre(self, core, match, now, phase):
+        """Pick the moment on show (most important first) and draw it when it changed."""
+        packed = 0
+        if phase == COUNTDOWN:  # R3: whole seconds to the start signal, 1-9
+            arg = (match.hand_start - now + 999) // 1000
+            packed = M_COUNT << ARG_BITS | (1 if arg < 1 else 9 if arg > 9 else arg)
+        elif phase == RESULT or core.over:
+            packed = self._result(core)
+        else:
+            packed = self._moment(core, now)
+            if packed == 0:
+                packed = self._common_moment(core, match, now)
+        msg = packed >> ARG_BITS
+        arg = packed & ARG_MASK
+        if msg != self._msg or arg != self._arg:
+            old = self._msg
+            self._msg = msg
+            self._arg = arg
+            self._draw_centre(old, msg, arg)
+
+    def _common_moment(self, core, match, now):
+        """During play: the stall countdown (R9), else a refusal's flash, packed."""
+        if core.stall_due >= 0:  # the bar's steps: the time left out of the countdown
+            left = core.stall_due - (now - match.hand_start)
+            total = match.rules.stall_countdown_ms
+            steps = ((left if left > 0 else 0) * _STALL_STEPS + total - 1) // total if total else 0
+            return M_STALL << ARG_BITS | steps
+        if now < self._flash_until:
+            return self._flash << ARG_BITS
+        return 0
+
+    def _result_msg(self, core):
+        """This player's word for the round's end: won, lost, or nobody won."""
+        winner = core.winner
+        if winner == self.player:
+            return M_WIN
+        return M_BLOCKED if winner == NO_PLAYER else M_LOSE
+
+    def _draw_over(self, match):
+        """The match result, full screen: who won and the cards each still holds."""
+        panel = self.panel
+        panel.clear(PRIVATE)
+        p = self.player
+        self._centred(b"MATCH OVER", 0, WIDTH, 1, PRIVATE, True)
+        if match.end_why == "max_rounds":  # V8.11, V9.7
+            self._centred(b"ROUND LIMIT REACHED", 0, WIDTH, 2, PRIVATE, False)
+        winner = match.winner
+        text = b"YOU WIN!" if winner == p else b"NO RESULT" if winner == NO_PLAYER else b"YOU LOSE"
+        self._centred(text, 0, WIDTH, 3, PRIVATE, False)
+        reason = self._over_reason(match)
+        if reason is not None:
+            self._centred(reason, 0, WIDTH, 5, PRIVATE, False)
+        else:  # the cards each still holds decided it (V8.9, V8.11, V9.7)
+            self._centred(b"CARDS LEFT", 0, WIDTH, 5, PRIVATE, False)
+            core = match.core
+            x = panel.text(_FONT, _INDEX, b"YOU", 19, 6, PRIVATE, False)
+            x = panel.number(_FONT, _INDEX, self._held(core, p), x, 6, 3, PRIVATE, False)
+            x = panel.text(_FONT, _INDEX, b"   THEM", x, 6, PRIVATE, False)
+            panel.number(_FONT, _INDEX, self._held(core, 1 - p), x, 6, 3, PRIVATE, False)
+        self._centred(b"PRESS ANY KEY", 0, WIDTH, 7, PRIVATE, False)
+        self._screen = _SCREEN_OVER
+        self._forget()
