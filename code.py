@@ -12,6 +12,13 @@ if __name__ == "__main__":
     gc.collect()
     _free_at_boot = gc.mem_free() if hasattr(gc, "mem_free") else -1  # for SPEED_PROFILE
 
+    # the buttons before the rest of the game's code loads (seconds, on the board): a
+    # press meanwhile is queued with its own timestamp, not lost
+    import board
+    from speedduo.keys import make_keys
+
+    _keys = make_keys(board)
+
     from speedduo.board_io import main
 
-    main(free_at_boot=_free_at_boot)
+    main(free_at_boot=_free_at_boot, keys=_keys)

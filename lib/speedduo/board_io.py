@@ -314,11 +314,14 @@ def data_port():
     return usb_cdc.data
 
 
-def main(matches=0, free_at_boot=-1):
-    """Play matches forever (or ``matches`` of them): the device's whole life."""
+def main(matches=0, free_at_boot=-1, keys=None):
+    """Play matches forever (or ``matches`` of them): the device's whole life.
+
+    ``keys``: the keypad, when ``code.py`` made it before importing this module."""
     # the buttons first: a press while the rest boots (~5 s after power-on with .py
     # files) is queued, not lost
-    keys = make_keys(board)
+    if keys is None:
+        keys = make_keys(board)
     settings = Settings(
         os.getenv,
         settings_names(environ=getattr(os, "environ", None)),
