@@ -259,13 +259,16 @@ def path_arbiter_tie(arb):
     for _i in range(REPEAT):
         race_position(h, 15)
         now += 100
-        arb._key[0] = 1  # player 0 slot 0
-        arb._key[1] = 8  # player 1 slot 0
-        arb._down[0] = 1
-        arb._down[1] = 1
-        arb._now[0] = now
-        arb._now[1] = now
+        batch = arb.batch
+        batch.key[0] = 1  # player 0 slot 0
+        batch.key[1] = 8  # player 1 slot 0
+        batch.down[0] = 1
+        batch.down[1] = 1
+        batch.at[0] = now
+        batch.at[1] = now
+        batch.count = 2
         arb._apply_group(0, 2)
+        batch.count = 0
         top = h.top(0)
         ok = ok and (top == CARD_P0 or top == CARD_P1)
         if top == CARD_P0:

@@ -458,49 +458,40 @@ def _region_bytes(emulator, region):
     return sorted(out)
 
 
-def panel_changes(traces, address=0x3C):
-    """Per bus: [(t1_us, 0)] for every write that changed any pixel (the other games' views
-    lay their tables out their own way: a press shows as the first change after it)."""
+def _pixel_writes(traces, address):
+    """Per bus, its panel's emulator and each write to it that changed pixels:
+    ``(bus, emulator, t1_us, before, after)``, the GDDRAM before and after it."""
     from host_sim.board_cli import panel_emulators
 
     emulators = panel_emulators()
-    result = []
     for bus, transactions in enumerate(traces):
         emulator = emulators[bus]
-        changes = []
         for t in transactions:
             if not (t["ack"] and t["addr"] == address and t["data"]) or t.get("read"):
                 continue
             before = bytes(emulator.gddram)
             emulator.receive(t["data"])
             if before != emulator.gddram:
-                changes.append((t["t1"], 0))
-        result.append(changes)
+                yield bus, emulator, t["t1"], before, emulator.gddram
+
+
+def panel_changes(traces, address=0x3C):
+    """Per bus: [(t1_us, 0)] for every write that changed any pixel (the other games' views
+    lay their tables out their own way: a press shows as the first change after it)."""
+    result = [[] for _ in traces]
+    for bus, _, t1, _, _ in _pixel_writes(traces, address):
+        result[bus].append((t1, 0))
     return result
 
 
 def pile_changes(traces, address=0x3C):
     """Per bus: [(t1_us, pile)] for every write that changed a pile's pixels."""
-    from host_sim.board_cli import panel_emulators
-
-    emulators = panel_emulators()
-    result = []
-    for bus, transactions in enumerate(traces):
-        emulator = emulators[bus]
-        changes = []
-        for t in transactions:
-            if not (t["ack"] and t["addr"] == address and t["data"]) or t.get("read"):
-                continue
-            before = bytes(emulator.gddram)
-            emulator.receive(t["data"])
-            after = emulator.gddram
-            if before == after:
-                continue
-            for pile in (0, 1):
-                offsets = _region_bytes(emulator, pile_region(pile))
-                if any(before[i] != after[i] for i in offsets):
-                    changes.append((t["t1"], pile))
-        result.append(changes)
+    result = [[] for _ in traces]
+    for bus, emulator, t1, before, after in _pixel_writes(traces, address):
+        for pile in (0, 1):
+            offsets = _region_bytes(emulator, pile_region(pile))
+            if any(before[i] != after[i] for i in offsets):
+                result[bus].append((t1, pile))
     return result
 
 

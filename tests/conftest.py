@@ -139,3 +139,26 @@ def game_lines(core):
 
 def cards(*names):
     return [card_from_name(name) for name in names]
+
+
+class EventQueue:
+    """A keypad.EventQueue stand-in: (timestamp, key, pressed) items in scan order."""
+
+    def __init__(self, items=()):
+        self.items = list(items)
+        self.overflowed = False
+        self.cleared = 0
+
+    def get_into(self, event):
+        if not self.items:
+            return False
+        event.timestamp, event.key_number, event.pressed = self.items.pop(0)
+        return True
+
+    def __len__(self):
+        return len(self.items)
+
+    def clear(self):
+        self.items = []
+        self.overflowed = False
+        self.cleared += 1

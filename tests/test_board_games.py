@@ -9,7 +9,7 @@ import json
 import os
 
 import pytest
-from conftest import run_cli
+from conftest import EventQueue, run_cli
 from referee import CaliforniaReferee, SpitReferee
 from speedduo.game_app import REBOUNCE_MS, GameApp
 from speedduo.game_opponent import GameBot, GameOpponent
@@ -57,27 +57,6 @@ def _core(game, rules):
     return California(rules)
 
 
-class _Queue:
-    """A keypad.EventQueue stand-in: (timestamp, key, pressed) items in scan order."""
-
-    def __init__(self):
-        self.items = []
-        self.overflowed = False
-
-    def get_into(self, event):
-        if not self.items:
-            return False
-        event.timestamp, event.key_number, event.pressed = self.items.pop(0)
-        return True
-
-    def __len__(self):
-        return len(self.items)
-
-    def clear(self):
-        self.items = []
-        self.overflowed = False
-
-
 class _View:
     """A view with the games' views' interface, recording what it is told."""
 
@@ -122,7 +101,7 @@ def _play(game, start, presses, opponent=0, seed=3, limit_ms=400000, **options):
     (match ms, key, down) key events the keypad scans; returns (app, lines, screens)."""
     rules = GameRules(game, **options)
     session = GameSession(_core(game, rules), seed, rules, 1)
-    queue = _Queue()
+    queue = EventQueue()
     clock = [start]
     lines = []
     screens = _Screens()
@@ -210,7 +189,13 @@ def test_views_hear_every_logged_event_and_the_send_line_gets_bytearrays():
     session = GameSession(_core("spit", rules), 5, rules, 1)
     screens = _Screens()
     app = GameApp(
-        _Queue(), lambda: clock[0], session, sent.append, screens, start_ticks=0, event=KeyEvent()
+        EventQueue(),
+        lambda: clock[0],
+        session,
+        sent.append,
+        screens,
+        start_ticks=0,
+        event=KeyEvent(),
     )
     assert isinstance(sent[0], bytearray)  # LogPort.send appends to it
     clock[0] = 3001

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, lay_out, new_hand, run_cli, ticks_folder
+from conftest import ROOT, EventQueue, lay_out, new_hand, run_cli, ticks_folder
 from speedduo.menu import OPPONENT, Menu
 from speedduo.opponent import (
     CLAIM,
@@ -36,29 +36,6 @@ class _Event:
         self.key_number = 0
         self.pressed = False
         self.timestamp = 0
-
-
-class _Queue:
-    """A keypad.EventQueue stand-in: (timestamp, key, pressed) items in scan order."""
-
-    def __init__(self, items=()):
-        self.items = list(items)
-        self.overflowed = False
-        self.cleared = 0
-
-    def get_into(self, event):
-        if not self.items:
-            return False
-        event.timestamp, event.key_number, event.pressed = self.items.pop(0)
-        return True
-
-    def __len__(self):
-        return len(self.items)
-
-    def clear(self):
-        self.items = []
-        self.overflowed = False
-        self.cleared += 1
 
 
 def _opponent(match, queue, level=3, claim_mode=0):
@@ -117,7 +94,7 @@ def test_the_brain_picks_a_playable_card_and_claims_under_v5():
 
 def test_events_merge_in_time_order_and_key_order_within_a_millisecond():
     match, hand, _ = new_hand()
-    queue = _Queue([(START + 100, 1, True), (START + 150, 1, False)])
+    queue = EventQueue([(START + 100, 1, True), (START + 150, 1, False)])
     opponent = _opponent(match, queue)
     key = _plan(opponent, 150, 0)  # its press shares ms 150 with the human's release
     opponent._now = 150
@@ -132,7 +109,7 @@ def test_events_merge_in_time_order_and_key_order_within_a_millisecond():
 
 def test_a_real_event_later_than_the_opponents_next_waits_for_it():
     match, hand, _ = new_hand()
-    queue = _Queue([(START + 152, 2, True)])  # a scan stamped after the pass's ticks_ms read
+    queue = EventQueue([(START + 152, 2, True)])  # a scan stamped after the pass's ticks_ms read
     opponent = _opponent(match, queue)
     key = _plan(opponent, 150, 0)
     opponent._now = 150
@@ -143,7 +120,7 @@ def test_a_real_event_later_than_the_opponents_next_waits_for_it():
 
 def test_its_own_rows_physical_buttons_are_ignored():
     match, hand, _ = new_hand()
-    queue = _Queue([(START + 10, 8, True), (START + 20, 1, True), (START + 70, 8, False)])
+    queue = EventQueue([(START + 10, 8, True), (START + 20, 1, True), (START + 70, 8, False)])
     opponent = _opponent(match, queue)
     opponent._now = 100
     assert _drain(opponent) == [(20, 1, True)]
@@ -152,7 +129,7 @@ def test_its_own_rows_physical_buttons_are_ignored():
 
 def test_len_overflowed_and_clear_follow_the_real_queue_and_keep_the_plan():
     match, hand, _ = new_hand()
-    queue = _Queue([(START + 10, 1, True), (START + 30, 1, False)])
+    queue = EventQueue([(START + 10, 1, True), (START + 30, 1, False)])
     opponent = _opponent(match, queue)
     _plan(opponent, 20, 2)
     opponent._now = 25
@@ -170,7 +147,7 @@ def test_len_overflowed_and_clear_follow_the_real_queue_and_keep_the_plan():
 def test_a_press_not_yet_down_is_dropped_when_its_hand_ends_but_a_held_key_is_released():
     match, hand, _ = new_hand()
     lay_out(hand, (["9C"], ["3C", "8H"]), (["4H"], ["9D"]))
-    opponent = _opponent(match, _Queue())
+    opponent = _opponent(match, EventQueue())
     opponent.look(START + match.hand_start + 10)  # plans a press (hard: 250-500 ms)
     assert opponent._n == 2
     at = opponent._t[0]

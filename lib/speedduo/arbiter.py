@@ -27,6 +27,7 @@ from adafruit_ticks import ticks_diff
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER  # noqa: F401  (re-exported)
+from speedduo.keybatch import KeyBatch
 from speedduo.match import PLAYING
 
 KEY_NAMES = "L12345R"
@@ -34,7 +35,6 @@ KEY_NAMES = "L12345R"
 # worst chatter the simulator makes (20 ms; real tact switches 0.1-5 ms), far
 # shorter than a finger can lift and press again. A first press never waits.
 REBOUNCE_MS = const(25)
-_BATCH = const(64)  # as many events as the keypad queue holds
 
 
 # Both screens draw centre pile 0 on the left (view.py), so L aims at pile 0 and R at
@@ -53,21 +53,19 @@ class Arbiter:
         self.match = match
         self.start_ticks = start_ticks  # ticks_ms at the match's time 0
         self._event = event
-        self._key = bytearray(_BATCH)
-        self._down = bytearray(_BATCH)
-        self._now = array("i", [0] * _BATCH)
+        self.batch = KeyBatch()
+        self._match_time = self.match_time  # made once (making a bound method allocates)
         self._held = bytearray(2 * KEYS_PER_PLAYER)
         self._released_at = array("i", [-REBOUNCE_MS] * (2 * KEYS_PER_PLAYER))
         self.presses = 0  # key-down events seen
         self.applied = 0  # presses applied (not bounce), so the app knows to redraw
         self.bounces = 0  # presses dropped as contact bounce
         self.overflows = 0  # times the keypad queue overflowed
-        self._held_back = 0  # events of the current millisecond, kept for the next pass
 
     @property
     def held_back(self) -> int:
         """Events of the current millisecond kept for the next pass."""
-        return self._held_back
+        return self.batch.count
 
     def match_time(self, ticks: int) -> int:
         """A ticks_ms value as milliseconds since the match began."""
@@ -76,17 +74,8 @@ class Arbiter:
     def service(self, now_ticks: int) -> int:
         """Drain and apply every waiting key event; then let the match catch up. Returns events."""
         events = self.events
-        count = self._held_back
-        event = self._event
-        while count < _BATCH and events.get_into(event):
-            self._key[count] = event.key_number
-            if event.pressed:
-                self._down[count] = 1
-                self.presses += 1
-            else:
-                self._down[count] = 0
-            self._now[count] = self.match_time(event.timestamp)
-            count += 1
+        batch = self.batch
+        self.presses += batch.read(events, self._event, self._match_time)
         if events.overflowed and not len(events):
             # The full queue dropped its newest events: note it and play on. The
             # flag is read-only on the board; only clear() resets it, and that
@@ -94,56 +83,30 @@ class Arbiter:
             events.clear()
             self.overflows += 1
             self.match.hand.keys_lost()
-        self._sort(count)
         # A scan later in this same millisecond may still add to the newest
         # timestamp's group, so only instants before `now` are complete.
         now = self.match_time(now_ticks)
+        count = batch.count
+        at = batch.at
         i = 0
-        while i < count and self._now[i] < now:
-            j = i + 1
-            while j < count and self._now[j] == self._now[i]:
-                j += 1
+        while i < count and at[i] < now:
+            j = batch.group_end(i)
             self._apply_group(i, j)
             i = j
-        kept = 0
-        while i < count:  # keep the rest for the next pass
-            self._key[kept] = self._key[i]
-            self._down[kept] = self._down[i]
-            self._now[kept] = self._now[i]
-            kept += 1
-            i += 1
-        self._held_back = kept
+        batch.keep_from(i)  # the rest waits for the next pass
         # things due at `now` wait one pass: a press stamped `now` may still arrive
         self.match.advance(now - 1)
         return count
 
-    def _sort(self, count: int) -> None:
-        """Stable insertion sort by time (the queue is nearly always in order already)."""
-        now = self._now
-        key = self._key
-        down = self._down
-        for i in range(1, count):
-            t = now[i]
-            k = key[i]
-            d = down[i]
-            j = i - 1
-            while j >= 0 and now[j] > t:
-                now[j + 1] = now[j]
-                key[j + 1] = key[j]
-                down[j + 1] = down[j]
-                j -= 1
-            now[j + 1] = t
-            key[j + 1] = k
-            down[j + 1] = d
-
     def _apply_group(self, first: int, end: int) -> None:
         """Apply the events sharing one timestamp: a tie when they conflict."""
         match = self.match
-        now = self._now[first]
+        batch = self.batch
+        now = batch.at[first]
         match.advance(now)
         match.pressed(now)
-        key = self._key
-        down = self._down
+        key = batch.key
+        down = batch.down
         # 1. releases and bounce; mark the presses that count
         for i in range(first, end):
             k = key[i]

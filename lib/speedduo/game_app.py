@@ -46,6 +46,7 @@ from array import array
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import END_OUT, INVALID, LATE, NULL_PLAYER, OVER
+from speedduo.keybatch import KeyBatch
 from speedduo.matchlog import (
     EV_DEAL,
     EV_FLIP,
@@ -58,7 +59,6 @@ from speedduo.matchlog import (
 
 REDRAW_MS = const(40)  # as app.REDRAW_MS
 REBOUNCE_MS = const(25)  # as arbiter.REBOUNCE_MS: chatter after a release
-_BATCH = const(64)  # as many events as the keypad queue holds
 _KEYS = const(14)  # two rows of L 1 2 3 4 5 R
 _TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
 _TICKS_HALF = const(0x10000000)
@@ -117,10 +117,8 @@ class GameApp:
         self.sound = sound
         self.send_line = send_line
         self._line = bytearray(_LINE_CAPACITY)
-        self._key = bytearray(_BATCH)
-        self._down = bytearray(_BATCH)
-        self._at = array("i", [0] * _BATCH)
-        self._held_back = 0  # events of the current millisecond, kept for the next pass
+        self.batch = KeyBatch()
+        self._time_of = self._time  # made once (making a bound method allocates)
         self._held = bytearray(_KEYS)  # keys down, as recorded
         self._released_at = array("i", [-REBOUNCE_MS] * _KEYS)
         self._moved_to = -1  # the match time the match's clock has been moved on to
@@ -154,41 +152,25 @@ class GameApp:
         now = self._time(now_ticks)
         events = self.events
         event = self._event
-        count = self._held_back
-        while count < _BATCH and events.get_into(event):
-            self._key[count] = event.key_number
-            if event.pressed:
-                self._down[count] = 1
-                self.presses += 1
-            else:
-                self._down[count] = 0
-            self._at[count] = self._time(event.timestamp)
-            count += 1
+        batch = self.batch
+        self.presses += batch.read(events, event, self._time_of)
         if events.overflowed and not len(events):
             events.clear()  # the flag is read-only on the board; clear() resets it
             self.overflows += 1
             if self.screens is not None:
                 self.screens.show_overflow(now)
                 self._news += 1
-        self._sort(count)
         match = self.match
+        count = batch.count
+        at = batch.at
         i = 0
-        while i < count and self._at[i] < now and match.phase != OVER:
-            j = i + 1
-            while j < count and self._at[j] == self._at[i]:
-                j += 1
+        while i < count and at[i] < now and match.phase != OVER:
+            j = batch.group_end(i)
             self._apply(i, j)
             i = j
         if match.phase == OVER:
             i = count  # what comes after the match's end is not played
-        kept = 0
-        while i < count:
-            self._key[kept] = self._key[i]
-            self._down[kept] = self._down[i]
-            self._at[kept] = self._at[i]
-            kept += 1
-            i += 1
-        self._held_back = kept
+        batch.keep_from(i)
         if now - 1 > self._moved_to and match.phase != OVER:
             self._moved_to = now - 1
             self._now = now - 1
@@ -210,38 +192,20 @@ class GameApp:
                 screens.refresh(match.core, match, now)
         self._drain()
 
-    def _sort(self, count: int) -> None:
-        """Stable insertion sort by time (the queue is nearly always in order already)."""
-        at = self._at
-        key = self._key
-        down = self._down
-        for i in range(1, count):
-            t = at[i]
-            k = key[i]
-            d = down[i]
-            j = i - 1
-            while j >= 0 and at[j] > t:
-                at[j + 1] = at[j]
-                key[j + 1] = key[j]
-                down[j + 1] = down[j]
-                j -= 1
-            at[j + 1] = t
-            key[j + 1] = k
-            down[j + 1] = d
-
     def _apply(self, first: int, end: int) -> None:
         """The events of one millisecond: one instant of the session (R4, R8, R13)."""
-        t = self._at[first]
+        batch = self.batch
+        t = batch.at[first]
         if t <= self._moved_to:  # the clock is past it already: the next millisecond
             t = self._moved_to + 1
         held = self._held
         group = []
         presses = 0
         for i in range(first, end):
-            k = self._key[i]
+            k = batch.key[i]
             if k >= _KEYS:
                 continue
-            if self._down[i]:
+            if batch.down[i]:
                 if held[k]:  # its release was lost: record one first
                     group.append((k, 0))
                 elif t - self._released_at[k] < REBOUNCE_MS:

@@ -1,0 +1,80 @@
+"""The key events of one loop pass, read from the keypad queue into preallocated
+arrays and put in time order (the classic arbiter's and the other games' loop's,
+arbiter.py and game_app.py: docs/rules.md R4, R8).
+
+``read`` drains the queue after the events held back from the last pass, each
+stamped with its match time by ``time_of(timestamp)`` (a bound method made once:
+making one per call would allocate), and sorts them by time, stably (the queue
+is nearly always in order already). The caller applies the instants before
+``now`` (``group_end`` finds where one ends) and ``keep_from`` holds the rest for
+the next pass: a scan later in the same millisecond may still add to them.
+"""
+
+from array import array
+
+from micropython import const  # on the host, Blinka provides this module
+
+BATCH = const(64)  # as many events as the keypad queue holds
+
+
+class KeyBatch:
+    def __init__(self) -> None:
+        self.key = bytearray(BATCH)  # key numbers
+        self.down = bytearray(BATCH)  # 1: pressed, 0: released
+        self.at = array("i", [0] * BATCH)  # match ms
+        self.count = 0  # events held (after keep_from: the ones kept for the next pass)
+
+    def read(self, events, event, time_of) -> int:
+        """Add what ``events`` (a keypad.EventQueue) holds, read through ``event``, and
+        sort all by time. Returns the presses read."""
+        key = self.key
+        down = self.down
+        at = self.at
+        count = self.count
+        presses = 0
+        while count < BATCH and events.get_into(event):
+            key[count] = event.key_number
+            if event.pressed:
+                down[count] = 1
+                presses += 1
+            else:
+                down[count] = 0
+            at[count] = time_of(event.timestamp)
+            count += 1
+        self.count = count
+        for i in range(1, count):  # stable insertion sort by time
+            t = at[i]
+            k = key[i]
+            d = down[i]
+            j = i - 1
+            while j >= 0 and at[j] > t:
+                at[j + 1] = at[j]
+                key[j + 1] = key[j]
+                down[j + 1] = down[j]
+                j -= 1
+            at[j + 1] = t
+            key[j + 1] = k
+            down[j + 1] = d
+        return presses
+
+    def group_end(self, first: int) -> int:
+        """The end of the instant (events of one match ms) that starts at ``first``."""
+        at = self.at
+        t = at[first]
+        end = first + 1
+        while end < self.count and at[end] == t:
+            end += 1
+        return end
+
+    def keep_from(self, first: int) -> None:
+        """Hold the events from ``first`` on for the next pass; drop the ones before it."""
+        key = self.key
+        down = self.down
+        at = self.at
+        kept = 0
+        for i in range(first, self.count):
+            key[kept] = key[i]
+            down[kept] = down[i]
+            at[kept] = at[i]
+            kept += 1
+        self.count = kept
