@@ -27,10 +27,9 @@ def fits(card, top, rules):
     return (a - b) % 13 in (1, 12)
 
 
-class Referee:
-    def __init__(self):
-        self.rules = None
-        self.events = 0
+class LogChecker:
+    """What every referee does with a log: check it line by line, each failure naming
+    its line (``check(event)`` is the referee's own)."""
 
     def check_log(self, lines):
         import json
@@ -43,6 +42,12 @@ class Referee:
 
     def fail(self, message):
         raise RefereeError(message)
+
+
+class Referee(LogChecker):
+    def __init__(self):
+        self.rules = None
+        self.events = 0
 
     def check(self, e):
         ev = e["ev"]
@@ -255,23 +260,11 @@ def spit_layout_sizes(count):
     return sizes
 
 
-class SpitReferee:
+class SpitReferee(LogChecker):
     """Rebuilds every place, spit card and spit pile of a Spit log and checks each event."""
 
     def __init__(self):
         self.events = 0
-
-    def check_log(self, lines):
-        import json
-
-        for number, line in enumerate(lines, 1):
-            try:
-                self.check(json.loads(line))
-            except RefereeError as e:
-                raise RefereeError(f"line {number}: {e}\n  {line}") from None
-
-    def fail(self, message):
-        raise RefereeError(message)
 
     def check(self, e):
         self.events += 1
@@ -510,14 +503,11 @@ class SpitReferee:
 # ---- V9 California Speed (docs/rules.md V9, docs/match-log.md version 2) ----
 
 
-class CaliforniaReferee:
+class CaliforniaReferee(LogChecker):
     """Rebuilds both stocks and the grid of a California Speed log and checks each event."""
 
     def __init__(self):
         self.events = 0
-
-    check_log = SpitReferee.check_log
-    fail = SpitReferee.fail
 
     def check(self, e):
         self.events += 1
