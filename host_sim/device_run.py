@@ -261,7 +261,8 @@ def run_device(args, changed):
             "led_gpio": 25,
             "nvm": nvm,
         }
-        if args.nvm and args.matches:  # run on until the board saved each match's stats
+        classic = getattr(args, "game", None) in (None, "speed")  # V8/V9 keep no stats
+        if args.nvm and args.matches and classic:  # run on until each match's stats are saved
             config["wait_console"] = {"text": STATS_SAVED, "count": args.matches}
         if args.sounds:
             config["pwm_slice"] = piezo_slice()
