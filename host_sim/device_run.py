@@ -12,6 +12,7 @@ else ``$SPEEDDUO_DEVICE_DIR``, else ``~/.cache/speedduo/device/``. What this doe
    fails on a traceback on the console, and writes ``--report`` (docs/device.md).
 """
 
+import hashlib
 import inspect
 import json
 import os
@@ -37,6 +38,7 @@ from host_sim.logfile import write_atomically
 
 HARNESS_DIR = os.path.join(HOST_SIM, "device")
 FIRMWARE_FILES = ("firmware.uf2", "bootrom.bin")
+PROVENANCE = "PROVENANCE.json"  # how the files were made and their sha256 (optional)
 PROFILE_PREFIX = "speedduo-profile "
 DEFAULT_LIMIT_PAD_MS = 30000
 # microcontroller.nvm: the flash sector just before the CIRCUITPY drive (CircuitPython's
@@ -61,8 +63,45 @@ def firmware_dir(option=None):
     )
 
 
+def firmware_present(option=None):
+    """Are the files a device run needs (firmware.uf2, bootrom.bin) where it looks?"""
+    directory = firmware_dir(option)
+    return all(os.path.isfile(os.path.join(directory, name)) for name in FIRMWARE_FILES)
+
+
+def provenance_problems(directory):
+    """What in ``directory`` differs from its ``PROVENANCE.json`` (one line each; [] when
+    every file it lists is there with its size and sha256, or when there is no such file:
+    a folder a user filled by hand has none)."""
+    path = os.path.join(directory, PROVENANCE)
+    if not os.path.isfile(path):
+        return []
+    try:
+        with open(path, encoding="utf-8") as f:
+            listed = json.load(f)["files"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return [f"{path}: not a provenance record with 'files' ({error})"]
+    problems = []
+    for name, facts in sorted(listed.items()):
+        file_path = os.path.join(directory, name)
+        if not os.path.isfile(file_path):
+            problems.append(f"{name}: listed in {PROVENANCE} but missing")
+            continue
+        digest = hashlib.sha256()
+        with open(file_path, "rb") as f:
+            for block in iter(lambda f=f: f.read(1 << 20), b""):
+                digest.update(block)
+        if digest.hexdigest() != facts.get("sha256"):
+            problems.append(
+                f"{name}: sha256 {digest.hexdigest()[:16]}... is not the {PROVENANCE} one "
+                f"({str(facts.get('sha256'))[:16]}...)"
+            )
+    return problems
+
+
 def find_firmware(option=None, need_mpy_cross=False):
-    """{name: path} of the firmware files; DeviceError naming the first one missing."""
+    """{name: path} of the firmware files; DeviceError naming the first one missing, or
+    the first that differs from the ``PROVENANCE.json`` beside them."""
     directory = firmware_dir(option)
     names = FIRMWARE_FILES + (("mpy-cross",) if need_mpy_cross else ())
     found = {}
@@ -74,6 +113,9 @@ def find_firmware(option=None, need_mpy_cross=False):
                 "else $SPEEDDUO_DEVICE_DIR, else ~/.cache/speedduo/device)"
             )
         found[name] = path
+    problems = provenance_problems(directory)
+    if problems:
+        raise DeviceError(f"device: {directory}: {problems[0]}")
     return found
 
 

@@ -24,6 +24,20 @@ from speedduo.rules import Rules  # noqa: E402
 
 SOAK = os.environ.get("SPEED_SOAK") == "1"
 
+# The device scenarios (CircuitPython 10.2.1 on an emulated RP2040, docs/device.md) run
+# where the firmware files are ($SPEEDDUO_DEVICE_DIR, else ~/.cache/speedduo/device: CI
+# points the variable at its copy); the long ones also need SPEED_DEVICE_LONG=1.
+from host_sim import device_run  # noqa: E402
+
+HAVE_FIRMWARE = device_run.firmware_present()
+DEVICE_LONG = os.environ.get("SPEED_DEVICE_LONG") == "1"
+needs_firmware = pytest.mark.skipif(
+    not HAVE_FIRMWARE, reason="no firmware.uf2/bootrom.bin (docs/device.md)"
+)
+needs_long = pytest.mark.skipif(
+    not (HAVE_FIRMWARE and DEVICE_LONG), reason="the firmware files and SPEED_DEVICE_LONG=1"
+)
+
 # The same examples on every machine: Hypothesis switches to fixed examples by
 # itself when it sees a CI variable, so without this a developer's run and CI's
 # run would try different matches. A soak explores fresh random examples.

@@ -6,10 +6,9 @@ games' referees (tests/referee.py).
 
 import importlib.util
 import json
-import os
 
 import pytest
-from conftest import EventQueue, run_cli
+from conftest import EventQueue, needs_firmware, needs_long, run_cli
 from referee import CaliforniaReferee, SpitReferee
 from speedduo.game_app import REBOUNCE_MS, GameApp
 from speedduo.game_opponent import GameBot, GameOpponent
@@ -366,21 +365,6 @@ def test_board_refuses_options_the_game_does_not_take(args, message):
 
 
 # ---- on the real firmware (CircuitPython 10.2.1 on an emulated RP2040, docs/device.md) ----
-
-try:
-    from host_sim import device_run
-
-    HAVE_FIRMWARE = all(
-        os.path.isfile(os.path.join(device_run.firmware_dir(), name))
-        for name in device_run.FIRMWARE_FILES
-    )
-except ImportError:  # pragma: no cover
-    HAVE_FIRMWARE = False
-LONG = os.environ.get("SPEED_DEVICE_LONG") == "1"
-needs_firmware = pytest.mark.skipif(
-    not HAVE_FIRMWARE, reason="no firmware.uf2/bootrom.bin (docs/device.md)"
-)
-needs_long = pytest.mark.skipif(not (HAVE_FIRMWARE and LONG), reason="SPEED_DEVICE_LONG=1")
 
 
 def _device_script(path, seconds=3, every_us=150000):

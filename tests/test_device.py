@@ -10,7 +10,7 @@ import json
 import os
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import ROOT, needs_firmware, needs_long, run_cli
 from PIL import Image
 
 from host_sim import device_run
@@ -18,15 +18,6 @@ from host_sim.fatimage import FatError, fat12_image, read_fat12
 from host_sim.logfile import parse_log
 from host_sim.replay import check_entries
 
-HAVE_FIRMWARE = all(
-    os.path.isfile(os.path.join(device_run.firmware_dir(), name))
-    for name in device_run.FIRMWARE_FILES
-)
-LONG = os.environ.get("SPEED_DEVICE_LONG") == "1"
-needs_firmware = pytest.mark.skipif(
-    not HAVE_FIRMWARE, reason="no firmware.uf2/bootrom.bin (docs/device.md)"
-)
-needs_long = pytest.mark.skipif(not (HAVE_FIRMWARE and LONG), reason="SPEED_DEVICE_LONG=1")
 # the emulator runs at ~0.2x real time: a device test takes minutes, not the suite's 120 s
 slow = pytest.mark.timeout(1800)
 
@@ -83,6 +74,58 @@ def test_device_without_firmware_says_which_file_and_exits_2(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "firmware.uf2" in lines[0] and str(tmp_path) in lines[0]
     assert result.stdout == ""
+
+
+def _fake_firmware(folder, listed=None):
+    """firmware.uf2 and bootrom.bin in ``folder`` with a PROVENANCE.json of their sha256."""
+    import hashlib
+
+    files = {"firmware.uf2": b"uf2 stand-in", "bootrom.bin": b"rom stand-in"}
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    record = {
+        name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        for name, data in (listed or files).items()
+    }
+    (folder / "PROVENANCE.json").write_text(json.dumps({"files": record}))
+
+
+def test_firmware_files_that_match_their_provenance_are_found(tmp_path):
+    _fake_firmware(tmp_path)
+    assert device_run.provenance_problems(str(tmp_path)) == []
+    assert set(device_run.find_firmware(str(tmp_path))) == {"firmware.uf2", "bootrom.bin"}
+
+
+def test_a_firmware_file_that_differs_from_its_provenance_is_refused_by_name(tmp_path):
+    _fake_firmware(tmp_path)
+    (tmp_path / "bootrom.bin").write_bytes(b"another rom")
+    with pytest.raises(device_run.DeviceError, match="bootrom.bin: sha256 .* is not the"):
+        device_run.find_firmware(str(tmp_path))
+
+
+def test_a_file_the_provenance_lists_but_the_folder_lacks_is_named(tmp_path):
+    _fake_firmware(tmp_path, {"mpy-cross": b"x"})
+    assert device_run.provenance_problems(str(tmp_path)) == [
+        "mpy-cross: listed in PROVENANCE.json but missing"
+    ]
+
+
+def test_a_firmware_folder_without_provenance_is_taken_as_it_is(tmp_path):
+    _fake_firmware(tmp_path)
+    (tmp_path / "PROVENANCE.json").unlink()
+    assert device_run.provenance_problems(str(tmp_path)) == []
+
+
+@pytest.mark.skipif(
+    not os.environ.get("SPEEDDUO_DEVICE_DIR"), reason="$SPEEDDUO_DEVICE_DIR not set (CI sets it)"
+)
+def test_the_firmware_folder_named_for_this_run_is_complete_and_as_built():
+    """Where $SPEEDDUO_DEVICE_DIR is set (CI's .ci/run sets it to its firmware copy), the
+    device scenarios must run, not skip: the files are there and match PROVENANCE.json."""
+    directory = os.environ["SPEEDDUO_DEVICE_DIR"]
+    assert device_run.firmware_present(), f"no firmware.uf2/bootrom.bin in {directory}"
+    assert os.path.isfile(os.path.join(directory, "PROVENANCE.json"))
+    assert device_run.provenance_problems(directory) == []
 
 
 def test_report_figures_from_recordings():

@@ -5,7 +5,7 @@ import json
 import os
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import ROOT, needs_long, run_cli
 from pwmio import actual_frequency
 from speedduo import sound as sound_module
 from speedduo.sound import (
@@ -124,16 +124,7 @@ def test_device_tones_are_read_from_the_pwm_registers():
     ]
 
 
-HAVE_FIRMWARE = all(
-    os.path.isfile(os.path.join(device_run.firmware_dir(), name))
-    for name in device_run.FIRMWARE_FILES
-)
-
-
-@pytest.mark.skipif(
-    not (HAVE_FIRMWARE and os.environ.get("SPEED_DEVICE_LONG") == "1"),
-    reason="the firmware files and SPEED_DEVICE_LONG=1 (docs/device.md)",
-)
+@needs_long
 @pytest.mark.timeout(1800)
 def test_long_device_plays_the_same_tunes_as_board(tmp_path):
     """CircuitPython on rp2040js: GP15's PWM registers give the board's tones, within 60 ms.

@@ -5,24 +5,14 @@ Each test is a device run (minutes): with the firmware files and ``SPEED_DEVICE_
 nvm sector (plain rp2040js ignores them: a write would read back unchanged).
 """
 
-import os
-
 import pytest
-from conftest import run_cli
+from conftest import needs_long, run_cli
 from microcontroller import ByteArray
 from runner import Simulation
 from speedduo.rules import Rules
 from speedduo.stats import Stats
 from speedduo.stats_store import SLOT
 
-from host_sim import device_run
-
-HAVE_FIRMWARE = all(
-    os.path.isfile(os.path.join(device_run.firmware_dir(), name))
-    for name in device_run.FIRMWARE_FILES
-)
-LONG = os.environ.get("SPEED_DEVICE_LONG") == "1"
-needs_long = pytest.mark.skipif(not (HAVE_FIRMWARE and LONG), reason="SPEED_DEVICE_LONG=1")
 slow = pytest.mark.timeout(1800)
 SMOKE = ["--seed", "2", "--idle-ms", "4000", "--script", "tests/scripts/device_smoke.txt"]
 
