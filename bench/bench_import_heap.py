@@ -1,0 +1,138 @@
+"""What each board module holds on the heap once imported, on CircuitPython itself.
+
+    PYTHONPATH=.:lib .venv/bin/python bench/bench_import_heap.py [--deploy mpy|py]
+        [--modules speedduo.board_io,speedduo.spit,...]
+
+Boots the emulated Pico (rp2040js, the firmware files of docs/device.md) with a
+``code.py`` that imports the named modules' whole import closure one module at a
+time, dependencies first (the order CPython finishes loading them in), and prints
+``gc.mem_free()`` after a collection before and after each: the bytes each module's
+code and module-level objects keep. Prints one row per module, largest first, and the
+total. Needs the firmware files; about 1-2 minutes of wall time.
+"""
+
+import argparse
+import ast
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "lib")]
+
+from host_sim import device_run  # noqa: E402
+from host_sim.fatimage import fat12_image  # noqa: E402
+
+DEFAULT = "speedduo.board_io,speedduo.opponent,speedduo.stats,speedduo.stats_screen,speedduo.howto"
+
+
+def _top_imports(path):
+    """The speedduo modules a source file imports at its top level."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    found = []
+    for node in tree.body:
+        nodes = [node]
+        if isinstance(node, ast.Try):
+            nodes = node.body
+        for item in nodes:
+            if isinstance(item, ast.ImportFrom) and (item.module or "").startswith("speedduo"):
+                if item.module == "speedduo":
+                    found += ["speedduo." + alias.name for alias in item.names]
+                else:
+                    found.append(item.module)
+            elif isinstance(item, ast.Import):
+                found += [a.name for a in item.names if a.name.startswith("speedduo.")]
+    return found
+
+
+def import_order(names):
+    """The speedduo modules ``names`` pull in at import, each after the ones it imports."""
+    placed = []
+
+    def place(name):
+        if name in placed:
+            return
+        path = os.path.join(ROOT, "lib", *name.split(".")) + ".py"
+        if not os.path.isfile(path):
+            return  # a name, not a module (``from speedduo import __version__``)
+        for dep in _top_imports(path):
+            place(dep)
+        placed.append(name)
+
+    for name in names:
+        place(name)
+    return placed
+
+
+CODE = """import gc
+gc.collect()
+print("heap-bench start free=%d" % gc.mem_free())
+for name in NAMES:
+    gc.collect()
+    before = gc.mem_free()
+    __import__(name)
+    gc.collect()
+    print("heap-bench %s %d" % (name, before - gc.mem_free()))
+gc.collect()
+print("heap-bench end free=%d" % gc.mem_free())
+"""
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deploy", choices=("mpy", "py"), default="mpy")
+    parser.add_argument("--modules", default=DEFAULT)
+    args = parser.parse_args(argv)
+    names = import_order(args.modules.split(","))
+    firmware = device_run.find_firmware(need_mpy_cross=args.deploy == "mpy")
+    with tempfile.TemporaryDirectory() as work:
+        files = device_run.drive_files(
+            "SPEED_PROFILE = 0\n", args.deploy, firmware.get("mpy-cross"), os.path.join(work, "b")
+        )
+        code = ("NAMES = %r\n" % (names,) + CODE).encode()
+        files = [(rel, data) for rel, data in files if rel != "code.py"] + [("code.py", code)]
+        fat = os.path.join(work, "circuitpy.img")
+        with open(fat, "wb") as f:
+            f.write(fat12_image(files))
+        out = os.path.join(work, "out")
+        os.makedirs(out)
+        config = {
+            "bootrom": firmware["bootrom.bin"],
+            "uf2": firmware["firmware.uf2"],
+            "fat": fat,
+            "out": out,
+            "buttons": [],
+            "button_gpios": [],
+            "panels": [device_run._panel_config("present", 0), device_run._panel_config("present", 1)],
+            "data_port": {"mode": "read"},
+            "matches": 0,
+            "min_us": 0,
+            "settle_us": 0,
+            "limit_us": 12000000,
+            "led_gpio": 25,
+            "nvm": {"offset": device_run.NVM_OFFSET, "size": device_run.NVM_SIZE, "load": None},
+        }
+        try:
+            device_run.run_harness(config, work)
+        except RuntimeError:
+            pass  # the limit: the console holds what was printed
+        console = device_run.read_recordings(out)[0]
+    rows = []
+    for line in console.replace("\r", "").split("\n"):
+        if line.startswith("heap-bench "):
+            parts = line.split()
+            if len(parts) == 3 and parts[2].lstrip("-").isdigit():
+                rows.append((int(parts[2]), parts[1]))
+            else:
+                print(line)
+    problem = device_run.traceback_in(console)
+    if problem:
+        print("traceback:", problem)
+    for held, name in sorted(rows, reverse=True):
+        print("%7d  %s" % (held, name))
+    print("%7d  total (%d modules, %s)" % (sum(h for h, _ in rows), len(rows), args.deploy))
+
+
+if __name__ == "__main__":
+    main()
