@@ -104,7 +104,10 @@ def main(argv=None):
             "out": out,
             "buttons": [],
             "button_gpios": [],
-            "panels": [device_run._panel_config("present", 0), device_run._panel_config("present", 1)],
+            "panels": [
+                device_run._panel_config("present", 0),
+                device_run._panel_config("present", 1),
+            ],
             "data_port": {"mode": "read"},
             "matches": 0,
             "min_us": 0,
