@@ -364,8 +364,8 @@ def main(matches=0, free_at_boot=-1, keys=None):
         try:
             play_ticks = choose(keys, screens, menu, feed, stats_box, sound)
             match_seed = seed if seed >= 0 else new_seed()
+            app = None  # the last match's memory goes back to the heap first
             if menu.game:  # V8, V9: not in the stats (docs/stats.md)
-                app = None  # the last match's memory goes back to the heap first
                 gc.collect()  # room to compile it; imported by name: the board glue's type
                 __import__("speedduo.game_app")  # check stops here (test_board_program.py)
                 board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload, link)
@@ -402,12 +402,18 @@ def main(matches=0, free_at_boot=-1, keys=None):
             while sound is not None and sound.playing:
                 feed()
                 sound.update(supervisor.ticks_ms())
+            screens.release()  # the views let go of the match: nothing holds it but `app`
             if not menu.game:
                 stats = the_stats(stats_box)
                 stats.record(app.match)
                 stats.save()  # the match is over: a flash write pauses the board (stats_store)
                 if stats.store.nvm is not None:
                     print("stats: saved record %d" % stats.store.seq)
+                    # saved in nvm: the stats leave the heap until they are asked for again
+                    # (the STATS screen, the host's request, the next match's end)
+                    stats = stats_box[0] = None
+                    unload("stats")
+                    unload("stats_store")
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise

@@ -154,6 +154,11 @@ class Screens:
                 self.views[i].show_menu(lines, selected, title)
                 self.panels[i].flush()
 
+    def release(self):
+        """Both views let go of the match that ended (its memory can go back to the heap)."""
+        for view in self.views:
+            view.release()
+
     def hide_menu(self):
         for view in self.views:
             view.hide_menu()

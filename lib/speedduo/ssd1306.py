@@ -109,6 +109,7 @@ class Panel:
         self._hi = bytearray(_SPANS)  # last dirty column of span A
         self._lo2 = bytearray(b"\xff" * _SPANS)  # span B
         self._hi2 = bytearray(_SPANS)
+        self._dirty = 0  # bit cls: class cls has a dirty span (plan() skips a clean class)
         # the windows planned for sending: pages page0..page1, columns col0..col1
         self._w_page0 = bytearray(_MAX_WINDOWS)
         self._w_page1 = bytearray(_MAX_WINDOWS)
@@ -206,6 +207,7 @@ class Panel:
         hi_b = self._hi2
         k = cls * PAGES + page0
         end = cls * PAGES + page1
+        self._dirty |= 1 << cls
         while k <= end:
             lo = lo_a[k]
             if lo == _CLEAN:
@@ -250,6 +252,12 @@ class Panel:
         A span joins a window that ends on the page above when the merged
         rectangle costs fewer bytes than a window of its own.
         """
+        self._window = 0
+        self._window_page = _DUE
+        if not self._dirty >> cls & 1:  # nothing drawn in this class since its last plan
+            self._windows = 0
+            return 0
+        self._dirty &= ~(1 << cls)
         page0 = self._w_page0
         page1 = self._w_page1
         col0 = self._w_col0
@@ -294,8 +302,6 @@ class Panel:
         if not self.online:
             n = 0
         self._windows = n
-        self._window = 0
-        self._window_page = _DUE
         return n
 
     def send_next(self):

@@ -139,6 +139,11 @@ class PlayerView:
         self._seat = Seat(None, player)
         self._forget()
 
+    def release(self):
+        """Let go of the last match's hand (and, through it, its log): the match's memory
+        goes back to the heap before the next one is built (the next update re-points)."""
+        self._seat.hand = None
+
     def _forget(self):
         """Nothing on the panel is known: the next update draws everything."""
         _fill(self._tops, _FORCE)  # (no tuple of the three: building one allocates)
@@ -304,8 +309,18 @@ class PlayerView:
     def _draw_top(self, side, card, aimed):
         panel = self.panel
         x = _PILE_X[side]
-        # the frame: solid when this is the player's target pile, else blank
-        panel.fill(x - 1, 1, _FRAME_W, 4, 0xFF if aimed else 0, SHARED)
+        frame = 0xFF if aimed else 0  # solid when this is the player's target pile, else blank
+        if card < JOKER1 and card != _BACK:  # (NO_CARD and _BACK are above JOKER1)
+            # a rank sprite covers columns x .. x+LARGE_W-1 of pages 1-4 whole: only the
+            # frame around it is filled (the byte loops are what a press waits for)
+            panel.fill(x - 1, 1, 1, 4, frame, SHARED)
+            panel.fill(x + glyphs.LARGE_W, 1, 1, 4, frame, SHARED)
+            right = _SUIT_DX - glyphs.LARGE_W  # the suit's column on, on page 1
+            panel.fill(x + _SUIT_DX, 2, _FRAME_W - 1 - _SUIT_DX, 3, frame, SHARED)
+            if right > 1:
+                panel.fill(x + glyphs.LARGE_W + 1, 1, right - 1, 4, frame, SHARED)
+        else:
+            panel.fill(x - 1, 1, _FRAME_W, 4, frame, SHARED)
         if card == _BACK:
             panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
