@@ -166,6 +166,29 @@ if (part == "assembled") {
 """
 
 
+def sorted_stl(text: str) -> str:
+    """OpenSCAD writes the same facets in a different order each run: sort them."""
+    lines = text.splitlines()
+    facets, current = [], []
+    for line in lines[1:-1]:
+        current.append(line)
+        if line.strip() == "endfacet":
+            facets.append("\n".join(current))
+            current = []
+    return "\n".join([lines[0], *sorted(facets), lines[-1]]) + "\n"
+
+
+def write_stl(scad: str, stl: str) -> int:
+    """Render scad to an ASCII STL with its facets in a repeatable order."""
+    status = _openscad(["--export-format", "asciistl", "-o", stl, scad])
+    if status == 0:
+        with open(stl, encoding="utf-8") as f:
+            text = sorted_stl(f.read())
+        with open(stl, "w", encoding="utf-8") as f:
+            f.write(text)
+    return status
+
+
 def _openscad(args: list) -> int:
     if shutil.which("openscad") is None:
         print("error: openscad is not installed (apt-get install openscad)", file=sys.stderr)
@@ -188,7 +211,7 @@ def main(argv=None) -> int:
     status = run_generator(argv, __doc__.splitlines()[0], OUTPUT, render)
     if status or "--check" in argv:
         return status
-    if stl and _openscad(["--export-format", "asciistl", "-o", STL, OUTPUT]):
+    if stl and write_stl(OUTPUT, STL):
         return 1
     if picture:
         if shutil.which("xvfb-run") is None:

@@ -471,14 +471,6 @@ def main(argv=None) -> int:
     parser.add_argument("--pictures", action="store_true", help="also draw docs/img/pcb-*.png")
     args = parser.parse_args(argv)
     try:
-        import pcbnew
-    except ImportError:
-        print(
-            "error: no pcbnew module: install kicad and run this with /usr/bin/python3",
-            file=sys.stderr,
-        )
-        return 1
-    try:
         pinmap = pico_board.load_pinmap(args.pinmap)
     except (OSError, ValueError) as err:
         print(f"error: cannot read {args.pinmap}: {err}", file=sys.stderr)
@@ -486,6 +478,14 @@ def main(argv=None) -> int:
     wrong = pico_board.problems(pinmap)
     if wrong:
         print(f"error: {args.pinmap}: " + "; ".join(wrong), file=sys.stderr)
+        return 1
+    try:
+        import pcbnew
+    except ImportError:
+        print(
+            "error: no pcbnew module: install kicad and run this with /usr/bin/python3",
+            file=sys.stderr,
+        )
         return 1
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as workdir:
