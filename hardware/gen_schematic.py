@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate hardware/schematic.svg (the circuit, drawn around the Pico header) from pinmap.json.
 
-Player 0's parts hang off the left header row (pins 1-20), player 1's off the right
+Player 1's parts hang off the left header row (pins 1-20), Player 2's off the right
 row (pins 21-40). Power and ground are drawn as net flags: every "+3V3" flag is
 the Pico's 3V3(OUT), header pin 36, and every ground symbol is one GND net.
 """
@@ -175,8 +175,8 @@ def render(pinmap: dict) -> str:
         11,
         colour="#666",
     )
-    svg.text(20, 90, "Player 0 (header pins 1-20)", 13, weight="bold")
-    svg.text(_WIDTH - 20, 90, "Player 1 (header pins 21-40)", 13, "end", "bold")
+    svg.text(20, 90, "Player 1 (header pins 1-20)", 13, weight="bold")
+    svg.text(_WIDTH - 20, 90, "Player 2 (header pins 21-40)", 13, "end", "bold")
 
     used = {}
     panels = sorted(pinmap["panels"], key=lambda p: p["player"])

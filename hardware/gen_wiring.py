@@ -14,7 +14,7 @@ def wires(pinmap: dict) -> list:
     rows = []
     for panel in sorted(pinmap["panels"], key=lambda p: p["player"]):
         i2c, pins, ref = panel["i2c"], panel["header_pins"], f"DS{panel['player'] + 1}"
-        who = f"player {panel['player']} panel {ref}"
+        who = f"Player {panel['player'] + 1} panel {ref}"
         bus = i2c["peripheral"]
         rows += [
             (pins["vcc"], "3V3", f"{who} VCC", WIRE_COLOUR["3V3"], "3V3(OUT); never VBUS/5 V"),
@@ -29,7 +29,7 @@ def wires(pinmap: dict) -> list:
             (
                 gnd,
                 "GND",
-                f"player {player} button ground rail (one leg of SW{first}-SW{last})",
+                f"Player {player + 1} button ground rail (one leg of SW{first}-SW{last})",
                 WIRE_COLOUR["GND"],
                 "daisy-chain the rail from switch to switch",
             )
@@ -39,7 +39,7 @@ def wires(pinmap: dict) -> list:
                 (
                     key["header_pin"],
                     key["pin"],
-                    f"SW{key['key'] + 1}, player {player} {key['name']} (other leg)",
+                    f"SW{key['key'] + 1}, Player {player + 1} {key['name']} (other leg)",
                     WIRE_COLOUR[f"button{player}"],
                     f"key {key['key']}",
                 )
