@@ -66,17 +66,20 @@ class BoardBuilder:
             self.nets[name] = item
         return self.nets[name]
 
-    def place(self, fp, ref, value, origin, angle, pad_nets):
+    def place(self, fp, ref, value, origin, angle, pad_nets, bottom=False):
         """Put footprint fp at origin; give each pad the net pad_nets names for its position.
 
         Every pad must be listed (None: deliberately unconnected), so a footprint that
         lands differently from the layout fails here instead of on the board.
         """
         pcbnew = self.pcbnew
+        self.board.Add(fp)  # before Flip, which needs the board
         fp.SetReference(ref)
         fp.SetValue(value)
         fp.SetPosition(_mm(pcbnew, origin))
         fp.SetOrientationDegrees(angle)
+        if bottom:
+            fp.Flip(fp.GetPosition(), False)  # mirrored top to bottom
         wanted = {_key(xy): net for xy, net in pad_nets.items()}
         for pad in fp.Pads():
             pos = pad.GetPosition()
@@ -87,7 +90,6 @@ class BoardBuilder:
                 raise ValueError(f"{ref}: pad {pad.GetNumber()} at {xy} is not in the layout")
             if wanted[xy] is not None:
                 pad.SetNet(self.net(wanted[xy]))
-        self.board.Add(fp)
         return fp
 
     def library(self, lib, name):
@@ -186,7 +188,7 @@ def _pico_footprint(builder, nets):
     pads = {layout.pico_pin_xy(pin): nets.get(pin) for pin in range(1, 41)}
     placed = builder.place(fp, "U1", "Raspberry Pi Pico", (layout.PICO_X, layout.PICO_Y), 0, pads)
     placed.Reference().SetPosition(_mm(pcbnew, (layout.PICO_X, layout.PICO_Y - 4.0)))
-    placed.Value().SetPosition(_mm(pcbnew, (layout.PICO_X + 8.0, layout.PICO_Y - 4.0)))
+    placed.Value().SetVisible(False)
     return placed
 
 
@@ -256,9 +258,11 @@ def build(pinmap):
     )
     minus, plus = layout.jst_pads()
     fp = builder.library("Connector_JST", "JST_PH_B2B-PH-K_1x02_P2.00mm_Vertical")
-    builder.place(fp, "J1", "Battery (JST-PH)", minus, 0, {minus: "GND", plus: "VBAT"})
-    builder.text("+", (plus[0], plus[1] - 3.2), size=1.5)
-    builder.text("-", (minus[0], minus[1] - 3.2), size=1.5)
+    pads = {minus: "GND", plus: "VBAT"}
+    builder.place(fp, "J1", "Battery (JST-PH)", minus, 0, pads, bottom=True)  # lead stays under
+    for sign, xy in (("+", plus), ("-", minus)):
+        builder.text(sign, (xy[0], xy[1] - 3.2), 1.5, False, "B_SilkS")
+        builder.text(sign, (xy[0], xy[1] - 2.2), 1.0)
     builder.text("ON", (on[0] + 3.8, on[1]), size=1.0)
     builder.text("OFF", (off[0] + 4.2, off[1]), size=1.0)
 
@@ -391,7 +395,8 @@ def _bom_and_placement(pcbnew, board) -> tuple:
         x = pcbnew.ToMM(pos.x) - CENTRE[0] + half_w
         y = half_h - (pcbnew.ToMM(pos.y) - CENTRE[1])
         name = fp.GetFPID().GetLibItemName().wx_str()
-        rows.append((ref, fp.GetValue(), name, x, y, fp.GetOrientationDegrees() % 360))
+        side = "Bottom" if fp.GetLayer() == pcbnew.B_Cu else "Top"
+        rows.append((ref, fp.GetValue(), name, x, y, fp.GetOrientationDegrees() % 360, side))
     rows.sort(key=lambda row: (re.sub(r"\d", "", row[0]), int(re.sub(r"\D", "", row[0]))))
     bom = io.StringIO()
     writer = csv.writer(bom, lineterminator="\n")
@@ -406,8 +411,8 @@ def _bom_and_placement(pcbnew, board) -> tuple:
     cpl = io.StringIO()
     writer = csv.writer(cpl, lineterminator="\n")
     writer.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
-    for ref, _value, _name, x, y, angle in rows:
-        writer.writerow([ref, f"{x:.2f}mm", f"{y:.2f}mm", "Top", f"{angle:.0f}"])
+    for ref, _value, _name, x, y, angle, side in rows:
+        writer.writerow([ref, f"{x:.2f}mm", f"{y:.2f}mm", side, f"{angle:.0f}"])
     return bom.getvalue(), cpl.getvalue()
 
 
@@ -422,8 +427,9 @@ def _pictures(pcbnew, board, workdir, img_dir):
     options.SetDrillMarksType(pcbnew.PCB_PLOT_PARAMS.FULL_DRILL_SHAPE)
     options.SetUseAuxOrigin(False)
     sides = {
-        "front": (("F_Cu", "#c8a048"), ("F_Mask", "#1f6b33"), ("F_SilkS", "#f4f4f4")),
-        "back": (("B_Cu", "#c8a048"), ("B_Mask", "#1f6b33"), ("B_SilkS", "#f4f4f4")),
+        # copper under the mask a lighter green, the mask's openings (pads) gold
+        "front": (("F_Cu", "#3f9456"), ("F_Mask", "#c8a048"), ("F_SilkS", "#f4f4f4")),
+        "back": (("B_Cu", "#3f9456"), ("B_Mask", "#c8a048"), ("B_SilkS", "#f4f4f4")),
     }
     half_w, half_h = layout.BOARD_W / 2, layout.BOARD_H / 2
     dpi = 8  # pixels per mm
