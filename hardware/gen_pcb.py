@@ -314,12 +314,13 @@ def _panel_silk(builder, player):
     )
     for n, words in enumerate(lines):
         builder.text(words, (cx, cy + sign * (-2.0 + 1.6 * n)), size=0.9, upside_down=flip)
-    for which, x_label in ((0, "L"), (1, "R")):
-        pads = layout.jumper_pads(player, which)
-        side = pads[0] if which == 0 else pads[2]
-        offset = -1.6 if which == 0 else 1.6
-        xy = (side[0] + sign * offset * (1 if which == 0 else 1), side[1] - sign * 2.0)
-        builder.text(x_label, (xy[0], xy[1]), size=0.8, upside_down=flip)
+    # "L" beside the outer pad of the left jumper, "R" beside the right one's
+    for label, pad, offset in (
+        ("L", layout.jumper_pads(player, 0)[0], -1.6),
+        ("R", layout.jumper_pads(player, 1)[2], 1.6),
+    ):
+        xy = (pad[0] + sign * offset, pad[1] - sign * 2.0)
+        builder.text(label, xy, size=0.8, upside_down=flip)
 
 
 def _project_text() -> str:
