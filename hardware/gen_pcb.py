@@ -314,6 +314,11 @@ def _panel_silk(builder, player):
     )
     for n, words in enumerate(lines):
         builder.text(words, (cx, cy + sign * (-2.0 + 1.6 * n)), size=0.9, upside_down=flip)
+    # under each header pin: what it carries (pins 1 and 2: which jumper sets it)
+    names = (f"JP{2 * player + 1}", f"JP{2 * player + 2}", "SCL", "SDA")
+    for pin, name in enumerate(names, 1):
+        x, y = layout.header_pin_xy(player, pin)
+        builder.text(name, (x, y + sign * 2.2), size=0.6, upside_down=flip)
     # "L" beside the outer pad of the left jumper, "R" beside the right one's
     for label, pad, offset in (
         ("L", layout.jumper_pads(player, 0)[0], -1.6),
