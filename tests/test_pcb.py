@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -258,6 +259,26 @@ def test_the_lid_clears_the_tallest_part_under_it():
     # PS1240 piezo 6.5 mm; a key's flange rests on the 7.3 mm plunger.
     tallest = max(2.5 + 1.0 + 2.8, 6.5, gen_case.STACK["plunger_top"] + 1.0)
     assert gen_case.STACK["lid_gap"] > tallest
+
+
+# --- The fab files -------------------------------------------------------------------------
+
+
+def test_gerber_zip_holds_every_layer_a_fab_house_needs_and_the_drill_files():
+    with zipfile.ZipFile(os.path.join(PCB_DIR, "speedduo-gerbers.zip")) as archive:
+        names = {name.rsplit(".", 1)[1] for name in archive.namelist()}
+    assert {"gtl", "gbl", "gts", "gbs", "gto", "gbo", "gm1"} <= names
+    assert "drl" in names
+
+
+def test_gerber_outline_is_the_board_size():
+    with zipfile.ZipFile(os.path.join(PCB_DIR, "speedduo-gerbers.zip")) as archive:
+        outline = archive.read("speedduo-Edge_Cuts.gm1").decode()
+    assert "%MOMM*%" in outline and "%FSLAX46Y46*%" in outline  # mm, 6 decimals
+    points = [(int(x), int(y)) for x, y in re.findall(r"X(-?\d+)Y(-?\d+)D0[12]", outline)]
+    width = (max(p[0] for p in points) - min(p[0] for p in points)) / 1e6
+    height = (max(p[1] for p in points) - min(p[1] for p in points)) / 1e6
+    assert (width, height) == (pcb_layout.BOARD_W, pcb_layout.BOARD_H)
 
 
 # --- Regenerating ---------------------------------------------------------------------------
