@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pcb_layout as layout
-from pico_board import HARDWARE_DIR, ROOT, run_generator
+from pico_board import HARDWARE_DIR, PINMAP_PATH, ROOT, run_generator
 
 CASE_DIR = os.path.join(HARDWARE_DIR, "case")
 OUTPUT = os.path.join(CASE_DIR, "case.scad")
@@ -207,25 +207,27 @@ def _openscad(args: list) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        description="the OpenSCAD outputs (the rest: --check, --pinmap, as every gen_*.py)",
+        description=__doc__.splitlines()[0],
         epilog="example: python hardware/gen_case.py --stl --picture",
     )
+    parser.add_argument("--check", action="store_true", help="exit 1 if case.scad is stale")
+    parser.add_argument("--pinmap", default=PINMAP_PATH, help="pin map to read (JSON)")
     parser.add_argument("--stl", action="store_true", help="also write case.stl (openscad)")
     parser.add_argument("--picture", action="store_true", help="also draw docs/img/case.png")
-    known, argv = parser.parse_known_args(argv)
-    stl, picture = known.stl, known.picture
-    status = run_generator(argv, __doc__.splitlines()[0], OUTPUT, render)
-    if status or "--check" in argv:
+    args = parser.parse_args(argv)
+    generator_args = (["--check"] if args.check else []) + ["--pinmap", args.pinmap]
+    status = run_generator(generator_args, __doc__.splitlines()[0], OUTPUT, render)
+    if status or args.check:
         return status
-    if stl and write_stl(OUTPUT, STL):
+    if args.stl and write_stl(OUTPUT, STL):
         return 1
-    if picture:
+    if args.picture:
         if shutil.which("xvfb-run") is None:
             print("error: the picture needs xvfb-run (apt-get install xvfb)", file=sys.stderr)
             return 1
-        args = ["-D", 'part="assembled"', "--imgsize=1200,900", "--viewall", "--autocenter"]
-        args += ["--camera=0,0,0,55,0,25,0", "-o", PICTURE, OUTPUT]
-        result = subprocess.run(["xvfb-run", "-a", "openscad", *args], capture_output=True)
+        view = ["-D", 'part="assembled"', "--imgsize=1200,900", "--viewall", "--autocenter"]
+        view += ["--camera=0,0,0,55,0,25,0", "-o", PICTURE, OUTPUT]
+        result = subprocess.run(["xvfb-run", "-a", "openscad", *view], capture_output=True)
         if result.returncode != 0:
             print("error: openscad could not draw the picture", file=sys.stderr)
             return 1
