@@ -499,10 +499,14 @@ def main(argv=None) -> int:
             file=sys.stderr,
         )
         return 1
-    os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory() as workdir:
         path = os.path.join(workdir, NAME + ".kicad_pcb")
-        pcbnew.SaveBoard(path, build(pinmap), True)  # True: no project in memory
+        try:
+            board = build(pinmap)
+        except ValueError as err:  # a footprint that does not land where the layout says
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+        pcbnew.SaveBoard(path, board, True)  # True: no project in memory
         with open(os.path.join(workdir, NAME + ".kicad_pro"), "w", encoding="utf-8") as f:
             f.write(_project_text())  # LoadBoard reads the rule severities from it
         pcbnew.KIID.SeedGenerator(2027)
@@ -510,25 +514,25 @@ def main(argv=None) -> int:
         pcbnew.ZONE_FILLER(board).Fill(board.Zones())
         pcbnew.SaveBoard(path, board)
         violations, unconnected, report = _drc(pcbnew, board, workdir)
+        print(f"DRC: {violations} violations, {unconnected} unconnected pads")
+        if violations or unconnected:
+            print(report, file=sys.stderr)
+            print("error: the design rule check found problems (above); nothing written",
+                  file=sys.stderr)  # fmt: skip
+            return 1
+        os.makedirs(args.out, exist_ok=True)
         names = _plot_gerbers(pcbnew, board, workdir)
         _zip_fab_files(workdir, names, os.path.join(args.out, NAME + "-gerbers.zip"))
         bom, cpl = _bom_and_placement(pcbnew, board)
-        outputs = {
-            NAME + ".kicad_pcb": open(path, encoding="utf-8").read(),
-            NAME + ".kicad_pro": _project_text(),
-            NAME + "-bom.csv": bom,
-            NAME + "-cpl.csv": cpl,
-        }
+        with open(path, encoding="utf-8") as f:
+            outputs = {NAME + ".kicad_pcb": f.read(), NAME + ".kicad_pro": _project_text()}
+        outputs.update({NAME + "-bom.csv": bom, NAME + "-cpl.csv": cpl})
         for name, text in outputs.items():
             with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
                 f.write(text)
         if args.pictures:
             _pictures(pcbnew, board, workdir, IMG_DIR)
-    print(f"DRC: {violations} violations, {unconnected} unconnected pads; wrote {args.out}")
-    if violations or unconnected:
-        print(report, file=sys.stderr)
-        print("error: the design rule check found problems (above)", file=sys.stderr)
-        return 1
+    print(f"wrote {args.out}")
     return 0
 
 

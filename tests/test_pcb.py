@@ -305,7 +305,7 @@ def test_pcb_regenerates_identically_with_a_clean_design_rule_check(tmp_path):
         timeout=120,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "DRC: 0 violations, 0 unconnected pads" in result.stdout
+    assert "DRC: 0 violations, 0 unconnected pads\n" in result.stdout
     for name in sorted(os.listdir(PCB_DIR)):
         with open(os.path.join(PCB_DIR, name), "rb") as f:
             committed = f.read()
