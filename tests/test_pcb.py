@@ -7,6 +7,7 @@ OpenSCAD, and are skipped with the reason where those are missing
 (.ci/install-hardware-tools installs them).
 """
 
+import copy
 import math
 import os
 import re
@@ -158,8 +159,8 @@ def test_no_pico_pin_outside_the_pin_map_is_connected():
 # --- The layout itself ----------------------------------------------------------------------
 
 
-def _segments():
-    for route in pcb_layout.routes(PINMAP):
+def _segments(pinmap):
+    for route in pcb_layout.routes(pinmap):
         points = route["points"]
         for start, end in zip(points, points[1:], strict=False):
             yield route, start, end
@@ -176,19 +177,36 @@ def _gap(a_start, a_end, b_start, b_end) -> float:
     return math.hypot(dx, dy)
 
 
-def test_every_track_runs_straight_across_or_along_the_board():
-    for route, start, end in _segments():
-        assert start[0] == end[0] or start[1] == end[1], (route["net"], start, end)
-
-
-def test_no_two_tracks_of_different_nets_come_closer_than_the_clearance():
-    segments = list(_segments())
+def _tracks_too_close(pinmap) -> list:
+    """(net, net) of every two tracks of different nets on one layer nearer than the rules."""
+    segments = list(_segments(pinmap))
+    found = []
     for i, (route_a, a0, a1) in enumerate(segments):
         for route_b, b0, b1 in segments[i + 1 :]:
             if route_a["net"] == route_b["net"] or route_a["layer"] != route_b["layer"]:
                 continue
             room = (route_a["width"] + route_b["width"]) / 2 + CLEARANCE
-            assert _gap(a0, a1, b0, b1) >= room, (route_a["net"], route_b["net"], a0, b0)
+            if _gap(a0, a1, b0, b1) < room:
+                found.append((route_a["net"], route_b["net"]))
+    return found
+
+
+def test_every_track_runs_straight_across_or_along_the_board():
+    for route, start, end in _segments(PINMAP):
+        assert start[0] == end[0] or start[1] == end[1], (route["net"], start, end)
+
+
+def test_no_two_tracks_of_different_nets_come_closer_than_the_clearance():
+    assert _tracks_too_close(PINMAP) == []
+
+
+def test_a_key_moved_to_the_other_players_side_makes_tracks_meet():
+    """The routes are computed, not searched: a pin map they do not suit is caught here."""
+    moved = copy.deepcopy(PINMAP)
+    keys = moved["buttons"]["keys"]
+    for field in ("pin", "header_pin"):
+        keys[0][field], keys[7][field] = keys[7][field], keys[0][field]
+    assert _tracks_too_close(moved)
 
 
 def test_seven_switches_fit_across_the_board_with_room_for_the_edge():
