@@ -7,13 +7,14 @@ example: python hardware/gen_all.py --check
 import argparse
 import sys
 
+import gen_case
 import gen_layout
 import gen_pins
 import gen_schematic
 import gen_wiring
 import gen_wokwi
 
-GENERATORS = (gen_pins, gen_wokwi, gen_schematic, gen_layout, gen_wiring)
+GENERATORS = (gen_pins, gen_wokwi, gen_schematic, gen_layout, gen_wiring, gen_case)
 
 
 def main(argv=None) -> int:

@@ -2,7 +2,7 @@
 """Generate hardware/layout.svg (a top view of the built handheld) from hardware/pinmap.json.
 
 Two sides face each other: each has its panel above its button row (L, 1-5, R,
-left to right as that player sees it); player 1's side is player 0's turned 180
+left to right as that player sees it); Player 2's side is Player 1's turned 180
 degrees. The Pico and the piezo sit in the middle.
 """
 
@@ -15,7 +15,7 @@ from pico_board import HARDWARE_DIR, run_generator
 OUTPUT = os.path.join(HARDWARE_DIR, "layout.svg")
 
 _WIDTH, _HEIGHT = 560, 1080
-_CX, _CY = _WIDTH // 2, 520  # centre of the case; player 1's side turns about it
+_CX, _CY = _WIDTH // 2, 520  # centre of the case; Player 2's side turns about it
 _CASE_HALF = 440  # half the case's height
 _KEY_PITCH = 60
 
@@ -50,7 +50,7 @@ def _text(x, y, words, size=12, fill="#eee", anchor="middle", weight="normal", f
 
 
 def _side(pinmap: dict, player: int) -> list:
-    """One player's half, drawn the right way up for player 0 (below the centre)."""
+    """One player's half, drawn the right way up for Player 1 (below the centre)."""
     panel = next(p for p in pinmap["panels"] if p["player"] == player)
     keys = [k for k in pinmap["buttons"]["keys"] if k["player"] == player]
     i2c = panel["i2c"]
@@ -64,7 +64,7 @@ def _side(pinmap: dict, player: int) -> list:
         ' stroke="#10306a"/>',
         f'<rect x="{px + 12}" y="{py + 14}" width="{pw - 24}" height="{ph - 40}" rx="2"'
         ' fill="url(#glass)"/>',
-        _text(_CX, py + 50, f"PLAYER {player}", 15, "#bfe6ff", weight="bold", family="monospace"),
+        _text(_CX, py + 50, f"P{player + 1}", 15, "#bfe6ff", weight="bold", family="monospace"),
         _text(_CX, py + 72, "7  Q  K", 14, "#bfe6ff", family="monospace"),
         _text(
             _CX,
@@ -88,9 +88,8 @@ def _side(pinmap: dict, player: int) -> list:
             _text(x, row_y + 5, key["name"], 15, "#fff", weight="bold"),
             _text(x, row_y + 42, key["pin"], 10, "#c8c8c8"),
         ]
-    items.append(
-        _text(_CX, _CY + _CASE_HALF + 35, f"player {player} sits here", 13, "#333", weight="bold")
-    )
+    seat = f"Player {player + 1} sits here"
+    items.append(_text(_CX, _CY + _CASE_HALF + 35, seat, 13, "#333", weight="bold"))
     items.append("</g>")
     return items
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate hardware/schematic.svg (the circuit, drawn around the Pico header) from pinmap.json.
 
-Player 0's parts hang off the left header row (pins 1-20), player 1's off the right
+Player 1's parts hang off the left header row (pins 1-20), Player 2's off the right
 row (pins 21-40). Power and ground are drawn as net flags: every "+3V3" flag is
 the Pico's 3V3(OUT), header pin 36, and every ground symbol is one GND net.
 """
@@ -164,6 +164,31 @@ def _draw_panel(svg: _Svg, panel: dict, ref: str) -> None:
     )
 
 
+def _draw_battery(svg):
+    """VSYS <- D1 (Schottky, cathode to VSYS) <- SW15 (power switch) <- J1 + (battery)."""
+    pin = header_pin("VSYS")
+    y, end = _pin_y(pin) - 40, _pin_end(pin)
+    side = -1 if pin <= 20 else 1
+    svg.line(end, _pin_y(pin), end + side * 20, _pin_y(pin), width=2)
+    svg.line(end + side * 20, _pin_y(pin), end + side * 20, y, width=2)
+    bar, tip = end + side * 40, end + side * 40  # the diode points at VSYS
+    svg.line(end + side * 20, y, bar, y, width=2)
+    svg.line(bar, y - 8, bar, y + 8, width=2)
+    base = tip + side * 14
+    svg.items.append(
+        f'<polygon points="{tip},{y} {base},{y - 8} {base},{y + 8}" fill="#fff"'
+        ' stroke="#000" stroke-width="1.5"/>'
+    )
+    svg.text((tip + base) / 2, y - 12, "D1 1N5817", 9, "middle")
+    near, far = base + side * 30, base + side * 70
+    svg.line(base, y, near, y, width=2)
+    svg.switch(near, far, y)
+    svg.text((near + far) / 2, y + 18, "SW15 power", 9, "middle")
+    svg.line(far, y, far + side * 20, y, width=2)
+    svg.text(far + side * 24, y + 4, "J1 + (3 x AA, JST-PH); J1 - to GND", 10,
+             "end" if side < 0 else "start")  # fmt: skip
+
+
 def render(pinmap: dict) -> str:
     svg = _Svg()
     svg.rect(0, 0, _WIDTH, _HEIGHT, fill="#fff", stroke="none")
@@ -175,8 +200,8 @@ def render(pinmap: dict) -> str:
         11,
         colour="#666",
     )
-    svg.text(20, 90, "Player 0 (header pins 1-20)", 13, weight="bold")
-    svg.text(_WIDTH - 20, 90, "Player 1 (header pins 21-40)", 13, "end", "bold")
+    svg.text(20, 90, "Player 1 (header pins 1-20)", 13, weight="bold")
+    svg.text(_WIDTH - 20, 90, "Player 2 (header pins 21-40)", 13, "end", "bold")
 
     used = {}
     panels = sorted(pinmap["panels"], key=lambda p: p["player"])
@@ -188,6 +213,7 @@ def render(pinmap: dict) -> str:
     for pin in grounds:
         used[pin] = ""
     used[header_pin("3V3")] = ""
+    used[header_pin("VSYS")] = ""
     keys = pinmap["buttons"]["keys"]
     for key in keys:
         used[header_pin(key["pin"])] = ""
@@ -206,7 +232,7 @@ def render(pinmap: dict) -> str:
         svg.switch(near, far, y)
         svg.line(far, y, far + side * 30, y)
         svg.ground(far + side * 30, y)
-        label = f"SW{key['key'] + 1}  P{key['player']} {key['name']}  ({key['pin']})"
+        label = f"SW{key['key'] + 1}  P{key['player'] + 1} {key['name']}  ({key['pin']})"
         svg.text(far + side * 40, y + 4, label, 10, "end" if side < 0 else "start")
 
     piezo = pinmap["piezo"]
@@ -220,6 +246,7 @@ def render(pinmap: dict) -> str:
     svg.text(after + side * 30, y + 4, f"BZ1 piezo ({piezo['pin']}, PWM)", 10,
              "end" if side < 0 else "start")  # fmt: skip
 
+    _draw_battery(svg)
     for pin in sorted(grounds):
         svg.ground(_pin_end(pin), _pin_y(pin))
     supply_pin = header_pin("3V3")
@@ -234,9 +261,13 @@ def render(pinmap: dict) -> str:
         " VCC and RP2040 pins are not 5 V tolerant.",
         f"Status LED: the Pico's on-board LED on {pinmap['led']['pin']} (not on the header)."
         " Unused header pins are grey.",
+        "On the PCB each panel's first two pins reach 3V3 and GND through two 3-pad solder"
+        " jumpers (JP1-JP4), to take either pin order (GND VCC or VCC GND).",
+        "Battery: J1 + through SW15 and the Schottky D1 to VSYS, so USB (through the Pico's"
+        " own diode) and battery can both be connected.",
     ]
     for i, note in enumerate(notes):
-        svg.text(20, _HEIGHT - 70 + i * 16, note, 11)
+        svg.text(20, _HEIGHT - 102 + i * 16, note, 11)
     return svg.document()
 
 

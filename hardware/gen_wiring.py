@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate hardware/wiring.md (the wire-by-wire table) from hardware/pinmap.json."""
+"""Generate hardware/wiring.md (the connection table) from hardware/pinmap.json."""
 
 import os
 import sys
@@ -14,7 +14,7 @@ def wires(pinmap: dict) -> list:
     rows = []
     for panel in sorted(pinmap["panels"], key=lambda p: p["player"]):
         i2c, pins, ref = panel["i2c"], panel["header_pins"], f"DS{panel['player'] + 1}"
-        who = f"player {panel['player']} panel {ref}"
+        who = f"Player {panel['player'] + 1} panel {ref}"
         bus = i2c["peripheral"]
         rows += [
             (pins["vcc"], "3V3", f"{who} VCC", WIRE_COLOUR["3V3"], "3V3(OUT); never VBUS/5 V"),
@@ -29,9 +29,9 @@ def wires(pinmap: dict) -> list:
             (
                 gnd,
                 "GND",
-                f"player {player} button ground rail (one leg of SW{first}-SW{last})",
+                f"Player {player + 1} button ground (one leg pair of SW{first}-SW{last})",
                 WIRE_COLOUR["GND"],
-                "daisy-chain the rail from switch to switch",
+                "on the PCB: the ground pour (B.Cu)",
             )
         )
         for key in keys:
@@ -39,7 +39,7 @@ def wires(pinmap: dict) -> list:
                 (
                     key["header_pin"],
                     key["pin"],
-                    f"SW{key['key'] + 1}, player {player} {key['name']} (other leg)",
+                    f"SW{key['key'] + 1}, Player {player + 1} {key['name']} (other leg)",
                     WIRE_COLOUR[f"button{player}"],
                     f"key {key['key']}",
                 )
@@ -54,14 +54,16 @@ def wires(pinmap: dict) -> list:
 
 def render(pinmap: dict) -> str:
     lines = [
-        "# Wiring",
+        "# Connections",
         "",
         "<!-- GENERATED from hardware/pinmap.json by hardware/gen_wiring.py: do not edit. -->",
         "",
-        "Every wire from the Raspberry Pi Pico to a part. Header pins are numbered as",
-        "on the Pico's silkscreen: pin 1 is GP0 next to the USB socket, pins 1-20 run",
-        "down one side and 21-40 come back up the other (pin 40 is VBUS, opposite",
-        "pin 1). Colours are a suggestion; the Wokwi diagram uses the same ones.",
+        "Every connection from the Raspberry Pi Pico to a part. On the PCB they are",
+        "tracks (check one with the meter's beeper: Pico pin to part pin); the colours",
+        "are the Wokwi diagram's. Header pins are numbered as on the Pico's",
+        "silkscreen: pin 1 is GP0 next to the USB socket, pins 1-20 run down one side",
+        "and 21-40 come back up the other (pin 40 is VBUS, opposite pin 1). On the PCB",
+        "the displays' VCC and GND pass through solder jumpers JP1-JP4 (BUILD.md).",
         "Switch and panel references (SW1-SW14, DS1, DS2, BZ1) match `bom.csv` and",
         "`schematic.svg`. The status LED is the Pico's own LED on "
         f"{pinmap['led']['pin']}: no wire.",

@@ -36,7 +36,7 @@ def _pico(header: int) -> str:
 
 
 def build(pinmap: dict) -> dict:
-    """The diagram as a dict: player 0 at the bottom, player 1 above it turned 180 degrees."""
+    """The diagram as a dict: Player 1 at the bottom, Player 2 above it turned 180 degrees."""
     parts = [_part("pico", PICO_TYPE, -190, 40)]
     connections = []
     for panel in sorted(pinmap["panels"], key=lambda p: p["player"]):

@@ -97,10 +97,10 @@ def signal_pins(pinmap: dict) -> list:
     used = []
     for panel in pinmap["panels"]:
         i2c = panel["i2c"]
-        used.append((i2c["sda"], f"panel {panel['player']} SDA"))
-        used.append((i2c["scl"], f"panel {panel['player']} SCL"))
+        used.append((i2c["sda"], f"Player {panel['player'] + 1} panel SDA"))
+        used.append((i2c["scl"], f"Player {panel['player'] + 1} panel SCL"))
     for key in pinmap["buttons"]["keys"]:
-        used.append((key["pin"], f"key {key['key']} (player {key['player']} {key['name']})"))
+        used.append((key["pin"], f"key {key['key']} (Player {key['player'] + 1} {key['name']})"))
     used.append((pinmap["piezo"]["pin"], "piezo"))
     used.append((pinmap["led"]["pin"], "LED"))
     return used
@@ -120,7 +120,7 @@ def problems(pinmap: dict) -> list:
             found.append(f"{name} is used twice: {seen[name]} and {user}")
         seen[name] = user
     for panel in pinmap["panels"]:
-        i2c, where = panel["i2c"], f"panel {panel['player']}"
+        i2c, where = panel["i2c"], f"Player {panel['player'] + 1}'s panel"
         for signal in ("sda", "scl"):
             if i2c[signal] in header_gpios():
                 wanted = (i2c["peripheral"], signal.upper())

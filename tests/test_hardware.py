@@ -22,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")
 sys.path.insert(0, HARDWARE)
 
+import gen_case  # noqa: E402
 import gen_layout  # noqa: E402
 import gen_pins  # noqa: E402
 import gen_schematic  # noqa: E402
@@ -30,7 +31,7 @@ import gen_wokwi  # noqa: E402
 import pico_board  # noqa: E402
 
 PINMAP = pico_board.load_pinmap()
-GENERATORS = (gen_pins, gen_wokwi, gen_schematic, gen_layout, gen_wiring)
+GENERATORS = (gen_pins, gen_wokwi, gen_schematic, gen_layout, gen_wiring, gen_case)
 
 # Pin names of the Wokwi parts we use (docs.wokwi.com/parts/<type>).
 WOKWI_PART_PINS = {
