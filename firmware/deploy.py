@@ -10,7 +10,7 @@ Layout on the drive (docs/deploy.md has the why of every step)::
     code.py                      the switch: three lines naming the game's folder, then ours
     boot.py                      opens the USB data port (the same for every version)
     settings.toml                the family's settings (the default one on a fresh drive)
-    speedduo-game/<version>/     one complete game: speedduo/*.mpy|.py, adafruit_ticks,
+    speedduo-game/<version>/     one complete game: speedduo/*.mpy|.py,
                                  manifest.json (path, size, SHA-256 of every game file)
 
 A new version is written into ``speedduo-game/<version>.part/``, synced, read back against
@@ -32,7 +32,6 @@ CircuitPython refuses. ``code.py`` and ``boot.py`` stay source.
 
 import argparse
 import errno
-import glob
 import hashlib
 import json
 import os
@@ -93,29 +92,6 @@ def usable_mpy_cross(path, build_dir):
     return None
 
 
-def ticks_source():
-    """adafruit_ticks.py: importable here, else from the repository's .venv."""
-    try:
-        import adafruit_ticks
-
-        return adafruit_ticks.__file__
-    except ImportError:
-        pass
-    venv = os.path.join(ROOT, ".venv")
-    patterns = (
-        os.path.join(venv, "lib", "python3*", "site-packages", "adafruit_ticks.py"),
-        os.path.join(venv, "Lib", "site-packages", "adafruit_ticks.py"),  # Windows
-    )
-    for pattern in patterns:
-        found = sorted(glob.glob(pattern))
-        if found:
-            return found[-1]
-    raise DeployError(
-        "adafruit_ticks not found: run `python3 dev.py setup` once (it installs the pinned "
-        "adafruit-circuitpython-ticks into .venv), or use `python3 dev.py deploy`"
-    )
-
-
 def board_files(mpy_cross=None, build_dir=None):
     """(source path, path on a plain drive) of everything the game needs.
 
@@ -129,7 +105,6 @@ def board_files(mpy_cross=None, build_dir=None):
     for name in sorted(os.listdir(lib)):
         if name.endswith(".py"):
             modules.append((os.path.join(lib, name), "lib/speedduo/" + name))
-    modules.append((ticks_source(), "lib/adafruit_ticks.py"))
     if mpy_cross is None:
         return files + modules
     for src, rel in modules:
@@ -548,8 +523,8 @@ class Deploy:
         if os.path.isdir(legacy):
             kb = tree_size(legacy, 1) // 1024
             self.say(
-                "note: lib/speedduo (%d KB) and lib/adafruit_ticks from an earlier deploy are "
-                "no longer used; delete them to free the space" % kb
+                "note: lib/speedduo (%d KB) from an earlier deploy is no longer used; "
+                "delete it to free the space" % kb
             )
 
     def _stage(self, folder, files):

@@ -271,10 +271,7 @@ def run_board(args, changed):
         del env[key]
     for key, value in values:
         env[key] = str(value)
-    import adafruit_ticks
-
     with tempfile.TemporaryDirectory() as tmp:
-        os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
         trace = os.path.join(tmp, "i2c.jsonl")
         data = os.path.join(tmp, "data.bin")
         sounds = os.path.join(tmp, "sounds.jsonl")
@@ -316,7 +313,6 @@ def run_board(args, changed):
             *interpreter,
             os.path.join(HOST_SIM, "board_run.py"),
             ROOT,
-            tmp,
             str(args.step_us),
             str(args.matches),
             script,

@@ -100,7 +100,7 @@ def runnable(drive):
     todo, seen = list(_imports(code.decode())), set()
     while todo:  # every module reachable from the entry file is in the folder
         module = todo.pop()
-        if module in seen or not module.startswith(("speedduo", "adafruit_ticks")):
+        if module in seen or not module.startswith("speedduo"):
             continue
         seen.add(module)
         base = folder / module.replace(".", "/")
@@ -139,7 +139,7 @@ def test_a_fresh_drive_gets_the_game_then_nothing_when_unchanged(tmp_path):
     written = dp.deploy(str(drive), say=said.append, mpy_cross="")
     name, files = runnable(drive)
     assert written == len(dp.Release(dp.board_files(), "py").game) + 2  # + manifest, boot.py
-    assert "speedduo/board_io.py" in files and "adafruit_ticks.py" in files
+    assert "speedduo/board_io.py" in files and "speedduo/ticks.py" in files
     assert (drive / "code.py.bak").read_text() == 'print("Hello World!")\n'  # kept, not lost
     assert any(line.startswith("[1/") for line in said)  # progress
     assert any("verified" in line for line in said)
@@ -158,12 +158,10 @@ def test_the_game_runs_from_the_drive_in_the_simulator(tmp_path):
     fake_root.mkdir()
     os.symlink(drive / dp.GAME_DIR / name, fake_root / "lib")
     os.symlink(os.path.join(ROOT, "host_sim"), fake_root / "host_sim")
-    ticks = tmp_path / "ticks"
-    ticks.mkdir()  # adafruit_ticks comes from the drive's folder
     script = os.path.join(ROOT, "tests", "scripts", "device_smoke.txt")
     run = subprocess.run(
         [sys.executable, os.path.join(ROOT, "host_sim", "board_run.py"), str(fake_root)]
-        + [str(ticks), "1000", "1", script],
+        + ["1000", "1", script],
         capture_output=True,
         text=True,
         timeout=110,
@@ -584,7 +582,7 @@ LONG_DEVICE = os.environ.get("SPEED_DEVICE_LONG") == "1"
 @pytest.mark.timeout(1800)
 def test_the_deployed_drive_plays_on_circuitpython(tmp_path, monkeypatch, capsys):
     """The device emulator boots a drive image holding exactly what deploy wrote (.mpy):
-    code.py's switch line, the version folder on sys.path, adafruit_ticks from it."""
+    code.py's switch line, the version folder on sys.path."""
     from host_sim import device_run
     from host_sim.cli import main as cli_main
 

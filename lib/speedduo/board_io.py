@@ -24,7 +24,6 @@ import board
 import busio
 import keypad
 import supervisor
-from adafruit_ticks import ticks_diff
 
 from speedduo import pins
 from speedduo.app import App
@@ -36,6 +35,7 @@ from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
 from speedduo.sound import TUNE_COUNTDOWN, TUNE_MENU, Sound
+from speedduo.ticks import ticks_diff
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
