@@ -28,13 +28,18 @@ loaded at power-on when the file exists and written back when the program stops
 (matches done or power cut). SOUNDS: a file that gets the piezo's tones, one JSON
 line each as they end (``{"t":..,"hz":..,"ms":..}``, shims/pwmio.py); those still
 sounding when the program returns end then. Board settings (SPEED_*) come from the
-environment (``os.getenv``).
+environment (``os.getenv``), unless ``$SPEEDDUO_SETTINGS`` names a settings.toml: then
+``os.getenv`` reads that file as CircuitPython's does (``settings_file.py``), bytes as
+they are. ``$SPEEDDUO_DRIVE``: a CIRCUITPY folder to run instead of the repository's
+board program: its ``lib/`` is imported and its ``code.py`` run.
 """
 
+import os
 import sys
 
 _root = sys.argv[1]
-sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
+_drive = os.getenv("SPEEDDUO_DRIVE")
+sys.path[:0] = [(_drive or _root) + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 
 def main(argv):
@@ -82,9 +87,19 @@ def main(argv):
         )
     from speedduo import board_io
 
+    settings_path = os.getenv("SPEEDDUO_SETTINGS")
+    if settings_path:
+        from settings_file import DriveOS
+        from speedduo import settings
+
+        settings.SETTINGS_PATH = settings_path
+        board_io.os = DriveOS(settings_path, os)
     cut = False
     try:
-        board_io.main(matches=int(argv[3]))
+        if _drive:
+            _run_code_py(_drive + "/code.py", board_io, int(argv[3]))
+        else:
+            board_io.main(matches=int(argv[3]))
     except vclock.PowerCut:
         cut = True
     finally:
@@ -111,6 +126,20 @@ def main(argv):
             "# panel %d: %d transfers, %d bytes"
             % (i, sum(bus.transfers.values()), sum(bus.bytes.values()))
         )
+
+
+def _run_code_py(path, board_io, matches):
+    """The drive's code.py as CircuitPython runs it (as ``__main__``); the main() it
+    calls stops after ``matches`` matches."""
+    main = board_io.main
+
+    def main_for_a_while(**options):
+        return main(matches=matches, **options)
+
+    board_io.main = main_for_a_while
+    with open(path) as f:
+        source = f.read()
+    exec(compile(source, path, "exec"), {"__name__": "__main__"})
 
 
 def _echo(data):
