@@ -1,14 +1,15 @@
 """CircuitPython's ``os.getenv`` over a settings.toml file, for the board program on the shims.
 
 On the board ``os.getenv(key)`` reads ``/settings.toml`` itself, a byte at a time, each
-call from the start (CircuitPython's ``shared-module/os/getenv.c``): only lines before
-the first ``[table]``; a key is matched byte for byte after leading blanks; a quoted
-value takes the escapes ``\\b \\r \\n \\t \\v \\f \\uXXXX \\UXXXXXXXX`` and gives a str,
-a bare value (up to ``#`` or the line's end) is parsed as an integer (base prefixes
-allowed) and gives an int; a NUL byte reads as the end of the file. A line it cannot
-parse raises ValueError (an unterminated string, text after the closing quote, a bare
-value that is no number), and so does a value that is not UTF-8 (UnicodeError). A
-missing file or key gives the default.
+call from the start. CircuitPython 10 (``supervisor/shared/settings.c``, what
+``os.getenv`` calls there): only lines before the first ``[table]``; a key is matched
+byte for byte after leading blanks; a quoted value takes the escapes ``\\b \\r \\n \\t
+\\v \\f \\uXXXX \\UXXXXXXXX``, a bare value runs to ``#`` or the line's end (blanks and
+``\\r`` trimmed); either way the answer is a **str** (``"5"``, not 5). A line it cannot
+read (an empty value, an unfinished string, text after the closing quote, a bad escape)
+gives the default, quietly; a NUL byte reads as the end of the file. A value that is not
+UTF-8 raises UnicodeError (MicroPython checks every new str), a huge one MemoryError.
+(CircuitPython 9 raised ValueError for a line it could not read, and gave ints.)
 
 ``board --settings FILE`` and ``--drive DIR`` give the board program this ``getenv``,
 so a file the board would misread is misread here too. Runs in the MicroPython VM.
@@ -69,35 +70,32 @@ def _key_matches(reader, key):
     return True
 
 
-def _bad(byte):
-    return ValueError("Invalid byte %r" % (chr(byte) if byte else "EOF"))
-
-
 def _string(reader):
+    """The quoted value's bytes, or None when the line cannot be read."""
     out = bytearray()
     while True:
         byte = reader.next()
         if byte in (0, 10):
-            raise _bad(byte)
+            return None
         if byte == 34:  # the closing quote: then only blanks or a comment
             byte = reader.skip_blanks()
             if byte == 35:
                 reader.next_line()
             elif byte not in (0, 10):
-                raise _bad(byte)
-            return bytes(out).decode("utf-8")
+                return None
+            return out
         if byte == 92:  # a backslash
             byte = reader.next()
             if byte in (0, 10):
-                raise _bad(byte)
+                return None
             if byte in (117, 85):  # u, U
                 digits = bytes(reader.next() for _ in range(4 if byte == 117 else 8))
                 try:
                     code = int(digits.decode(), 16)
                 except ValueError:
-                    raise _bad(digits[0]) from None
+                    return None
                 if code >= 0x110000:
-                    raise ValueError("Invalid unicode escape")
+                    return None
                 out.extend(chr(code).encode("utf-8"))
                 continue
             byte = _ESCAPES.get(byte, byte)
@@ -105,6 +103,9 @@ def _string(reader):
 
 
 def _bare(reader, byte):
+    """The bare value's bytes (trailing blanks and \\r trimmed), or None when empty."""
+    if byte in (0, 10):
+        return None
     out = bytearray()
     while byte not in (0, 10):
         if byte == 35:
@@ -112,19 +113,22 @@ def _bare(reader, byte):
             break
         out.append(byte)
         byte = reader.next()
-    return int(bytes(out).decode("utf-8").strip(), 0)
+    while out and out[-1] in (32, 9, 13):
+        out = out[:-1]
+    return out
 
 
 def lookup(data, key, default=None):
-    """``os.getenv(key, default)`` as CircuitPython answers it for a file holding ``data``."""
+    """``os.getenv(key, default)`` as CircuitPython 10 answers it for a file holding ``data``."""
     reader = _Reader(data)
     want = key.encode()
     while not reader.done():
         if _key_matches(reader, want):
             byte = reader.skip_blanks()
-            if byte == 34:
-                return _string(reader)
-            return _bare(reader, byte)
+            value = _string(reader) if byte == 34 else _bare(reader, byte)
+            if value is None:
+                return default
+            return bytes(value).decode("utf-8")  # not UTF-8: UnicodeError, as on the board
     return default
 
 

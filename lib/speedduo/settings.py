@@ -163,69 +163,102 @@ def _none(name):
     return None
 
 
+def _skipping(getenv, skip):
+    """``getenv``, but None for the names in ``skip`` (their lines are broken)."""
+
+    def get(name):
+        return None if name in skip else getenv(name)
+
+    return get
+
+
 def read_settings(getenv, environ=None, frequency=400000, max_frequency=1000000):
     """The board's Settings from ``SETTINGS_PATH`` through ``getenv``; never raises.
 
     A file ``scan_settings`` refuses gives every default and one problem naming the
-    file. No file: the names are ``environ``'s SPEED_* keys (the simulator's)."""
-    names, trouble = scan_settings(SETTINGS_PATH)
+    file; a broken line is its setting's problem (its default used), whatever getenv
+    would make of it. No file: the names are ``environ``'s SPEED_* keys (the
+    simulator's)."""
+    names, trouble, broken = scan_settings(SETTINGS_PATH)
     if names is None:
         names = [name for name in environ if name.startswith("SPEED_")] if environ else []
-    if trouble is None:
-        return Settings(getenv, names, frequency, max_frequency)
-    settings = Settings(_none, (), frequency, max_frequency)
-    settings.problems.insert(0, ("settings.toml", trouble))
+    if trouble is not None:
+        settings = Settings(_none, (), frequency, max_frequency)
+        settings.problems.insert(0, ("settings.toml", trouble))
+        return settings
+    if broken:
+        getenv = _skipping(getenv, [name for name, _ in broken])
+    settings = Settings(getenv, names, frequency, max_frequency)
+    settings.problems[:0] = broken
     return settings
 
 
 def settings_names(path=None):
     """The keys settings.toml sets before any [table] (CircuitPython has no os.environ
     to list them); [] when there is no file or ``scan_settings`` refuses it."""
-    names, trouble = scan_settings(path or SETTINGS_PATH)
+    names, trouble, _ = scan_settings(path or SETTINGS_PATH)
     return names if names and trouble is None else []
 
 
 def scan_settings(path):
-    """(names, trouble) of the file at ``path``, read ``_CHUNK`` bytes at a time.
+    """(names, trouble, broken) of the file at ``path``, read ``_CHUNK`` bytes at a time.
 
     ``names``: the keys set before any [table] (None: no file). ``trouble``: why the
-    file is not settings CircuitPython reads as written (None: it is)."""
+    file is not settings CircuitPython reads as written (None: it is). ``broken``:
+    (setting, why) of lines CircuitPython cannot read: a value that is empty, an
+    unfinished string or text after one (CircuitPython 10 quietly gives the default,
+    9 raises ValueError), and the first line with no ``=`` (it is ignored)."""
     try:
         f = open(path, "rb")
     except OSError:
-        return None, None
+        return None, None, []
     try:
         return _scan(f)
     except (OSError, MemoryError):
-        return [], "cannot be read"
+        return [], "cannot be read", []
     finally:
         f.close()
 
 
+# _scan's states: where in a line the last byte was
+_START = const(0)  # before the key (blanks)
+_KEY = const(1)
+_SKIP = const(2)  # a comment, or a line already judged
+_TABLE = const(3)  # after a [table]: nothing more is read
+_BEFORE_VALUE = const(4)  # after "="
+_STRING = const(5)
+_ESCAPE = const(6)  # after a backslash in a string
+_AFTER_STRING = const(7)
+_BARE = const(8)  # a value without quotes
+
+
 def _scan(f):
     names = []  # type: list[str]
-    name = bytearray()
+    broken = []  # type: list[tuple[str, str]]
+    name = ""
+    key = bytearray()
     chunk = bytearray(_CHUNK)
     size = 0
+    line = 1
     follow = 0  # continuation bytes the current UTF-8 character still needs
-    state = 0  # 0: line start, 1: in a key, 2: rest of the line, 3: past a [table]
+    state = _START
     while True:
         n = f.readinto(chunk)
         if not n:
             break
         if size == 0:
             if chunk[0] in (0xFE, 0xFF):
-                return names, "UTF-16 text: save it as UTF-8"
+                return names, "UTF-16 text: save it as UTF-8", broken
             if chunk[0] == 0xEF and n > 2 and chunk[1] == 0xBB and chunk[2] == 0xBF:
-                return names, "starts with a byte order mark: save it as UTF-8 without one"
+                return names, "starts with a byte order mark: save it as UTF-8 without one", broken
         size += n
         if size > _SIZE_LIMIT:
-            return names, "over %d KB: not read" % (_SIZE_LIMIT // 1024)
+            return names, "over %d KB: not read" % (_SIZE_LIMIT // 1024), broken
         for i in range(n):
             byte = chunk[i]
             if follow:
                 if byte & 0xC0 != 0x80:
-                    return names, "not UTF-8 text: save it as UTF-8"
+                    return names, "not UTF-8 text: save it as UTF-8", broken
                 follow -= 1
             elif byte >= 0x80:
                 if 0xC2 <= byte <= 0xDF:
@@ -235,29 +268,73 @@ def _scan(f):
                 elif 0xF0 <= byte <= 0xF4:
                     follow = 3
                 else:
-                    return names, "not UTF-8 text: save it as UTF-8"
+                    return names, "not UTF-8 text: save it as UTF-8", broken
             elif byte == 0:
-                return names, "NUL bytes (UTF-16?): save it as UTF-8"
-            if byte == 10:  # a new line
-                if state != 3:
-                    state = 0
-                if name:
-                    name = bytearray()
-            elif state == 0:
-                if byte == 91:  # "[": CircuitPython reads no key after a table starts
-                    state = 3
-                elif byte == 35:  # "#"
-                    state = 2
-                elif byte not in (32, 9, 13):
-                    state = 1
-                    name.append(byte)
-            elif state == 1:
-                if byte == 61:  # "="
-                    if len(name) <= _NAME_LIMIT:
-                        names.append(bytes(name).strip().decode())
-                    state = 2
-                elif len(name) <= _NAME_LIMIT:
-                    name.append(byte)
+                return names, "NUL bytes (UTF-16?): save it as UTF-8", broken
+            if byte == 10:  # the line's end
+                _line_end(state, name, key, line, broken)
+                line += 1
+                if state != _TABLE:
+                    state = _START
+                if key:
+                    key = bytearray()
+            else:
+                state, name = _step(state, byte, name, key, names, broken)
+    _line_end(state, name, key, line, broken)
     if follow:
-        return names, "not UTF-8 text: save it as UTF-8"
-    return names, None
+        return names, "not UTF-8 text: save it as UTF-8", broken
+    return names, None, broken
+
+
+def _step(state, byte, name, key, names, broken):
+    """One byte of a line that is not its end: (the new state, the line's setting)."""
+    blank = byte in (32, 9, 13)
+    if state == _START:
+        if byte == 91:  # "[": CircuitPython reads no key after a table starts
+            return _TABLE, name
+        if byte == 35:  # "#"
+            return _SKIP, name
+        if not blank:
+            key.append(byte)
+            return _KEY, name
+    elif state == _KEY:
+        if byte == 61:  # "="
+            name = "settings.toml"  # a key too long to be ours: the file is named
+            if len(key) <= _NAME_LIMIT:
+                name = bytes(key).strip().decode()
+                names.append(name)
+            return _BEFORE_VALUE, name
+        if len(key) <= _NAME_LIMIT:
+            key.append(byte)
+    elif state == _BEFORE_VALUE:
+        if byte == 34:  # a quote
+            return _STRING, name
+        if byte == 35:  # a comment where the value should be
+            broken.append((name, "no value"))
+            return _SKIP, name
+        if not blank:
+            return _BARE, name
+    elif state == _STRING:
+        if byte == 92:  # a backslash
+            return _ESCAPE, name
+        if byte == 34:
+            return _AFTER_STRING, name
+    elif state == _ESCAPE:
+        return _STRING, name
+    elif state == _AFTER_STRING:
+        if byte == 35:
+            return _SKIP, name
+        if not blank:
+            broken.append((name, "text after the quotes"))
+            return _SKIP, name
+    return state, name
+
+
+def _line_end(state, name, key, line, broken):
+    """Judge a line at its end (or the file's)."""
+    if state in (_STRING, _ESCAPE):
+        broken.append((name, "no closing quote"))
+    elif state == _BEFORE_VALUE:
+        broken.append((name, "no value"))
+    elif state == _KEY and bytes(key).strip() and not any(p[0] == "settings.toml" for p in broken):
+        broken.append(("settings.toml", "line %d has no =" % line))
