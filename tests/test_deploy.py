@@ -542,12 +542,17 @@ def test_the_familys_settings_are_kept_and_backed_up_before_settings_replaces_th
 
 @pytest.mark.parametrize(
     "text, expected",
-    [("SPEED_BEST_OF = [", "is not TOML"), ("SPEED_X = 1.5\n", "a string or an integer")],
+    [
+        (b"SPEED_BEST_OF = [", "is not TOML"),
+        (b"SPEED_X = 1.5\n", "a string or an integer"),
+        (b"SPEED_BEST_OF = 5\n\xff\n", "is not UTF-8 text"),
+        (b"\xef\xbb\xbfSPEED_BEST_OF = 5\n", "byte order mark"),  # hides the key on the board
+    ],
 )
 def test_a_bad_settings_file_is_refused_before_anything_changes(tmp_path, text, expected):
     drive = deployed(tmp_path)
     bad = tmp_path / "bad.toml"
-    bad.write_text(text)
+    bad.write_bytes(text)
     before = snapshot(drive)
     with pytest.raises(dp.DeployError, match=expected):
         dp.deploy(str(drive), settings=str(bad), say=quiet, mpy_cross="")
