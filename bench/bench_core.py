@@ -57,15 +57,6 @@ def _micropython():
     return found
 
 
-def _ticks_dir():
-    """A directory with only adafruit_ticks.py, as `host_sim run --vm` gives the VM."""
-    import adafruit_ticks
-
-    tmp = tempfile.mkdtemp(prefix="speedduo-ticks-")
-    os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
-    return tmp
-
-
 def _parse_selfplay(text):
     m = re.search(r"plays (\d+) hands (\d+) matches (\d+) us (\d+)", text)
     if not m:
@@ -164,7 +155,7 @@ def _sim_line(label, matches, hands, plays, elapsed, note):
     )
 
 
-def section_c(args, mpy, ticks):
+def section_c(args, mpy):
     from runner import Simulation
     from speedduo.rules import Rules
 
@@ -203,7 +194,7 @@ def section_c(args, mpy, ticks):
     for seed in range(1, count + 1):
         out = subprocess.run(
             [mpy, "-X", "heapsize=160K", os.path.join(ROOT, "host_sim", "vm_main.py"), ROOT]
-            + [ticks, str(seed), "3", PLAYERS[0], PLAYERS[1], "0", "0", "0", "-"],
+            + [str(seed), "3", PLAYERS[0], PLAYERS[1], "0", "0", "0", "-"],
             capture_output=True,
             text=True,
             check=True,
@@ -293,14 +284,12 @@ def _import_heaps(mpy):
     its bytecode is emitted, so the largest module sets a floor under any run.
     """
     print("smallest heap to import one module from source (its own imports included):")
-    ticks = _ticks_dir()
     for name in ("cards", "rng", "rules", "matchlog", "keylog", "core", "match", "arbiter", "app"):
         path = os.path.join(ROOT, "lib", "speedduo", name + ".py")
         with open(path) as f:
             lines = sum(1 for _ in f)
-        code = "import sys; sys.path[:0] = [%r, %r]; import speedduo.%s" % (
+        code = "import sys; sys.path[:0] = [%r]; import speedduo.%s" % (
             os.path.join(ROOT, "lib"),
-            ticks,
             name,
         )
 
@@ -310,13 +299,12 @@ def _import_heaps(mpy):
 
         smallest = _bisect_heap(imports)
         print("  speedduo/%-12s %4d lines  %s" % (name + ".py", lines, "%dK" % smallest))
-    shutil.rmtree(ticks, ignore_errors=True)
 
 
-def section_e(mpy, ticks):
+def section_e(mpy):
     print("## e) allocation-free play path (bench/mp_heap_lock.py under heap_lock)")
     result = subprocess.run(
-        [mpy, "-X", "heapsize=256K", os.path.join(BENCH, "mp_heap_lock.py"), ROOT, ticks],
+        [mpy, "-X", "heapsize=256K", os.path.join(BENCH, "mp_heap_lock.py"), ROOT],
         capture_output=True,
         text=True,
     )
@@ -454,22 +442,20 @@ def main(argv=None):
     print("bench_core: %s, %d CPU(s) visible" % (time.strftime("%Y-%m-%d"), os.cpu_count()))
     print()
     mpy = _micropython()
-    ticks = _ticks_dir()
     if "a" in only:
         section_a(args)
     if "b" in only:
         section_b(args, mpy)
     if "c" in only:
-        section_c(args, mpy, ticks)
+        section_c(args, mpy)
     if "d" in only:
         section_d(args, mpy)
     if "e" in only:
-        section_e(mpy, ticks)
+        section_e(mpy)
     if "f" in only:
         section_f(args, mpy)
     if "g" in only:
         section_g(args)
-    shutil.rmtree(ticks, ignore_errors=True)
     print("total %.1f s" % (time.perf_counter() - started))
     return 0
 

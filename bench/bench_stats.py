@@ -18,8 +18,9 @@ sys.path[:0] = [os.path.join(ROOT, p) for p in ("lib", "host_sim/shims", "host_s
 
 _VM_SCRIPT = """
 import sys, gc
-sys.path[:0] = [ROOT + "/lib", ROOT + "/host_sim/shims", TICKS]
-import keypad, supervisor, adafruit_ticks, microcontroller
+sys.path[:0] = [ROOT + "/lib", ROOT + "/host_sim/shims"]
+import keypad, supervisor, microcontroller
+import speedduo.ticks
 from speedduo import glyphs, codes, ssd1306, matchlog
 def free():
     gc.collect()
@@ -43,20 +44,14 @@ print(a - b, b - c, c - d, d - e, d - f)
 
 
 def vm_heap():
-    import tempfile
-
-    import adafruit_ticks
-
     micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
-    with tempfile.TemporaryDirectory() as tmp:
-        os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
-        script = "ROOT = %r\nTICKS = %r\n" % (ROOT, tmp) + _VM_SCRIPT
-        out = subprocess.run(
-            [micropython, "-X", "heapsize=256K", "-c", script],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
+    script = "ROOT = %r\n" % ROOT + _VM_SCRIPT
+    out = subprocess.run(
+        [micropython, "-X", "heapsize=256K", "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     return [int(v) for v in out]
 
 

@@ -2,11 +2,9 @@
 
 MicroPython only (the unix VM of the venv):
 
-    micropython -X heapsize=256K bench/mp_heap_lock.py ROOT TICKS_DIR
+    micropython -X heapsize=256K bench/mp_heap_lock.py ROOT
 
-ROOT is the repository, TICKS_DIR a directory holding ``adafruit_ticks.py``
-(bench_core.py and tests/test_alloc_free.py make one, as ``host_sim run --vm``
-does). Every path is set up with the heap unlocked, then run many times with the
+ROOT is the repository. Every path is set up with the heap unlocked, then run many times with the
 heap locked: any allocation raises MemoryError, which is caught inside the
 function that locked the heap (a module-level ``except`` would itself allocate).
 Each path also runs once more unlocked, and ``micropython.mem_total()`` says
@@ -24,8 +22,7 @@ import sys
 import micropython
 
 _root = sys.argv[1] if len(sys.argv) > 1 else "."
-_ticks_dir = sys.argv[2] if len(sys.argv) > 2 else "."
-sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", _ticks_dir]
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 from array import array  # noqa: E402
 

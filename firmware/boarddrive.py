@@ -87,5 +87,5 @@ def parse_boot_out(text):
     match = re.search(r"CircuitPython (\d+)\.(\d+)\.(\d+)", text)
     if match:
         version = tuple(int(part) for part in match.groups())
-    board = re.search(r"Board ID:\s*(\S+)", text)
+    board = re.search(r"Board ID:[ \t]*(\S+)", text)  # on its own line only
     return version, board.group(1) if board else None

@@ -10,7 +10,7 @@ Layout on the drive (docs/deploy.md has the why of every step)::
     code.py                      the switch: three lines naming the game's folder, then ours
     boot.py                      opens the USB data port (the same for every version)
     settings.toml                the family's settings (the default one on a fresh drive)
-    speedduo-game/<version>/     one complete game: speedduo/*.mpy|.py, adafruit_ticks,
+    speedduo-game/<version>/     one complete game: speedduo/*.mpy|.py,
                                  manifest.json (path, size, SHA-256 of every game file)
 
 A new version is written into ``speedduo-game/<version>.part/``, synced, read back against
@@ -32,7 +32,6 @@ CircuitPython refuses. ``code.py`` and ``boot.py`` stay source.
 
 import argparse
 import errno
-import glob
 import hashlib
 import json
 import os
@@ -42,9 +41,13 @@ import subprocess
 import sys
 import tempfile
 
-import boarddrive
+HERE = os.path.dirname(os.path.abspath(__file__))
+if HERE not in sys.path:  # `python3 -I firmware/deploy.py` leaves the script's folder off
+    sys.path.insert(0, HERE)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import boarddrive  # noqa: E402  (after the path)
+
+ROOT = os.path.dirname(HERE)
 GAME_DIR = "speedduo-game"
 MANIFEST = "manifest.json"
 PART = ".part"
@@ -53,11 +56,25 @@ SUPPORTED_MAJORS = (10,)  # CircuitPython major versions the game runs on
 TESTED_VERSION = "10.2.1"
 ENTRY_FILES = ("code.txt", "code.py", "main.py", "main.txt")  # CircuitPython 10 main.c order
 CIRCUITPYTHON_MPY_HEADER = b"C\x06"  # CircuitPython 9.x and 10.x: .mpy version 6
-FLASH_HINT = "python -m host_sim flash"
+CIRCUITPYTHON_PAGE = "https://circuitpython.org/board/raspberry_pi_pico/"
+# what a refusal tells to do when the board needs CircuitPython (first): works for everyone,
+# with or without Python (`python3 dev.py run flash` does the same with checks: docs/deploy.md)
+FLASH_HINT = (
+    "download CircuitPython %s's .uf2 for the Raspberry Pi Pico from %s and drag it onto "
+    "the RPI-RP2 drive (nothing else is needed)" % (TESTED_VERSION, CIRCUITPYTHON_PAGE)
+)
 
 
 class DeployError(Exception):
     """A refusal or failure: one line for the user; nothing is left unrunnable."""
+
+    status = 2  # the exit status: a refusal
+
+
+class DeployStopped(DeployError):
+    """The drive failed part way (an I/O error, the cable pulled): exit status 1."""
+
+    status = 1
 
 
 # --- what goes on the board -------------------------------------------------------
@@ -93,29 +110,6 @@ def usable_mpy_cross(path, build_dir):
     return None
 
 
-def ticks_source():
-    """adafruit_ticks.py: importable here, else from the repository's .venv."""
-    try:
-        import adafruit_ticks
-
-        return adafruit_ticks.__file__
-    except ImportError:
-        pass
-    venv = os.path.join(ROOT, ".venv")
-    patterns = (
-        os.path.join(venv, "lib", "python3*", "site-packages", "adafruit_ticks.py"),
-        os.path.join(venv, "Lib", "site-packages", "adafruit_ticks.py"),  # Windows
-    )
-    for pattern in patterns:
-        found = sorted(glob.glob(pattern))
-        if found:
-            return found[-1]
-    raise DeployError(
-        "adafruit_ticks not found: run `python3 dev.py setup` once (it installs the pinned "
-        "adafruit-circuitpython-ticks into .venv), or use `python3 dev.py deploy`"
-    )
-
-
 def board_files(mpy_cross=None, build_dir=None):
     """(source path, path on a plain drive) of everything the game needs.
 
@@ -129,7 +123,6 @@ def board_files(mpy_cross=None, build_dir=None):
     for name in sorted(os.listdir(lib)):
         if name.endswith(".py"):
             modules.append((os.path.join(lib, name), "lib/speedduo/" + name))
-    modules.append((ticks_source(), "lib/adafruit_ticks.py"))
     if mpy_cross is None:
         return files + modules
     for src, rel in modules:
@@ -233,6 +226,9 @@ class DriveIO:
     def rmtree(self, path):
         shutil.rmtree(path)
 
+    def rmdir(self, path):
+        os.rmdir(path)
+
     def makedirs(self, path):
         os.makedirs(path, exist_ok=True)
 
@@ -284,6 +280,16 @@ def read_manifest(drive, name):
         return None
 
 
+def is_version(drive, name):
+    """Whether speedduo-game/<name> is a version folder deploy wrote (its manifest says)."""
+    data = read(os.path.join(drive, GAME_DIR, name, MANIFEST))
+    try:
+        manifest = json.loads(data)
+        return manifest["game"] == "speedduo" and manifest["version"] == name
+    except (TypeError, ValueError, KeyError):
+        return False
+
+
 def verify(drive, entries):
     """The first file of ``entries`` that is missing or differs on the drive, else None."""
     for path, size, digest in entries:
@@ -291,6 +297,15 @@ def verify(drive, entries):
         if data is None or len(data) != size or sha256(data) != digest:
             return path
     return None
+
+
+def complete(drive, name):
+    """Whether speedduo-game/<name> holds every game file its manifest lists, intact."""
+    entries = read_manifest(drive, name)
+    if not entries:
+        return False
+    folder = GAME_DIR + "/" + name + "/"
+    return verify(drive, [e for e in entries if e[0].startswith(folder)]) is None
 
 
 def running_version(drive):
@@ -319,10 +334,11 @@ def check_board(drive, board):
         )
     version, board_id = boarddrive.parse_boot_out(text.decode("utf-8", "replace"))
     if board_id != board:
+        which = "board %s" % board_id if board_id else "a board boot_out.txt does not name"
         raise DeployError(
-            "%s is a %s board, not %s: the game is wired for a Raspberry Pi Pico "
+            "%s is the drive of %s, not %s: the game is wired for a Raspberry Pi Pico "
             "(hardware/pinmap.json); pick the Pico's drive with --to, or put the Pico's "
-            "CircuitPython on it: %s" % (drive, board_id or "unknown", board, FLASH_HINT)
+            "CircuitPython on it: %s" % (drive, which, board, FLASH_HINT)
         )
     if version is None or version[0] not in SUPPORTED_MAJORS:
         shown = ".".join(map(str, version)) if version else "an unknown version"
@@ -359,15 +375,27 @@ def find_drive(**where):
 
 
 def check_settings_file(path):
-    """The bytes of a --settings file; DeployError unless CircuitPython can read it."""
-    import tomllib
+    """The bytes of a --settings file; DeployError unless CircuitPython can read it.
 
+    Python 3.9 and 3.10 have no TOML reader: there only the text's encoding is checked."""
     data = read(path)
     if data is None:
         raise DeployError("cannot read settings file %s" % path)
     try:
-        values = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DeployError("settings file %s is not UTF-8 text: %s" % (path, error)) from None
+    if text.startswith("\ufeff"):
+        raise DeployError(
+            "settings file %s starts with a byte order mark (save it as UTF-8 without BOM)" % path
+        )
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        return data
+    try:
+        values = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
         raise DeployError("settings file %s is not TOML: %s" % (path, error)) from None
     for key, value in values.items():
         if isinstance(value, bool) or not isinstance(value, (int, str)):
@@ -399,11 +427,11 @@ class Plan:
         self.release = release
         self.entry, self.old_name = running_version(drive)
         self.old_entries = read_manifest(drive, self.old_name) if self.old_name else None
-        self.old_ok = self.old_entries is not None and self._complete(self.old_name)
+        self.old_ok = self.old_entries is not None and complete(self.drive, self.old_name)
         self.name = self._free_name()
         self.entries = read_manifest_bytes(release.manifest(self.name))
         self.stage = not (
-            read_manifest(drive, self.name) == self.entries and self._complete(self.name)
+            read_manifest(drive, self.name) == self.entries and complete(self.drive, self.name)
         )
         self.leftovers = self._leftovers()
         self.settings = self._settings(settings_data)
@@ -411,13 +439,11 @@ class Plan:
     def path(self, rel):
         return os.path.join(self.drive, rel)
 
-    def _complete(self, name):
-        """Whether speedduo-game/<name> holds every game file its manifest lists, intact."""
-        entries = read_manifest(self.drive, name)
-        if not entries:
-            return False
-        folder = GAME_DIR + "/" + name + "/"
-        return verify(self.drive, [e for e in entries if e[0].startswith(folder)]) is None
+    def _empty(self, name):
+        """Whether speedduo-game/<name> is a folder with no file in it (nothing to lose:
+        what an interrupted removal of a version leaves)."""
+        top = self.path(GAME_DIR + "/" + name)
+        return os.path.isdir(top) and not any(names for _, _, names in os.walk(top))
 
     def _free_name(self):
         """The release's name; the running copy when it is this release, intact; else the
@@ -425,7 +451,7 @@ class Plan:
         base, old = self.release.name, self.old_name or ""
         if old == base or re.fullmatch(re.escape(base) + r"-\d+", old):
             entries = read_manifest_bytes(self.release.manifest(old))
-            if read_manifest(self.drive, old) == entries and self._complete(old):
+            if read_manifest(self.drive, old) == entries and complete(self.drive, old):
                 return old
         name, n = base, 1
         while name == old:
@@ -434,7 +460,9 @@ class Plan:
         return name
 
     def _leftovers(self):
-        """Drive paths of ours that nothing runs: .part files and folders, stray versions."""
+        """Drive paths of ours that nothing runs: .part files and folders, and version
+        folders holding a manifest of ours. Anything else in speedduo-game/ is not ours
+        (a family's file or folder) and stays (``self.foreign``)."""
         keep = {self.old_name}
         fallback = read(self.path("main.py"))
         if fallback is not None:
@@ -445,7 +473,14 @@ class Plan:
         found = [rel + PART for rel in ours if os.path.exists(self.path(rel + PART))]
         root = self.path(GAME_DIR)
         names = sorted(os.listdir(root)) if os.path.isdir(root) else []
-        return found + [GAME_DIR + "/" + name for name in names if name not in keep]
+        stray = [name for name in names if name not in keep]
+        ours = [
+            name
+            for name in stray
+            if name.endswith(PART) or is_version(self.drive, name) or self._empty(name)
+        ]
+        self.foreign = [GAME_DIR + "/" + name for name in stray if name not in ours]
+        return found + [GAME_DIR + "/" + name for name in ours]
 
     def _settings(self, settings_data):
         """(bytes to write, backup path or None) for settings.toml, or None to keep it."""
@@ -518,9 +553,13 @@ class Deploy:
 
     def run(self):
         plan, release = self.plan, self.plan.release
+        for rel in plan.foreign:
+            self.say("keep %s: deploy did not write it" % rel)
         for rel in plan.leftovers:
             self.say("clean up " + rel + " (left by an interrupted deploy)")
-            if os.path.isdir(self.path(rel)):
+            if not rel.endswith(PART) and os.path.isdir(self.path(rel)):
+                self._remove_version(rel)
+            elif os.path.isdir(self.path(rel)):
                 self.io.rmtree(self.path(rel))
             else:
                 self.io.remove(self.path(rel))
@@ -548,8 +587,8 @@ class Deploy:
         if os.path.isdir(legacy):
             kb = tree_size(legacy, 1) // 1024
             self.say(
-                "note: lib/speedduo (%d KB) and lib/adafruit_ticks from an earlier deploy are "
-                "no longer used; delete them to free the space" % kb
+                "note: lib/speedduo (%d KB) from an earlier deploy is no longer used; "
+                "delete it to free the space" % kb
             )
 
     def _stage(self, folder, files):
@@ -639,8 +678,25 @@ class Deploy:
             else:
                 self.say("keep %s: changed since the last deploy" % path)
         for name in old:
-            self.say("remove the old version %s/%s" % (GAME_DIR, name))
-            self.io.rmtree(os.path.join(root, name))
+            if is_version(plan.drive, name):
+                self.say("remove the old version %s/%s" % (GAME_DIR, name))
+                self._remove_version(GAME_DIR + "/" + name)
+
+    def _remove_version(self, folder):
+        """Remove a version folder: the files its manifest lists, then the manifest and
+        the folders left empty. Anything else in it was put there by someone else: kept."""
+        prefix = folder + "/"
+        listed = read_manifest(self.plan.drive, folder[len(GAME_DIR) + 1 :])
+        for path, _, _ in listed or ():
+            if path.startswith(prefix) and os.path.isfile(self.path(path)):
+                self.io.remove(self.path(path))
+        if os.path.isfile(self.path(prefix + MANIFEST)):
+            self.io.remove(self.path(prefix + MANIFEST))
+        for inside, _, _ in os.walk(self.path(folder), topdown=False):
+            if not os.listdir(inside):
+                self.io.rmdir(inside)
+        if os.path.isdir(self.path(folder)):
+            self.say("keep %s: files deploy did not write are in it" % folder)
 
     def _write_settings(self, data, backup):
         if backup:
@@ -703,6 +759,8 @@ def deploy(
         read(plan.path(rel)) != data for rel, data in release.top.items()
     )
     if dry_run:
+        for rel in plan.foreign:
+            say("would keep %s: deploy did not write it" % rel)
         for rel in plan.leftovers:
             say("would clean up " + rel)
         if plan.stage:
@@ -721,13 +779,29 @@ def deploy(
                 + (" (yours kept as %s)" % plan.settings[1] if plan.settings[1] else "")
             )
         return todo
-    Deploy(plan, io, say).run()
+    try:
+        Deploy(plan, io, say).run()
+    except OSError as error:
+        raise DeployStopped(stopped(drive, error)) from None
     kb = sum(size for _, size, _ in plan.entries) // 1024
     say(
         "deploy: done: %s (%s, %d files, %d KB) verified on %s; the board restarts the game "
         "by itself" % (plan.name, release.form, len(plan.entries), kb, drive)
     )
     return todo
+
+
+def stopped(drive, error):
+    """What to tell after an I/O error part way: where it stopped, and what the board has now."""
+    where = " at " + error.filename if error.filename else ""
+    entry, name = running_version(drive)
+    if name and complete(drive, name):
+        now = "the board still has a complete game (%s, started by %s)" % (name, entry)
+    elif entry and not name:
+        now = "the board's own %s still runs; the game is not on it yet" % entry
+    else:
+        now = "the board has no complete game yet"
+    return "stopped%s: %s; %s; run deploy again" % (where, error.strerror or error, now)
 
 
 def main(argv=None):
@@ -751,11 +825,11 @@ def main(argv=None):
         deploy(args.to, args.dry_run, args.settings, say=_say, mpy_cross=args.mpy_cross)
     except DeployError as error:
         print("deploy: %s" % error, file=sys.stderr)
-        return 2
-    except OSError as error:
-        where = " " + error.filename if error.filename else ""
+        return error.status
+    except OSError as error:  # before any change (reading the drive, building the game)
+        where = " at " + error.filename if error.filename else ""
         print(
-            "deploy: stopped%s: %s; the board still has a complete game; run deploy again"
+            "deploy: stopped%s: %s; nothing on the board changed"
             % (where, error.strerror or error),
             file=sys.stderr,
         )

@@ -134,6 +134,18 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         p.add_argument("--panel1", type=_panel_mode, default="present")
         p.add_argument("--data-port", type=_data_mode, default="read")
         p.add_argument("--nvm", help="microcontroller.nvm's bytes: read at power-on, saved")
+        p.add_argument(
+            "--settings",
+            metavar="FILE",
+            help="the drive's settings.toml: FILE as it is, bytes untouched (the settings "
+            "options are then refused: put SPEED_SEED etc. in FILE)",
+        )
+        p.add_argument(
+            "--drive",
+            metavar="DIR",
+            help="run the board program from a CIRCUITPY folder (its code.py, lib/ and "
+            "settings.toml as they are; e.g. an unpacked `dev.py bundle`)",
+        )
         host_requests.add_options(p)
         if name == "board":
             p.add_argument(
@@ -225,6 +237,36 @@ def settings_values(args, changed):
     return values
 
 
+SETTINGS_FILE_LIMIT = 16 << 20  # bytes: a drive holds 1 MiB; room for files far too big
+
+
+def drive_sources(args, values):
+    """(CIRCUITPY folder or None, settings.toml path or None) of ``--drive``/``--settings``,
+    checked before the run: the settings are then the drive's file as it is, so options
+    that would write settings are refused (one line, exit 2)."""
+    drive, settings = args.drive, args.settings
+    if not drive and not settings:
+        return None, None
+    if values:
+        raise ValueError(
+            "--settings/--drive: the settings are the drive's settings.toml as it is; "
+            "put %s in it instead of the option" % values[0][0]
+        )
+    if drive:
+        if not os.path.isfile(os.path.join(drive, "code.py")):
+            raise ValueError(f"--drive {drive}: no code.py in it (a CIRCUITPY folder has one)")
+        drive = os.path.abspath(drive)
+    if settings:
+        if not os.path.isfile(settings):
+            raise ValueError(f"--settings {settings}: not a file")
+        if os.path.getsize(settings) > SETTINGS_FILE_LIMIT:
+            raise ValueError(f"--settings {settings}: over {SETTINGS_FILE_LIMIT >> 20} MB")
+        settings = os.path.abspath(settings)
+    elif drive:
+        settings = os.path.join(drive, "settings.toml")  # none there: every default
+    return drive, settings
+
+
 def check_out_path(path, what):
     """Refuse an output file that cannot be written, before the run (one line, exit 2)."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -271,10 +313,12 @@ def run_board(args, changed):
         del env[key]
     for key, value in values:
         env[key] = str(value)
-    import adafruit_ticks
-
+    drive, settings_file = drive_sources(args, values)
+    if settings_file:
+        env["SPEEDDUO_SETTINGS"] = settings_file
+    if drive:
+        env["SPEEDDUO_DRIVE"] = drive
     with tempfile.TemporaryDirectory() as tmp:
-        os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
         trace = os.path.join(tmp, "i2c.jsonl")
         data = os.path.join(tmp, "data.bin")
         sounds = os.path.join(tmp, "sounds.jsonl")
@@ -316,7 +360,6 @@ def run_board(args, changed):
             *interpreter,
             os.path.join(HOST_SIM, "board_run.py"),
             ROOT,
-            tmp,
             str(args.step_us),
             str(args.matches),
             script,

@@ -6,7 +6,7 @@ time), scripted presses reach the keypad, both panels are emulated, and the
 log written to ``usb_cdc.data`` goes to stdout. Runs under CPython and inside
 the MicroPython VM:
 
-    board_run.py ROOT TICKS_DIR STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA [NVM [SOUNDS]]]]]
+    board_run.py ROOT STEP_US MATCHES SCRIPT|- [TRACE|- [FAULTS [DATA [NVM [SOUNDS]]]]]
 
 Script times here are µs since power-on (the menu comes first: press 1 on PLAY).
 TRACE: a file that gets every I2C write, one JSON line each (``bus``, ``t0``/``t1``
@@ -28,13 +28,18 @@ loaded at power-on when the file exists and written back when the program stops
 (matches done or power cut). SOUNDS: a file that gets the piezo's tones, one JSON
 line each as they end (``{"t":..,"hz":..,"ms":..}``, shims/pwmio.py); those still
 sounding when the program returns end then. Board settings (SPEED_*) come from the
-environment (``os.getenv``).
+environment (``os.getenv``), unless ``$SPEEDDUO_SETTINGS`` names a settings.toml: then
+``os.getenv`` reads that file as CircuitPython's does (``settings_file.py``), bytes as
+they are. ``$SPEEDDUO_DRIVE``: a CIRCUITPY folder to run instead of the repository's
+board program: its ``lib/`` is imported and its ``code.py`` run.
 """
 
+import os
 import sys
 
 _root = sys.argv[1]
-sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", sys.argv[2]]
+_drive = os.getenv("SPEEDDUO_DRIVE")
+sys.path[:0] = [(_drive or _root) + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 
 def main(argv):
@@ -42,17 +47,17 @@ def main(argv):
 
     # the board's tick grid and its ticks_ms at power-on (vclock.py; docs/device.md)
     clock = vclock.install(vclock.VirtualClock(0, vclock.BOARD_MS_AT_POWER_ON))
-    clock.auto_step_us = int(argv[3])
-    if argv[5] != "-":
+    clock.auto_step_us = int(argv[2])
+    if argv[4] != "-":
         from script import parse_script
 
-        with open(argv[5]) as f:
+        with open(argv[4]) as f:
             script = parse_script(f.read())
         clock.contacts = [(t, p * 7 + k, closed) for t, p, k, closed in script]
     import usb_cdc
 
-    if len(argv) > 8 and argv[8] != "-":
-        data_out = open(argv[8], "wb")
+    if len(argv) > 7 and argv[7] != "-":
+        data_out = open(argv[7], "wb")
         usb_cdc.data.echo = data_out.write
     else:
         data_out = None
@@ -60,14 +65,14 @@ def main(argv):
     import busio
 
     trace = None
-    if len(argv) > 6 and argv[6] != "-":
-        trace = open(argv[6], "w")
+    if len(argv) > 5 and argv[5] != "-":
+        trace = open(argv[5], "w")
         _trace_writes(busio, clock, trace)
-    if len(argv) > 7 and argv[7]:
-        _faults(argv[7], busio, usb_cdc, clock)
+    if len(argv) > 6 and argv[6]:
+        _faults(argv[6], busio, usb_cdc, clock)
     import microcontroller
 
-    nvm_path = argv[9] if len(argv) > 9 and argv[9] != "-" else None
+    nvm_path = argv[8] if len(argv) > 8 and argv[8] != "-" else None
     if nvm_path is not None:
         try:
             with open(nvm_path, "rb") as f:
@@ -75,16 +80,26 @@ def main(argv):
         except OSError:
             pass  # no file yet: the flash is erased
     sounds = None
-    if len(argv) > 10 and argv[10] != "-":
-        sounds = open(argv[10], "w")
+    if len(argv) > 9 and argv[9] != "-":
+        sounds = open(argv[9], "w")
         clock.tone_listeners.append(
             lambda t, hz, ms: sounds.write('{"t":%d,"hz":%d,"ms":%d}\n' % (t, hz, ms))
         )
     from speedduo import board_io
 
+    settings_path = os.getenv("SPEEDDUO_SETTINGS")
+    if settings_path:
+        from settings_file import DriveOS
+        from speedduo import settings
+
+        settings.SETTINGS_PATH = settings_path
+        board_io.os = DriveOS(settings_path, os)
     cut = False
     try:
-        board_io.main(matches=int(argv[4]))
+        if _drive:
+            _run_code_py(_drive + "/code.py", board_io, int(argv[3]))
+        else:
+            board_io.main(matches=int(argv[3]))
     except vclock.PowerCut:
         cut = True
     finally:
@@ -111,6 +126,20 @@ def main(argv):
             "# panel %d: %d transfers, %d bytes"
             % (i, sum(bus.transfers.values()), sum(bus.bytes.values()))
         )
+
+
+def _run_code_py(path, board_io, matches):
+    """The drive's code.py as CircuitPython runs it (as ``__main__``); the main() it
+    calls stops after ``matches`` matches."""
+    main = board_io.main
+
+    def main_for_a_while(**options):
+        return main(matches=matches, **options)
+
+    board_io.main = main_for_a_while
+    with open(path) as f:
+        source = f.read()
+    exec(compile(source, path, "exec"), {"__name__": "__main__"})
 
 
 def _echo(data):

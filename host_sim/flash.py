@@ -8,6 +8,9 @@ official CircuitPython release the game is tested on, or while none is pinned th
 and board its banner names; ``--force`` flashes another one),
 finds the boot drive (or ``--drive PATH``), copies the file onto it and waits until the
 board comes back as CIRCUITPY (``--wait`` seconds). Every refusal is one line, exit 2.
+
+None of it is needed: dragging the UF2 onto RPI-RP2 in a file manager installs
+CircuitPython just the same; ``flash`` only checks the file and the drive first.
 """
 
 import hashlib
@@ -129,11 +132,8 @@ def check_release(data, name, force, say):
             PINNED_BOARD,
             digest,
         )
-    if not force:
-        raise FlashError(
-            "%s: compare SHA-256 %s with the release on circuitpython.org, then add --force; "
-            "or download %s" % (why, digest, PINNED_URL)
-        )
+    if not force:  # no SHA-256 of the release is published anywhere to compare with
+        raise FlashError("%s: download %s (or add --force to flash it anyway)" % (why, PINNED_URL))
     say("flash: --force: %s; flashing it anyway" % why)
 
 
@@ -209,7 +209,10 @@ def flash(uf2, drive=None, force=False, wait_s=DEFAULT_WAIT_S, say=print, where=
     boarddrive = _boarddrive()
     where = where or {}
     if not uf2:
-        raise FlashError("give the firmware with --uf2 FILE; download it from " + PINNED_URL)
+        raise FlashError(
+            "give the firmware with --uf2 FILE; download it from %s (dragging that file onto "
+            "the RPI-RP2 drive yourself is enough: flash only adds checks)" % PINNED_URL
+        )
     try:
         with open(uf2, "rb") as f:
             data = f.read()

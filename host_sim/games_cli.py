@@ -106,7 +106,6 @@ def _run_in_vm(args, rules, players):
     import shutil
     import subprocess
     import sys
-    import tempfile
 
     from host_sim import HOST_SIM, ROOT
 
@@ -114,17 +113,13 @@ def _run_in_vm(args, rules, players):
     micropython = micropython or shutil.which("micropython")
     if not micropython:
         raise ValueError("micropython not found: run `python3 dev.py setup`")
-    import adafruit_ticks
-
     options = []
     for name, value in rules.as_pairs():
         options.append(f"{name}={str(value).lower() if value in (True, False) else value}")
-    with tempfile.TemporaryDirectory() as tmp:
-        os.symlink(adafruit_ticks.__file__, os.path.join(tmp, "adafruit_ticks.py"))
-        command = [micropython, "-X", f"heapsize={args.heap}"]
-        command += [os.path.join(HOST_SIM, "games_vm_main.py"), ROOT, tmp, args.game]
-        command += [str(args.seed), str(args.best_of or 3), *players, "--", *options]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    command = [micropython, "-X", f"heapsize={args.heap}"]
+    command += [os.path.join(HOST_SIM, "games_vm_main.py"), ROOT, args.game]
+    command += [str(args.seed), str(args.best_of or 3), *players, "--", *options]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
     if result.returncode != 0:
         tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
         raise RuntimeError(f"the MicroPython VM failed (heap {args.heap}): {tail[0]}")

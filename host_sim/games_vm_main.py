@@ -2,7 +2,7 @@
 print the log to stdout.
 
 Started by ``python -m host_sim run --game spit|california`` or ``--players 3|4`` with
-``--vm micropython``, which passes ROOT TICKS_DIR GAME SEED BEST_OF and one kind per
+``--vm micropython``, which passes ROOT GAME SEED BEST_OF and one kind per
 player, then ``--`` and NAME=VALUE rule options, and which owns writing the file.
 """
 
@@ -10,7 +10,7 @@ import gc
 import sys
 
 _root = sys.argv[1]
-sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", sys.argv[2]]
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 from vm_common import RULES_MODULES, option_value  # noqa: E402  (after the path)
 
@@ -18,11 +18,11 @@ _BOARD_MODULES = RULES_MODULES
 
 
 def main(argv):
-    game = argv[3]
-    seed = int(argv[4])
-    best_of = int(argv[5])
+    game = argv[2]
+    seed = int(argv[3])
+    best_of = int(argv[4])
     split = argv.index("--")
-    players = argv[6:split]
+    players = argv[5:split]
     from speedduo.gamerules import GameRules
 
     rules = GameRules(game)

@@ -10,8 +10,7 @@ import gc
 import sys
 
 _root = sys.argv[1]
-_ticks_dir = sys.argv[2]
-sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", _ticks_dir]
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 from vm_common import RULES_MODULES, option_value  # noqa: E402  (after the path)
 
@@ -19,18 +18,18 @@ _BOARD_MODULES = RULES_MODULES + ("keylog", "app", "opponent")
 
 
 def main(argv):
-    seed = int(argv[3])
-    best_of = int(argv[4])
-    players = [argv[5], argv[6]]
-    bounce_us = int(argv[7])
-    phase_us = int(argv[8])
-    ms_offset = int(argv[9])
-    script_path = argv[10]
+    seed = int(argv[2])
+    best_of = int(argv[3])
+    players = [argv[4], argv[5]]
+    bounce_us = int(argv[6])
+    phase_us = int(argv[7])
+    ms_offset = int(argv[8])
+    script_path = argv[9]
     gc.collect()
     from speedduo.rules import Rules
 
     rules = Rules()
-    for option in argv[11:]:
+    for option in argv[10:]:
         name, text = option.split("=")
         rules.set(name, option_value(text))
     script = ()

@@ -79,18 +79,6 @@ def drained(hand):
     return lines
 
 
-def ticks_folder(tmp_path):
-    """A folder holding adafruit_ticks.py (the board's copy), for board_run.py's path."""
-    import adafruit_ticks
-
-    folder = tmp_path / "ticks"
-    folder.mkdir(exist_ok=True)
-    link = folder / "adafruit_ticks.py"
-    if not link.exists():
-        link.symlink_to(adafruit_ticks.__file__)
-    return folder
-
-
 def run_cli(*args, check=True, timeout=600, cwd=ROOT, env=None):
     """``python -m host_sim ARGS`` in a subprocess; ``env``: extra variables."""
     lib_path = os.pathsep.join([ROOT, os.path.join(ROOT, "lib")])
@@ -116,10 +104,9 @@ def cli():
 def run_board_program(tmp_path, script, faults="", matches=1, **settings):
     """code.py's program on the shims (host_sim/board_run.py) with a script of presses
     (µs since power-on); returns (the finished process, its I2C writes)."""
-    ticks_dir = ticks_folder(tmp_path)
     env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="1500")
     env.update({k: str(v) for k, v in settings.items()})
-    command = [sys.executable, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT, str(ticks_dir)]
+    command = [sys.executable, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT]
     trace = tmp_path / "trace.jsonl"
     result = subprocess.run(
         [*command, "200", str(matches), os.path.join(ROOT, script), str(trace), faults],

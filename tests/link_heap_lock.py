@@ -1,6 +1,6 @@
 """The link's per-line and per-pass paths allocate nothing: run under micropython.heap_lock().
 
-    micropython -X heapsize=64K tests/link_heap_lock.py ROOT TICKS_DIR
+    micropython -X heapsize=64K tests/link_heap_lock.py ROOT
 
 ``LogPort.send`` of a log line (tab, seq and newline appended into the line's
 own buffer), a send that times out, one that raises (the cable is out), and
@@ -14,8 +14,7 @@ import sys
 import micropython
 
 _root = sys.argv[1] if len(sys.argv) > 1 else "."
-_ticks_dir = sys.argv[2] if len(sys.argv) > 2 else "."
-sys.path[:0] = [_root + "/lib", _ticks_dir]
+sys.path[:0] = [_root + "/lib"]
 
 from speedduo.link import Link  # noqa: E402
 from speedduo.logport import LogPort  # noqa: E402

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, ticks_folder
+from conftest import ROOT
 from referee import Referee
 from runner import Simulation
 from script import parse_script
@@ -19,9 +19,8 @@ VENV_BIN = os.path.dirname(sys.executable)
 
 
 def _board_run(interpreter, tmp_path, script="tests/scripts/board_menu_then_tie.txt"):
-    ticks_dir = ticks_folder(tmp_path)
     env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="6000")
-    command = [*interpreter, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT, str(ticks_dir)]
+    command = [*interpreter, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT]
     result = subprocess.run(
         [*command, "200", "1", os.path.join(ROOT, script)],
         capture_output=True,

@@ -100,7 +100,7 @@ def runnable(drive):
     todo, seen = list(_imports(code.decode())), set()
     while todo:  # every module reachable from the entry file is in the folder
         module = todo.pop()
-        if module in seen or not module.startswith(("speedduo", "adafruit_ticks")):
+        if module in seen or not module.startswith("speedduo"):
             continue
         seen.add(module)
         base = folder / module.replace(".", "/")
@@ -139,7 +139,7 @@ def test_a_fresh_drive_gets_the_game_then_nothing_when_unchanged(tmp_path):
     written = dp.deploy(str(drive), say=said.append, mpy_cross="")
     name, files = runnable(drive)
     assert written == len(dp.Release(dp.board_files(), "py").game) + 2  # + manifest, boot.py
-    assert "speedduo/board_io.py" in files and "adafruit_ticks.py" in files
+    assert "speedduo/board_io.py" in files and "speedduo/ticks.py" in files
     assert (drive / "code.py.bak").read_text() == 'print("Hello World!")\n'  # kept, not lost
     assert any(line.startswith("[1/") for line in said)  # progress
     assert any("verified" in line for line in said)
@@ -158,12 +158,10 @@ def test_the_game_runs_from_the_drive_in_the_simulator(tmp_path):
     fake_root.mkdir()
     os.symlink(drive / dp.GAME_DIR / name, fake_root / "lib")
     os.symlink(os.path.join(ROOT, "host_sim"), fake_root / "host_sim")
-    ticks = tmp_path / "ticks"
-    ticks.mkdir()  # adafruit_ticks comes from the drive's folder
     script = os.path.join(ROOT, "tests", "scripts", "device_smoke.txt")
     run = subprocess.run(
         [sys.executable, os.path.join(ROOT, "host_sim", "board_run.py"), str(fake_root)]
-        + [str(ticks), "1000", "1", script],
+        + ["1000", "1", script],
         capture_output=True,
         text=True,
         timeout=110,
@@ -189,18 +187,58 @@ def test_the_board_gets_no_simulator_code():
     assert not any("host_sim" in src for src, _ in dp.board_files())
 
 
-def test_it_runs_with_the_standard_library_only(tmp_path):
-    """`python3 firmware/deploy.py` without the venv's packages (-E -s -S: no site-packages)."""
-    drive = make_drive(tmp_path / "d")
-    run = subprocess.run(
-        [sys.executable, "-E", "-s", "-S", os.path.join(ROOT, "firmware", "deploy.py")]
-        + ["--to", str(drive), "--mpy-cross", ""],
+def fresh_clone(tmp_path):
+    """The repository's files as a clone has them: no .venv, nothing installed."""
+    skip = shutil.ignore_patterns(".venv", ".git", "node_modules", "__pycache__", "*.pyc")
+    clone = tmp_path / "clone"
+    shutil.copytree(ROOT, clone, ignore=skip)
+    return clone
+
+
+def plain_python(clone, *args):
+    """``python3 firmware/deploy.py ARGS`` in ``clone`` with a bare interpreter: isolated
+    (-I: no environment, no script folder on the path), no site-packages (-S)."""
+    return subprocess.run(
+        [sys.executable, "-I", "-S", os.path.join(clone, "firmware", "deploy.py"), *args],
         capture_output=True,
         text=True,
         timeout=60,
+        cwd=str(clone),
+        env={"PATH": os.defpath},
     )
+
+
+def test_it_runs_from_a_fresh_clone_with_a_plain_python(tmp_path):
+    clone = fresh_clone(tmp_path)
+    drive = make_drive(tmp_path / "d")
+    run = plain_python(clone, "--to", str(drive), "--mpy-cross", "")
     assert run.returncode == 0, run.stderr
     runnable(drive)
+
+
+@pytest.mark.parametrize("version", ["9.2.9", None])
+def test_its_refusals_from_a_fresh_clone_name_only_what_works_without_python(tmp_path, version):
+    """The advice to install CircuitPython is the UF2 dragged onto RPI-RP2, not a tool that
+    needs the venv (``python -m host_sim flash`` dies without it)."""
+    clone = fresh_clone(tmp_path)
+    if version:
+        drive = make_drive(tmp_path / "d", version)
+    else:
+        drive = tmp_path / "RPI-RP2"
+        drive.mkdir()
+        (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nBoard-ID: RPI-RP2\n")
+    run = plain_python(clone, "--to", str(drive))
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert "drag it onto the RPI-RP2 drive" in run.stderr
+    assert "host_sim" not in run.stderr and "dev.py" not in run.stderr
+
+
+def test_deploy_is_python_3_9_code():
+    """The parent's Python may be old: no syntax newer than 3.9 in what deploy runs."""
+    for name in ("deploy.py", "boarddrive.py"):
+        path = os.path.join(ROOT, "firmware", name)
+        with open(path) as f:
+            ast.parse(f.read(), path, feature_version=(3, 9))
 
 
 # --- refusals: one line, exit 2, nothing changed ---------------------------------------
@@ -209,9 +247,10 @@ def test_it_runs_with_the_standard_library_only(tmp_path):
 @pytest.mark.parametrize(
     "version, board, expected",
     [
-        ("10.2.1", "adafruit_feather_rp2040", "is a adafruit_feather_rp2040 board"),
+        ("10.2.1", "adafruit_feather_rp2040", "is the drive of board adafruit_feather_rp2040,"),
+        ("10.2.1", "", "is the drive of a board boot_out.txt does not name, not"),
         ("7.3.3", "raspberry_pi_pico", "runs CircuitPython 7.3.3; the game needs"),
-        ("9.2.9", "raspberry_pi_pico", "python -m host_sim flash"),
+        ("9.2.9", "raspberry_pi_pico", "drag it onto the RPI-RP2 drive"),
     ],
 )
 def test_another_board_or_circuitpython_is_refused(tmp_path, capsys, version, board, expected):
@@ -227,7 +266,7 @@ def test_the_boot_drive_says_to_install_circuitpython_first(tmp_path):
     drive = tmp_path / "RPI-RP2"
     drive.mkdir()
     (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nBoard-ID: RPI-RP2\n")
-    with pytest.raises(dp.DeployError, match="install CircuitPython first: python -m host_sim"):
+    with pytest.raises(dp.DeployError, match="install CircuitPython first: download .* drag it"):
         dp.deploy(str(drive), say=quiet, mpy_cross="")
 
 
@@ -332,6 +371,10 @@ class Failing(Fast):
         self._step()
         super().rmtree(path)
 
+    def rmdir(self, path):
+        self._step()
+        super().rmdir(path)
+
     def makedirs(self, path):
         self._step()
         super().makedirs(path)
@@ -353,7 +396,7 @@ def test_a_deploy_stopped_at_any_step_leaves_a_runnable_game(tmp_path, split_rep
     for stop in range(counting.done):
         drive = tmp_path / ("stop%d" % stop)
         shutil.copytree(template, drive)
-        with pytest.raises(Interrupted):
+        with pytest.raises(dp.DeployStopped, match="still has a complete game"):
             dp.deploy(str(drive), say=quiet, mpy_cross="", io=Failing(stop, split_replace))
         assert runnable(drive) in ((old_name, old_files), (new_name, new_files)), stop
         without_code_py += not (drive / "code.py").exists()  # main.py ran the old game
@@ -380,6 +423,51 @@ def test_leftovers_of_an_interrupted_run_are_cleaned_up_not_refused(tmp_path):
     assert sum("clean up" in line for line in said) == 3
     assert os.listdir(drive / dp.GAME_DIR) == [runnable(drive)[0]]
     assert not (drive / "code.py.part").exists()
+
+
+def test_a_familys_files_in_the_game_folder_are_never_cleaned_up(tmp_path):
+    """Only what a manifest or a .part names is deploy's to remove."""
+    drive = deployed(tmp_path, old_pairs(tmp_path))
+    old_name, _ = runnable(drive)
+    game = drive / dp.GAME_DIR
+    (game / "notes.txt").write_text("ours\n")
+    (game / "saves").mkdir()
+    (game / "saves" / "best.txt").write_text("12 s\n")
+    (game / old_name / "mine.txt").write_text("in the old version's folder\n")
+    said = []
+    dp.deploy(str(drive), say=said.append, mpy_cross="")
+    name, _ = runnable(drive)
+    assert (game / "notes.txt").read_text() == "ours\n"
+    assert (game / "saves" / "best.txt").read_text() == "12 s\n"
+    assert (game / old_name / "mine.txt").read_text() == "in the old version's folder\n"
+    assert sorted(os.listdir(game / old_name)) == ["mine.txt"]  # the old game itself went
+    assert not any("clean up" in line for line in said)
+    assert "keep speedduo-game/notes.txt: deploy did not write it" in said
+    assert "keep speedduo-game/%s: files deploy did not write are in it" % old_name in said
+
+
+def test_a_failed_first_deploy_does_not_claim_a_complete_game(tmp_path, capsys):
+    drive = make_drive(tmp_path / "d")
+    (drive / "code.py").write_text('print("Hello World!")\n')
+    with pytest.raises(dp.DeployStopped) as stop:
+        dp.deploy(str(drive), say=quiet, mpy_cross="", io=Failing(5))
+    assert "cable pulled" in str(stop.value) and "run deploy again" in str(stop.value)
+    assert "complete game" not in str(stop.value).replace("no complete game yet", "")
+    assert "the board's own code.py still runs; the game is not on it yet" in str(stop.value)
+    empty = make_drive(tmp_path / "e")
+    with pytest.raises(dp.DeployStopped, match="the board has no complete game yet"):
+        dp.deploy(str(empty), say=quiet, mpy_cross="", io=Failing(5))
+
+
+def test_a_failed_update_says_the_old_game_is_still_complete(tmp_path):
+    drive = deployed(tmp_path, old_pairs(tmp_path))
+    old_name, _ = runnable(drive)
+    with pytest.raises(dp.DeployStopped) as stop:
+        dp.deploy(str(drive), say=quiet, mpy_cross="", io=Failing(5))
+    assert "the board still has a complete game (%s, started by code.py)" % old_name in str(
+        stop.value
+    )
+    assert stop.value.status == 1
 
 
 def test_a_damaged_running_version_is_replaced_by_a_whole_copy(tmp_path):
@@ -454,12 +542,17 @@ def test_the_familys_settings_are_kept_and_backed_up_before_settings_replaces_th
 
 @pytest.mark.parametrize(
     "text, expected",
-    [("SPEED_BEST_OF = [", "is not TOML"), ("SPEED_X = 1.5\n", "a string or an integer")],
+    [
+        (b"SPEED_BEST_OF = [", "is not TOML"),
+        (b"SPEED_X = 1.5\n", "a string or an integer"),
+        (b"SPEED_BEST_OF = 5\n\xff\n", "is not UTF-8 text"),
+        (b"\xef\xbb\xbfSPEED_BEST_OF = 5\n", "byte order mark"),  # hides the key on the board
+    ],
 )
 def test_a_bad_settings_file_is_refused_before_anything_changes(tmp_path, text, expected):
     drive = deployed(tmp_path)
     bad = tmp_path / "bad.toml"
-    bad.write_text(text)
+    bad.write_bytes(text)
     before = snapshot(drive)
     with pytest.raises(dp.DeployError, match=expected):
         dp.deploy(str(drive), settings=str(bad), say=quiet, mpy_cross="")
@@ -517,7 +610,7 @@ def test_deploy_finds_the_drive_by_itself_or_says_what_to_do(tmp_path):
     with pytest.raises(dp.DeployError, match="2 CIRCUITPY drives .* --to"):
         dp.find_drive(**two)
     boot = dict(where, listdir=lambda p: ["RPI-RP2"], isfile=lambda p: p.endswith("INFO_UF2.TXT"))
-    with pytest.raises(dp.DeployError, match="BOOTSEL mode .* python -m host_sim flash"):
+    with pytest.raises(dp.DeployError, match="BOOTSEL mode .* drag it onto the RPI-RP2 drive"):
         dp.find_drive(**boot)
     with pytest.raises(dp.DeployError, match="no CIRCUITPY drive found"):
         dp.find_drive(**dict(where, listdir=lambda p: []))
@@ -584,7 +677,7 @@ LONG_DEVICE = os.environ.get("SPEED_DEVICE_LONG") == "1"
 @pytest.mark.timeout(1800)
 def test_the_deployed_drive_plays_on_circuitpython(tmp_path, monkeypatch, capsys):
     """The device emulator boots a drive image holding exactly what deploy wrote (.mpy):
-    code.py's switch line, the version folder on sys.path, adafruit_ticks from it."""
+    code.py's switch line, the version folder on sys.path."""
     from host_sim import device_run
     from host_sim.cli import main as cli_main
 

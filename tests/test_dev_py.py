@@ -62,3 +62,15 @@ def test_an_unknown_command_is_refused(dev, capsys):
     assert dev.main(["flash"]) == 2
     assert "unknown command" in capsys.readouterr().err
     assert dev.calls == []
+
+
+def test_bundle_runs_with_the_python_it_was_started_with_and_sets_up_nothing(dev, monkeypatch):
+    def no_setup():
+        raise AssertionError("bundle needs no venv")
+
+    monkeypatch.setattr(dev, "setup", no_setup)
+    monkeypatch.setattr(dev, "setup_node", no_setup)
+    assert dev.main(["bundle", "--out", "x.zip"]) == 0
+    assert dev.calls == [
+        [sys.executable, os.path.join(ROOT, "firmware", "bundle.py"), "--out", "x.zip"]
+    ]

@@ -136,8 +136,10 @@ def test_without_a_pinned_hash_another_release_only_flashes_forced(
 ):
     monkeypatch.setattr(flash, "PINNED_SHA256", None)
     board = Board(tmp_path, boot_drive(tmp_path))
-    with pytest.raises(flash.FlashError, match=expected + ".* add --force"):
+    with pytest.raises(flash.FlashError, match=expected + ".* add --force") as refused:
         _run(tmp_path, data, board)
+    # no advice that cannot be followed: circuitpython.org publishes no SHA-256 to compare
+    assert "SHA-256" not in str(refused.value) and flash.PINNED_URL in str(refused.value)
     assert not list(board.boot.glob("*.uf2"))
     _, said = _run(tmp_path, data, board, force=True)
     assert any("--force" in line for line in said)
@@ -189,5 +191,6 @@ def test_the_cli_says_where_to_download_without_uf2(capsys):
     assert cli_main(["flash"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and flash.PINNED_URL in err
+    assert "dragging that file onto the RPI-RP2 drive yourself is enough" in err
     assert cli_main(["flash", "--uf2", "/no/such.uf2"]) == 2
     assert "cannot read /no/such.uf2" in capsys.readouterr().err

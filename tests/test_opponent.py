@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, EventQueue, lay_out, new_hand, run_cli, ticks_folder
+from conftest import ROOT, EventQueue, lay_out, new_hand, run_cli
 from speedduo.menu import OPPONENT, Menu
 from speedduo.opponent import (
     CLAIM,
@@ -246,7 +246,6 @@ def test_the_board_program_against_the_opponent_is_identical_in_cpython_and_micr
     short = tmp_path / "short.txt"
     lines = [line for line in open(MASH) if not line.startswith("#")][:46]  # 9 s of presses
     short.write_text("".join(lines))
-    ticks_dir = ticks_folder(tmp_path)
     env = dict(os.environ, SPEED_SEED="2", SPEED_IDLE_MS="4000", SPEED_OPPONENT="hard")
     outputs = []
     micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
@@ -256,7 +255,7 @@ def test_the_board_program_against_the_opponent_is_identical_in_cpython_and_micr
     ):  # (64-bit VM objects: more than the board)
         command = [*interpreter, os.path.join(ROOT, "host_sim", "board_run.py"), ROOT]
         result = subprocess.run(
-            [*command, str(ticks_dir), "200", "1", str(short)],
+            [*command, "200", "1", str(short)],
             capture_output=True,
             text=True,
             env=env,

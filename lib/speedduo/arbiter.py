@@ -2,7 +2,7 @@
 
 Every loop pass ``service(now_ticks)`` drains the ``keypad`` event queue into
 preallocated arrays, orders the presses by their scan timestamp (wrap-safe
-``adafruit_ticks`` arithmetic on the 2**29 ms clock) and applies them to the
+``speedduo.ticks`` arithmetic on the 2**29 ms clock) and applies them to the
 match in that order, letting the match's clock catch up before each one.
 Events stamped with the current millisecond wait for the next pass: two scans
 can share a millisecond (1024 ticks a second), and a tie must see them all.
@@ -23,12 +23,12 @@ Key numbers: player p's row ``L 1 2 3 4 5 R`` is keys ``7p .. 7p+6``.
 
 from array import array
 
-from adafruit_ticks import ticks_diff
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER  # noqa: F401  (re-exported)
 from speedduo.keybatch import KeyBatch
 from speedduo.match import PLAYING
+from speedduo.ticks import ticks_diff
 
 KEY_NAMES = "L12345R"
 # A press this soon after the same key's release is chatter: longer than the

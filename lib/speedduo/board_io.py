@@ -24,7 +24,6 @@ import board
 import busio
 import keypad
 import supervisor
-from adafruit_ticks import ticks_diff
 
 from speedduo import pins
 from speedduo.app import App
@@ -34,8 +33,9 @@ from speedduo.logport import LogPort
 from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
-from speedduo.settings import Settings, settings_names, wrap
+from speedduo.settings import read_settings, wrap
 from speedduo.sound import TUNE_COUNTDOWN, TUNE_MENU, Sound
+from speedduo.ticks import ticks_diff
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -322,9 +322,9 @@ def main(matches=0, free_at_boot=-1, keys=None):
     # files) is queued, not lost
     if keys is None:
         keys = make_keys(board)
-    settings = Settings(
+    settings = read_settings(
         os.getenv,
-        settings_names(environ=getattr(os, "environ", None)),
+        getattr(os, "environ", None),
         pins.PANEL_FREQUENCY[0],
         pins.PANEL_MAX_FREQUENCY[0],
     )

@@ -56,12 +56,11 @@ from speedduo.matchlog import (
     EV_REJECT,
     EV_STALL,
 )
+from speedduo.ticks import ticks_diff
 
 REDRAW_MS = const(40)  # as app.REDRAW_MS
 REBOUNCE_MS = const(25)  # as arbiter.REBOUNCE_MS: chatter after a release
 _KEYS = const(14)  # two rows of L 1 2 3 4 5 R
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
-_TICKS_HALF = const(0x10000000)
 _LINE_CAPACITY = const(1024)  # the reusable line buffer's first size (it grows if needed)
 
 # the GameLog events the piezo hears (sound.py knows classic Speed's records): a card put
@@ -142,7 +141,7 @@ class GameApp:
 
     def _time(self, ticks: int) -> int:
         """A ticks_ms value as ms since the PLAY press (wrap-safe)."""
-        return ((ticks - self.start_ticks + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        return ticks_diff(ticks, self.start_ticks)
 
     def step(self) -> None:
         """One loop pass (see the module docstring)."""

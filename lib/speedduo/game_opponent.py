@@ -31,9 +31,7 @@ from speedduo.opponent import (
     opponent_seed,
 )
 from speedduo.rng import Rng
-
-_TICKS_MASK = 0x1FFFFFFF  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
-_TICKS_HALF = 0x10000000
+from speedduo.ticks import ticks_diff
 
 
 class GameBot:
@@ -94,7 +92,7 @@ class GameOpponent(Opponent):
 
     def look(self, now_ticks: int) -> None:
         """The time now, and a look at the table: a press planned is two key events."""
-        now = ((now_ticks - self.start_ticks + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        now = ticks_diff(now_ticks, self.start_ticks)
         self._now = now
         match = self.match
         core = match.core

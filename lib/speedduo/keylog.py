@@ -6,12 +6,8 @@ them as the extra fields ``keys`` and ``keys_total`` of the next line
 (docs/match-log.md "Key events"). Allocation-free on the play path.
 """
 
-from micropython import const  # on the host, Blinka provides this module
-
 from speedduo.matchlog import KEY_CLEARED, KEY_OVERFLOW
-
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
-_TICKS_HALF = const(0x10000000)
+from speedduo.ticks import ticks_diff
 
 
 class KeyRecorder:
@@ -45,7 +41,7 @@ class KeyRecorder:
             self._note_loss()
         if not events.get_into(event):
             return False
-        t = ((event.timestamp - self.start_ticks + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        t = ticks_diff(event.timestamp, self.start_ticks)
         if t < 0:
             t = 0
         self._last = t

@@ -20,11 +20,11 @@ may allocate (it is no key press).
 import json
 import sys
 
-from adafruit_ticks import ticks_diff
 from micropython import const
 
 from speedduo import __version__
 from speedduo.crc import crc16
+from speedduo.ticks import ticks_diff
 
 REQUEST_MAX = const(32)  # bytes in one request line
 STALE_MS = const(1000)  # a started request with no end of line this long is truncated

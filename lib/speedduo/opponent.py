@@ -35,6 +35,7 @@ from speedduo.arbiter import REBOUNCE_MS
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, PLAYING
 from speedduo.rng import Rng
 from speedduo.seat import Seat
+from speedduo.ticks import ticks_add, ticks_diff
 
 try:
     from typing import Any  # noqa: F401  (type comments only; the board has no typing)
@@ -53,8 +54,6 @@ SETTLE_MS = REBOUNCE_MS + 5  # after the release: past the arbiter's re-bounce g
 CLAIM = const(5)  # a choice: press L and R together (V5)
 NOTHING = const(-1)
 _PLAN = const(4)  # key events one plan makes at most: L and R down, L and R up
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
-_TICKS_HALF = const(0x10000000)
 
 
 def level_number(name):
@@ -174,7 +173,7 @@ class Opponent:
 
     def look(self, now_ticks: int) -> None:
         """The start of a loop pass: the time now, and a look at the table."""
-        now = ((now_ticks - self.start_ticks + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        now = ticks_diff(now_ticks, self.start_ticks)
         self._now = now
         match = self.match
         hand = match.hand
@@ -239,15 +238,13 @@ class Opponent:
             key = self._key[i]
             real_t = 0
             if has_real:
-                real_t = (
-                    (real.timestamp - self.start_ticks + _TICKS_HALF) & _TICKS_MASK
-                ) - _TICKS_HALF
+                real_t = ticks_diff(real.timestamp, self.start_ticks)
             if not has_real or t < real_t or (t == real_t and key < real.key_number):
                 if t >= self._now:
                     return False  # its turn, but a scan of ms t may still come: wait
                 event.key_number = key
                 event.pressed = self._down[i] == 1
-                event.timestamp = (self.start_ticks + t) & _TICKS_MASK
+                event.timestamp = ticks_add(self.start_ticks, t)
                 i += 1
                 if i == self._n:
                     i = 0

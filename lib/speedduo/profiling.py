@@ -27,8 +27,9 @@ emulator (or a logic analyser) times every step to the microsecond.
 import gc
 
 import digitalio
-from adafruit_ticks import ticks_diff
 from supervisor import ticks_ms
+
+from speedduo.ticks import ticks_diff
 
 _FAR = 1 << 29  # more free memory than any board has; a small int
 _SHOWN = 8  # windows that allocated, printed with where they were

@@ -45,9 +45,8 @@ from speedduo.matchlog import (
     EV_REJECT,
     EV_STALL,
 )
+from speedduo.ticks import ticks_add, ticks_less
 
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29
-_TICKS_HALF = const(0x10000000)
 _UNIT_MS = const(10)  # note lengths are in 10 ms units
 VOLUMES = array("H", (0, 2048, 8192, 32768))  # duty cycle by volume (0: mute)
 
@@ -201,7 +200,7 @@ class Sound:
         if not self.playing:
             return
         due = self._due
-        if due >= 0 and ((now - due) & _TICKS_MASK) >= _TICKS_HALF:
+        if due >= 0 and ticks_less(now, due):
             return  # not yet
         at = self._at
         length = _NOTES[at + 1]
@@ -222,7 +221,7 @@ class Sound:
         self._at = at + 2
         # a tune keeps its rhythm: the next note is due a length after this one was, not
         # after the pass that started it (a late pass shortens a note, never shifts the rest)
-        self._due = ((now if due < 0 else due) + length * _UNIT_MS) & _TICKS_MASK
+        self._due = ticks_add(now if due < 0 else due, length * _UNIT_MS)
         if not pitch or not self.volume:
             self._silence()
             return

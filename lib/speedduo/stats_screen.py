@@ -9,13 +9,13 @@ Imported only when STATS is chosen; not on the play path.
 
 import keypad
 import supervisor
-from adafruit_ticks import ticks_diff
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER
 from speedduo.ssd1306 import PRIVATE, WIDTH
 from speedduo.stats import MODE_NAMES, mode_of
+from speedduo.ticks import ticks_diff
 
 RESET_HOLD_MS = const(3000)
 FOOTER = "L+R 3S=RESET 1-5=BACK"
