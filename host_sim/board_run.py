@@ -32,8 +32,10 @@ environment (``os.getenv``).
 """
 
 import sys
+import time
 
 _root = sys.argv[1]
+_wall_sleep = time.sleep
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", sys.argv[2]]
 
 
@@ -43,6 +45,10 @@ def main(argv):
     # the board's tick grid and its ticks_ms at power-on (vclock.py; docs/device.md)
     clock = vclock.install(vclock.VirtualClock(0, vclock.BOARD_MS_AT_POWER_ON))
     clock.auto_step_us = int(argv[3])
+    try:  # the board's nap (time.sleep: board_io.doze) passes virtual time
+        time.sleep = lambda seconds: clock.advance_to(clock.now_us + int(seconds * 1000000))
+    except AttributeError:  # the MicroPython VM's time is read-only: a nap waits for real
+        pass
     if argv[5] != "-":
         from script import parse_script
 
@@ -192,8 +198,6 @@ def _faults(text, busio, usb_cdc, clock):
 
 def _pace(speed):
     """Keep virtual time at most ``speed`` times wall time (a host watches it live)."""
-    import time
-
     import vclock
 
     clock = vclock.current()
@@ -204,7 +208,7 @@ def _pace(speed):
         advance_to(t_us)
         ahead = t_us / 1e6 / speed - (time.monotonic() - started)
         if ahead > 0.002:
-            time.sleep(ahead)
+            _wall_sleep(ahead)
 
     clock.advance_to = paced
 

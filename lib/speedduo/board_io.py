@@ -14,6 +14,10 @@ What a real board does that the game must survive (all seen on CircuitPython
   every write forever: the log goes out through ``LogPort`` (short timeout,
   lost lines counted and marked);
 - ``keypad.EventQueue.overflowed`` is read-only (the arbiter uses ``clear()``).
+
+Left in the menu with no key for ``IDLE_OFF_MIN`` minutes (settings.toml), both panels
+go dark and the board dozes until a key is pressed (``doze``). Holding Player 1's L
+at power-on, or the menu's SELF TEST, runs the bring-up self-test (``selftest.py``).
 """
 
 import gc
@@ -28,10 +32,10 @@ from adafruit_ticks import ticks_diff
 
 from speedduo import pins
 from speedduo.app import App
-from speedduo.keys import make_keys
+from speedduo.keys import SELF_TEST_KEY, held, make_keys
 from speedduo.link import Link
 from speedduo.logport import LogPort
-from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
+from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_SELF_TEST, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import Settings, settings_names, wrap
@@ -46,6 +50,7 @@ _NO_DEVICE = OSError(19)  # ENODEV, what an unanswered address raises; prealloca
 WATCHDOG_S = 8  # a loop pass that hangs this long resets the board (RP2040: at most 8.3 s)
 NOTICE_MS = 10000  # a settings notice stays this long unless a key is pressed
 _LINE = 21  # characters on a panel line
+NAP_S = 0.1  # dozing: the keypad is read ten times a second, the CPU idles in between
 
 
 class PanelBus:
@@ -113,17 +118,20 @@ def menu_title(screens) -> str:
     return TITLE
 
 
-def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
+def choose(keys, screens, menu, feed, stats_box=None, sound=None, idle_off_ms=0) -> int:
     """The menu on both panels until PLAY is pressed with both panels there.
 
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
-    gets the menu as soon as it answers. STATS shows the stats (stats_screen).
+    gets the menu as soon as it answers. STATS shows the stats (stats_screen),
+    SELF TEST the bring-up test (selftest.py). After ``idle_off_ms`` with no key
+    (0: never) the board dozes (``doze``) and comes back to the menu as it was.
     Returns the PLAY press's keypad timestamp: the match's time 0 is that
     press, whatever the loop was doing. The last match's tune plays on; a press
     clicks at the menu's volume.
     """
     event = keypad.Event()
     start = supervisor.ticks_ms()
+    last_key = start
     title = None
     while True:
         feed()
@@ -133,7 +141,13 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
         if menu_title(screens) != title:
             title = menu_title(screens)
             screens.show_menu(-1, menu.lines(), menu.selected, title)
+        if idle_off_ms and ticks_diff(supervisor.ticks_ms(), last_key) >= idle_off_ms:
+            doze(keys, screens, feed, sound)
+            title = None  # the menu again, on both panels
+            last_key = supervisor.ticks_ms()
+            continue
         while keys.events.get_into(event):
+            last_key = supervisor.ticks_ms()
             if not event.pressed:
                 continue
             action = menu.press(event.key_number)
@@ -149,6 +163,8 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
                 show_stats(keys, screens, the_stats(stats_box), menu.rules, feed)
                 del show_stats
                 unload("stats_screen")
+            elif action == SHOW_SELF_TEST:
+                self_test(keys, screens, feed, sound)
             elif action == START:
                 if title != TITLE:
                     continue  # PLAY waits for both screens
@@ -160,6 +176,46 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
                     sound.update(supervisor.ticks_ms())
                 return event.timestamp
             screens.show_menu(-1, menu.lines(), menu.selected, title)
+            last_key = supervisor.ticks_ms()  # (a screen the press opened has closed)
+
+
+def doze(keys, screens, feed, sound=None):
+    """Idle power-off: both panels dark (SSD1306 display off, 0xAE), the board napping
+    (``time.sleep``: CircuitPython idles the CPU until the next interrupt; the keypad
+    keeps scanning from its tick) until any key goes down. Then both panels are set up
+    again (ending in display on, 0xAF) and get their whole frame. The waking press
+    (and whatever else was pressed meanwhile) is used up: it does nothing in the menu.
+    The watchdog is fed and the host's requests answered at every nap."""
+    import time
+
+    print("idle: both screens off; any key wakes the board")
+    if sound is not None:
+        sound.stop()
+    for panel in screens.panels:
+        panel.display(False)
+    event = keypad.Event()
+    awake = False
+    while not awake:
+        feed()
+        while keys.events.get_into(event):
+            awake = awake or event.pressed
+        if not awake:
+            time.sleep(NAP_S)
+    keys.events.clear()  # the waking press: not a menu action (its release is ignored too)
+    for panel in screens.panels:
+        panel.init()  # a panel re-plugged meanwhile is set up again too
+    print("idle: woken by a key")
+
+
+def self_test(keys, screens, feed, sound=None):
+    """The bring-up self-test (selftest.py), loaded only for as long as it runs."""
+    gc.collect()  # room to compile it
+    from speedduo.selftest import run
+
+    run(keys, screens, feed, sound)
+    del run
+    unload("selftest")
+    gc.collect()
 
 
 def how_to_play(keys, screens, feed):
@@ -314,13 +370,15 @@ def data_port():
     return usb_cdc.data
 
 
-def main(matches=0, free_at_boot=-1, keys=None):
+def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     """Play matches forever (or ``matches`` of them): the device's whole life.
 
-    ``keys``: the keypad, when ``code.py`` made it before importing this module."""
+    ``keys``: the keypad, when ``code.py`` made it before importing this module;
+    ``testing``: Player 1's L was held at power-on (code.py): the self-test first."""
     # the buttons first: a press while the rest boots (~5 s after power-on with .py
     # files) is queued, not lost
     if keys is None:
+        testing = held(board, SELF_TEST_KEY)
         keys = make_keys(board)
     settings = Settings(
         os.getenv,
@@ -340,7 +398,7 @@ def main(matches=0, free_at_boot=-1, keys=None):
     for i in range(2):
         buses[i].panel = screens.panels[i]
         if buses[i].bus is None:
-            print("screen %d: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
+            print("P%d screen: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
     screens.start()
     log_port = LogPort(data_port())
     menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume, settings.game)
@@ -356,13 +414,15 @@ def main(matches=0, free_at_boot=-1, keys=None):
     if lines:
         lines.append("(defaults used)")
         notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
+    if testing:
+        self_test(keys, screens, feed, sound)
     if profiler is not None:
         profiler.imported()
     seed = settings.seed
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed, stats_box, sound)
+            play_ticks = choose(keys, screens, menu, feed, stats_box, sound, settings.idle_off_ms)
             match_seed = seed if seed >= 0 else new_seed()
             if menu.game:  # V8, V9: not in the stats (docs/stats.md)
                 app = None  # the last match's memory goes back to the heap first

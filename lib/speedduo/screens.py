@@ -63,7 +63,7 @@ class Screens:
             panel = self.panels[i]
             panel.init()
             if not panel.online and self.log is not None:
-                self.log("screen %d: no answer at start (errno %d)" % (i, panel.last_errno))
+                self.log("P%d screen: no answer at start (errno %d)" % (i + 1, panel.last_errno))
         for panel in self.panels:
             panel.clear(PRIVATE)
             panel.flush()
@@ -71,7 +71,7 @@ class Screens:
     def _fault(self, panel, errno):
         if self.log is not None:
             i = 0 if panel is self.panels[0] else 1
-            self.log("screen %d: offline (OSError %d); the game goes on" % (i, errno))
+            self.log("P%d screen: offline (OSError %d); the game goes on" % (i + 1, errno))
 
     # ---- the loop ----
 
@@ -96,7 +96,7 @@ class Screens:
                 if panel.recover(now):
                     # resend everything, in this pass's shared + private flush
                     if self.log is not None:
-                        self.log("screen %d: back online, re-initialised" % i)
+                        self.log("P%d screen: back online, re-initialised" % (i + 1))
 
     def render(self, hand, match, now):
         views = self.views

@@ -8,7 +8,9 @@ player 1: ``easy``, ``medium``, ``hard``; lib/speedduo/opponent.py; the menu's
 starting choice), ``SPEED_GAME`` (``speed``, ``spit``: V8, ``california``: V9;
 the menu's starting game), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
 ``SPEED_PROFILE`` (0/1, docs/device.md) and ``SPEED_VOLUME`` (0-3, 0 = mute;
-docs/sound.md).
+docs/sound.md). ``IDLE_OFF_MIN`` (0-240, default 5, 0 = never): minutes in the menu
+with no key before both panels go dark and the board dozes (docs/device.md);
+``IDLE_OFF_S`` (seconds, for tests) replaces it when set.
 
 A bad value never stops the board: ``Settings`` notes it in ``problems`` as
 (setting, what is allowed), keeps the default, and the board shows the list on
@@ -29,6 +31,7 @@ OTHER_SETTINGS = (
     "SPEED_PROFILE",
     "SPEED_VOLUME",
 )
+IDLE_OFF_MIN_DEFAULT = 5
 OPPONENTS = ("off", "easy", "medium", "hard")  # SPEED_OPPONENT: opponent.LEVEL_NAMES 0-3
 GAMES = ("speed", "spit", "california")  # SPEED_GAME: menu.GAME_IDS, gamerules.GAMES
 
@@ -69,6 +72,8 @@ class Settings:
         self.seed = self.whole(getenv, "SPEED_SEED", -1, 0, SEED_LIMIT - 1)
         self.profile = self.whole(getenv, "SPEED_PROFILE", 0, 0, 1)
         self.volume = self.whole(getenv, "SPEED_VOLUME", VOLUME_DEFAULT, 0, VOLUME_MAX)
+        idle_off_s = self.whole(getenv, "IDLE_OFF_MIN", IDLE_OFF_MIN_DEFAULT, 0, 240) * 60
+        self.idle_off_ms = self.whole(getenv, "IDLE_OFF_S", idle_off_s, 0, 14400) * 1000  # 0: never
         known = ["SPEED_" + name.upper() for name in option_names()]
         known.extend(OTHER_SETTINGS)
         self.unknown = [n for n in names if n.startswith("SPEED_") and n not in known]
