@@ -8,7 +8,7 @@ Both subcommands take the same options and write the same outputs:
   comes first: a script presses 1 of either player while PLAY is selected);
 * ``--opponent easy|medium|hard``: one player against the board's own opponent
   (lib/speedduo/opponent.py), as if chosen in the menu (``SPEED_OPPONENT``); it
-  plays player 1 and player 1's buttons are ignored;
+  plays Player 2 and Player 2's buttons are ignored;
 * ``--game spit|california``: V8 Spit or V9 California Speed instead of classic
   Speed, as if chosen in the menu (``SPEED_GAME``; lib/speedduo/game_app.py); only the
   rule options the game takes (speedduo.gamerules.OPTIONS) and no ``--best-of``;
@@ -120,7 +120,7 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
             "--opponent",
             choices=("easy", "medium", "hard"),
             default=None,
-            help="the board plays player 1 (SPEED_OPPONENT; default: two players)",
+            help="the board plays Player 2 (SPEED_OPPONENT; default: two players)",
         )
         p.add_argument(
             "--game",

@@ -210,12 +210,21 @@ def doze(keys, screens, feed, sound=None):
 def self_test(keys, screens, feed, sound=None):
     """The bring-up self-test (selftest.py), loaded only for as long as it runs."""
     gc.collect()  # room to compile it
+    before = _free()
     from speedduo.selftest import run
 
+    gc.collect()
+    loaded = _free()
     run(keys, screens, feed, sound)
     del run
     unload("selftest")
     gc.collect()
+    print("self test: heap free %d before, %d loaded, %d after" % (before, loaded, _free()))
+
+
+def _free():
+    """Free heap bytes (-1 where ``gc`` cannot say: CPython)."""
+    return gc.mem_free() if hasattr(gc, "mem_free") else -1
 
 
 def how_to_play(keys, screens, feed):
@@ -434,7 +443,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
                 )
             else:
                 opponent = None
-                if menu.opponent:  # one player against the board: it plays player 1
+                if menu.opponent:  # one player against the board: it plays Player 2
                     gc.collect()  # room to compile it (imported the first time it is chosen)
                     from speedduo.opponent import Opponent
 

@@ -6,7 +6,7 @@ stats (``stats_screen.py``), on SELF TEST the bring-up test of panels, keys and
 piezo (``selftest.py``) and on HOW TO PLAY the rules' pages (``howto.py``).
 Settings: best of 3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank),
 V3 (jokers), V4 (double deck), the opponent (2 PLAYERS, or the board plays
-player 1: EASY / MEDIUM / HARD, lib/speedduo/opponent.py), the game (classic
+Player 2: EASY / MEDIUM / HARD, lib/speedduo/opponent.py), the game (classic
 SPEED, V8 SPIT, V9 CALIFORNIA; lib/speedduo/game_app.py) and the piezo's volume
 (0 = off; docs/sound.md); the rest come from settings.toml. A setting the chosen
 game does not take (gamerules.OPTIONS: Spit plays one game of rounds with V1 only,
@@ -53,7 +53,7 @@ class Menu:
         self.rules = rules
         self.game = game  # GAME_IDS index
         self.best_of = best_of
-        self.opponent = opponent  # 0: two players; 1-3: the board plays player 1
+        self.opponent = opponent  # 0: two players; 1-3: the board plays Player 2 (index 1)
         self.volume = volume  # 0..VOLUME_MAX, 0 = mute
         self.selected = PLAY
 

@@ -34,7 +34,7 @@ _NO_PANEL = const(-1)
 
 
 class Screens:
-    """The two panels (player 0 on index 0) and the two player views."""
+    """The two panels (Player 1 on index 0) and the two player views."""
 
     def __init__(self, panels, views=None, log=None, interleave=True):
         self.panels = panels
@@ -50,7 +50,7 @@ class Screens:
 
     @classmethod
     def build(cls, i2c0, i2c1, address=ADDRESS, rotations=(0, 180), retry_ms=1000, log=None):
-        """Panels on two busio.I2C buses (player 0 on i2c0), each view upright for its player."""
+        """Panels on two busio.I2C buses (Player 1 on i2c0), each view upright for its player."""
         panels = (
             Panel(i2c0, address, rotations[0], retry_ms=retry_ms),
             Panel(i2c1, address, rotations[1], retry_ms=retry_ms),

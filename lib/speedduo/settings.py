@@ -4,7 +4,7 @@ Each rule option of ``rules.py`` may be set as ``SPEED_<NAME>``: whole numbers
 for times, 0/1 for the switches (settings.toml holds only strings and
 integers), a string for ``SPEED_CLAIM``. Besides those: ``SPEED_BEST_OF``
 (3, 5 or 7), ``SPEED_OPPONENT`` (``off``: two players, or the board plays
-player 1: ``easy``, ``medium``, ``hard``; lib/speedduo/opponent.py; the menu's
+Player 2: ``easy``, ``medium``, ``hard``; lib/speedduo/opponent.py; the menu's
 starting choice), ``SPEED_GAME`` (``speed``, ``spit``: V8, ``california``: V9;
 the menu's starting game), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
 ``SPEED_PROFILE`` (0/1, docs/device.md) and ``SPEED_VOLUME`` (0-3, 0 = mute;

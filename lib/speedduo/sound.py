@@ -13,7 +13,7 @@ touched).
 What sounds (``event`` is fed the records the core wrote, as App.step observes
 them; ``phase`` each change of the match's phase):
 - TUNE_COUNTDOWN beeps at 3, 2, 1 (R3), TUNE_START at the start signal (the deal);
-- TUNE_PLAY, a click (player 0 lower than player 1); TUNE_LATE for a late press
+- TUNE_PLAY, a click (Player 1 lower than Player 2); TUNE_LATE for a late press
   (R8), TUNE_INVALID for an invalid or locked one (R16) or a joker kept last (V3);
 - TUNE_STALL ticks while the R9 countdown runs (until the flip), TUNE_FLIP at the
   flip or redeal (R9, R10);
@@ -69,7 +69,7 @@ _B7 = const(11)
 # tunes, by id: (pitch, length in 10 ms) pairs, each ended by a 0 length
 TUNE_COUNTDOWN = const(0)
 TUNE_START = const(1)
-TUNE_PLAY = const(2)  # player 1's click is TUNE_PLAY_P1
+TUNE_PLAY = const(2)  # Player 2's click (index 1) is TUNE_PLAY_P1
 TUNE_PLAY_P1 = const(3)
 TUNE_LATE = const(4)  # late (R8)
 TUNE_INVALID = const(5)  # invalid, locked (R16), joker last (V3)
