@@ -16,7 +16,7 @@ What a real board does that the game must survive (all seen on CircuitPython
 - ``keypad.EventQueue.overflowed`` is read-only (the arbiter uses ``clear()``).
 
 Left in the menu with no key for ``IDLE_OFF_MIN`` minutes (settings.toml), both panels
-go dark and the board dozes until a key is pressed (``doze``). Holding Player 1's L
+go dark and the board dozes until a key is pressed (``idle.py``). Holding Player 1's L
 at power-on, or the menu's SELF TEST, runs the bring-up self-test (``selftest.py``).
 """
 
@@ -50,7 +50,6 @@ _NO_DEVICE = OSError(19)  # ENODEV, what an unanswered address raises; prealloca
 WATCHDOG_S = 8  # a loop pass that hangs this long resets the board (RP2040: at most 8.3 s)
 NOTICE_MS = 10000  # a settings notice stays this long unless a key is pressed
 _LINE = 21  # characters on a panel line
-NAP_S = 0.1  # dozing: the keypad is read ten times a second, the CPU idles in between
 
 
 class PanelBus:
@@ -124,7 +123,7 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None, idle_off_ms=0)
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
     gets the menu as soon as it answers. STATS shows the stats (stats_screen),
     SELF TEST the bring-up test (selftest.py). After ``idle_off_ms`` with no key
-    (0: never) the board dozes (``doze``) and comes back to the menu as it was.
+    (0: never) the board dozes (``idle.doze``) and comes back to the menu as it was.
     Returns the PLAY press's keypad timestamp: the match's time 0 is that
     press, whatever the loop was doing. The last match's tune plays on; a press
     clicks at the menu's volume.
@@ -142,7 +141,12 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None, idle_off_ms=0)
             title = menu_title(screens)
             screens.show_menu(-1, menu.lines(), menu.selected, title)
         if idle_off_ms and ticks_diff(supervisor.ticks_ms(), last_key) >= idle_off_ms:
+            gc.collect()  # room to compile it: loaded only for the doze, as stats_screen is
+            from speedduo.idle import doze
+
             doze(keys, screens, feed, sound)
+            del doze
+            unload("idle")
             title = None  # the menu again, on both panels
             last_key = supervisor.ticks_ms()
             continue
@@ -177,34 +181,6 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None, idle_off_ms=0)
                 return event.timestamp
             screens.show_menu(-1, menu.lines(), menu.selected, title)
             last_key = supervisor.ticks_ms()  # (a screen the press opened has closed)
-
-
-def doze(keys, screens, feed, sound=None):
-    """Idle power-off: both panels dark (SSD1306 display off, 0xAE), the board napping
-    (``time.sleep``: CircuitPython idles the CPU until the next interrupt; the keypad
-    keeps scanning from its tick) until any key goes down. Then both panels are set up
-    again (ending in display on, 0xAF) and get their whole frame. The waking press
-    (and whatever else was pressed meanwhile) is used up: it does nothing in the menu.
-    The watchdog is fed and the host's requests answered at every nap."""
-    import time
-
-    print("idle: both screens off; any key wakes the board")
-    if sound is not None:
-        sound.stop()
-    for panel in screens.panels:
-        panel.display(False)
-    event = keypad.Event()
-    awake = False
-    while not awake:
-        feed()
-        while keys.events.get_into(event):
-            awake = awake or event.pressed
-        if not awake:
-            time.sleep(NAP_S)
-    keys.events.clear()  # the waking press: not a menu action (its release is ignored too)
-    for panel in screens.panels:
-        panel.init()  # a panel re-plugged meanwhile is set up again too
-    print("idle: woken by a key")
 
 
 def self_test(keys, screens, feed, sound=None):
