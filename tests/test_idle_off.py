@@ -7,7 +7,7 @@ tests/test_device_idle.py.
 
 from conftest import run_board_program
 from speedduo.settings import Settings
-from ssd1306_emulator import SSD1306Emulator
+from test_selftest import panels_at
 
 IDLE_SCRIPT = "tests/scripts/board_idle_off.txt"
 DISPLAY_OFF = "00ae"  # control byte 0x00 (commands), then SSD1306 "display off"
@@ -37,15 +37,6 @@ def test_a_bad_idle_off_min_is_reported_and_the_default_kept():
     assert _settings(IDLE_OFF_MIN=241).problems == [("IDLE_OFF_MIN", "0..240")]
 
 
-def _panels(writes, until_us):
-    """Both panels' emulators fed every acknowledged write that ended by ``until_us``."""
-    panels = [SSD1306Emulator(name="p0"), SSD1306Emulator(name="p1")]
-    for w in writes:
-        if w["ack"] and w["t1"] <= until_us:
-            panels[w["bus"]].receive(bytes.fromhex(w["data"]))
-    return panels
-
-
 def _idle_run(tmp_path, **settings):
     result, writes = run_board_program(tmp_path, IDLE_SCRIPT, "cut=7000000", **settings)
     assert result.returncode == 0, result.stderr
@@ -61,18 +52,18 @@ def test_both_panels_get_display_off_after_the_idle_time_in_the_menu(tmp_path):
         # dark until the key: nothing else goes to the panel meanwhile
         between = [w for w in writes if w["bus"] == bus and offs[0] < w["t0"] < WAKE_US]
         assert between == []
-    assert [p.display_on for p in _panels(writes, WAKE_US)] == [False, False]
+    assert [p.display_on for p in panels_at(writes, WAKE_US)] == [False, False]
     assert "idle: both screens off; any key wakes the board" in result.stdout
 
 
 def test_any_key_wakes_both_panels_to_the_menu_as_it_was(tmp_path):
     _, writes = _idle_run(tmp_path, IDLE_OFF_S="2")
-    before = _panels(writes, LAST_KEY_US + 1900000)
-    woken = _panels(writes, WAKE_US + 150000)  # a nap is 0.1 s
+    before = panels_at(writes, LAST_KEY_US + 1900000)
+    woken = panels_at(writes, WAKE_US + 150000)  # a nap is 0.1 s
     assert [p.display_on for p in woken] == [True, True]
     # the waking press (Player 2's 1 on BEST OF) did nothing: the same menu on both panels
     assert [bytes(p.gddram) for p in woken] == [bytes(p.gddram) for p in before]
-    later = _panels(writes, SECOND_PRESS_US + 200000)
+    later = panels_at(writes, SECOND_PRESS_US + 200000)
     assert [bytes(p.gddram) for p in later] != [bytes(p.gddram) for p in woken]
 
 

@@ -37,12 +37,17 @@ def _expected_frame(lines):
     return bytes(panel.buf[1 + page * 129 + col] for page in range(8) for col in range(128))
 
 
-def _frames(writes, until_us):
+def panels_at(writes, until_us):
+    """Both panels' emulators fed every acknowledged write that ended by ``until_us``."""
     panels = [SSD1306Emulator(name="p0"), SSD1306Emulator(name="p1")]
     for w in writes:
         if w["ack"] and w["t1"] <= until_us:
             panels[w["bus"]].receive(bytes.fromhex(w["data"]))
-    return [bytes(p.gddram) for p in panels]
+    return panels
+
+
+def _frames(writes, until_us):
+    return [bytes(p.gddram) for p in panels_at(writes, until_us)]
 
 
 def test_self_test_is_two_l_presses_up_from_play_in_the_menu():
