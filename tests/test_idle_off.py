@@ -5,7 +5,7 @@ from the I2C trace through our SSD1306 emulator. The same on CircuitPython itsel
 tests/test_device_idle.py.
 """
 
-from conftest import run_board_program
+from conftest import run_board_program, run_cli
 from speedduo.settings import Settings
 from test_selftest import panels_at
 
@@ -71,3 +71,9 @@ def test_idle_off_zero_never_turns_the_panels_off(tmp_path):
     result, writes = _idle_run(tmp_path, IDLE_OFF_S="0", IDLE_OFF_MIN="0")
     assert not [w for w in writes if w["data"] == DISPLAY_OFF]
     assert "idle:" not in result.stdout
+
+
+def test_a_bad_idle_off_s_option_is_one_line_and_exit_2():
+    result = run_cli("board", "--idle-off-s", "soon", check=False)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1].endswith("bad idle time 'soon': 0..14400 seconds")
