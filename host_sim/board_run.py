@@ -27,8 +27,10 @@ whatever the board program prints). NVM: ``microcontroller.nvm``'s 4096 bytes,
 loaded at power-on when the file exists and written back when the program stops
 (matches done or power cut). SOUNDS: a file that gets the piezo's tones, one JSON
 line each as they end (``{"t":..,"hz":..,"ms":..}``, shims/pwmio.py); those still
-sounding when the program returns end then. Board settings (SPEED_*) come from the
-environment (``os.getenv``).
+sounding when the program returns end then. Board settings (SPEED_*, IDLE_OFF_*) come
+from the environment (``os.getenv``). ``time.sleep`` (the idle power-off's naps) moves
+the virtual clock on under CPython; the MicroPython VM's ``time`` cannot be patched, so
+there a nap waits for real while the clock stands still (a doze is slow there).
 """
 
 import sys
