@@ -131,7 +131,7 @@ clock = vclock.install(vclock.VirtualClock(0, vclock.BOARD_MS_AT_POWER_ON))
 clock.auto_step_us = 200
 clock.contacts = [(100000, 0, True), (100000, 6, True)]  # Player 1 holds L and R
 import board
-from screens_capture import sim_screens
+from host_sim.screens_capture import sim_screens
 from speedduo import board_io
 from speedduo.keys import make_keys
 assert "speedduo.selftest" not in sys.modules
@@ -142,7 +142,7 @@ print("loaded after:", "speedduo.selftest" in sys.modules)
 
 def test_the_self_test_module_is_in_memory_only_while_it_runs():
     """The game's heap does not hold it: board_io imports it for the test and forgets it."""
-    paths = [os.path.join(ROOT, p) for p in ("lib", "host_sim/shims", "host_sim")]
+    paths = [os.path.join(ROOT, p) for p in ("lib", "host_sim/shims", "host_sim", "")]
     result = subprocess.run(
         [sys.executable, "-c", LOADED_ONLY_WHILE_RUNNING],
         env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths)),
