@@ -195,7 +195,8 @@ def self_test(keys, screens, feed, sound=None):
     del run
     unload("selftest")
     gc.collect()
-    print("self test: heap free %d before, %d loaded, %d after" % (before, loaded, _free()))
+    if before >= 0:
+        print("self test: heap free %d before, %d loaded, %d after" % (before, loaded, _free()))
 
 
 def _free():
