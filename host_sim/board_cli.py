@@ -8,7 +8,7 @@ Both subcommands take the same options and write the same outputs:
   comes first: a script presses 1 of either player while PLAY is selected);
 * ``--opponent easy|medium|hard``: one player against the board's own opponent
   (lib/speedduo/opponent.py), as if chosen in the menu (``SPEED_OPPONENT``); it
-  plays player 1 and player 1's buttons are ignored;
+  plays Player 2 and Player 2's buttons are ignored;
 * ``--game spit|california``: V8 Spit or V9 California Speed instead of classic
   Speed, as if chosen in the menu (``SPEED_GAME``; lib/speedduo/game_app.py); only the
   rule options the game takes (speedduo.gamerules.OPTIONS) and no ``--best-of``;
@@ -78,6 +78,17 @@ def _data_mode(text):
     )
 
 
+IDLE_OFF_S_MAX = 14400  # settings.py's limit for IDLE_OFF_S
+
+
+def _idle_seconds(text):
+    import argparse
+
+    if not (text.isdigit() and int(text) <= IDLE_OFF_S_MAX):
+        raise argparse.ArgumentTypeError(f"bad idle time {text!r}: 0..{IDLE_OFF_S_MAX} seconds")
+    return int(text)
+
+
 def _speed(text):
     import argparse
 
@@ -109,7 +120,7 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
             "--opponent",
             choices=("easy", "medium", "hard"),
             default=None,
-            help="the board plays player 1 (SPEED_OPPONENT; default: two players)",
+            help="the board plays Player 2 (SPEED_OPPONENT; default: two players)",
         )
         p.add_argument(
             "--game",
@@ -121,6 +132,14 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
         p.add_argument("--log", help="write the match log from the data port here")
         p.add_argument("--sounds", help="write the piezo's tones here (JSON lines)")
         p.add_argument("--volume", type=int, choices=range(4), default=None, help="SPEED_VOLUME")
+        p.add_argument(
+            "--idle-off-s",
+            type=_idle_seconds,
+            default=None,
+            metavar="S",
+            help="IDLE_OFF_S: seconds in the menu with no key before both panels go dark "
+            "(0: never; default: IDLE_OFF_MIN's 5 minutes)",
+        )
         p.add_argument("--screens", help="save both panels as PNG into DIR at each --snap")
         p.add_argument(
             "--snap",
@@ -234,6 +253,8 @@ def settings_values(args, changed):
         values.append(("SPEED_I2C_FREQUENCY", args.i2c_frequency))
     if args.volume is not None:
         values.append(("SPEED_VOLUME", args.volume))
+    if args.idle_off_s is not None:
+        values.append(("IDLE_OFF_S", args.idle_off_s))
     return values
 
 
@@ -309,7 +330,7 @@ def run_board(args, changed):
     if args.sounds:
         check_out_path(args.sounds, "sounds")
     env = dict(os.environ)
-    for key in [k for k in env if k.startswith("SPEED_")]:
+    for key in [k for k in env if k.startswith(("SPEED_", "IDLE_OFF_"))]:
         del env[key]
     for key, value in values:
         env[key] = str(value)

@@ -27,17 +27,22 @@ whatever the board program prints). NVM: ``microcontroller.nvm``'s 4096 bytes,
 loaded at power-on when the file exists and written back when the program stops
 (matches done or power cut). SOUNDS: a file that gets the piezo's tones, one JSON
 line each as they end (``{"t":..,"hz":..,"ms":..}``, shims/pwmio.py); those still
-sounding when the program returns end then. Board settings (SPEED_*) come from the
-environment (``os.getenv``), unless ``$SPEEDDUO_SETTINGS`` names a settings.toml: then
-``os.getenv`` reads that file as CircuitPython's does (``settings_file.py``), bytes as
+sounding when the program returns end then. Board settings (SPEED_*, IDLE_OFF_*) come
+from the environment (``os.getenv``), unless ``$SPEEDDUO_SETTINGS`` names a settings.toml:
+then ``os.getenv`` reads that file as CircuitPython's does (``settings_file.py``), bytes as
 they are. ``$SPEEDDUO_DRIVE``: a CIRCUITPY folder to run instead of the repository's
 board program: its ``lib/`` is imported and its ``code.py`` run.
+``time.sleep`` (the idle power-off's naps) moves the virtual clock on under CPython; the
+MicroPython VM's ``time`` cannot be patched, so there a nap waits for real while the clock
+stands still (a doze is slow there).
 """
 
 import os
 import sys
+import time
 
 _root = sys.argv[1]
+_wall_sleep = time.sleep
 _drive = os.getenv("SPEEDDUO_DRIVE")
 sys.path[:0] = [(_drive or _root) + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
@@ -48,6 +53,10 @@ def main(argv):
     # the board's tick grid and its ticks_ms at power-on (vclock.py; docs/device.md)
     clock = vclock.install(vclock.VirtualClock(0, vclock.BOARD_MS_AT_POWER_ON))
     clock.auto_step_us = int(argv[2])
+    try:  # the board's nap (time.sleep: board_io.doze) passes virtual time
+        time.sleep = lambda seconds: clock.advance_to(clock.now_us + int(seconds * 1000000))
+    except AttributeError:  # the MicroPython VM's time is read-only: a nap waits for real
+        pass
     if argv[4] != "-":
         from script import parse_script
 
@@ -221,8 +230,6 @@ def _faults(text, busio, usb_cdc, clock):
 
 def _pace(speed):
     """Keep virtual time at most ``speed`` times wall time (a host watches it live)."""
-    import time
-
     import vclock
 
     clock = vclock.current()
@@ -233,7 +240,7 @@ def _pace(speed):
         advance_to(t_us)
         ahead = t_us / 1e6 / speed - (time.monotonic() - started)
         if ahead > 0.002:
-            time.sleep(ahead)
+            _wall_sleep(ahead)
 
     clock.advance_to = paced
 

@@ -98,10 +98,10 @@ def build_parser():
         )
         run.add_argument("--seed", type=_seed, default=1, help="deal seed, 0 <= N < 2**30")
         run.add_argument(
-            "--p1", type=_player, default="bot:hard", help="player 0: bot:LEVEL or none"
+            "--p1", type=_player, default="bot:hard", help="Player 1: bot:LEVEL or none"
         )
         run.add_argument(
-            "--p2", type=_player, default="bot:medium", help="player 1: bot:LEVEL or none"
+            "--p2", type=_player, default="bot:medium", help="Player 2: bot:LEVEL or none"
         )
         for extra in ("--p3", "--p4"):
             run.add_argument(extra, type=_player, help="V10: players 2/3 (default: as --p2)")
@@ -345,7 +345,7 @@ def _summary(args, lines):
     hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
     plays = sum(1 for line in lines if line.startswith('{"ev":"play"'))
     score = end["score"]
-    who = ["player 0 (%s)" % args.p1, "player 1 (%s)" % args.p2]
+    who = ["Player 1 (%s)" % args.p1, "Player 2 (%s)" % args.p2]
     if end["winner"] is None:
         result = f"match stopped unfinished at {score[0]}-{score[1]}"
     else:

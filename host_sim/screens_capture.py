@@ -3,10 +3,11 @@
 Stable API for the simulator's run loop (``python -m host_sim run ... --screens DIR``):
 
 ``sim_screens(frequency=400000, log=None) -> (screens, emulators)``
-    Two ``SSD1306Emulator`` panels (player 1's mounted upside down, as on the
-    device) behind two ``FakeI2C`` buses, a ``speedduo.screens.Screens`` on
-    them, started. Call ``screens.refresh(match.hand, match, now)`` after
-    every event / loop pass, exactly as the board does.
+    Two ``SSD1306Emulator`` panels (by default Player 2's mounted upside down;
+    the device's own are in ``pins.PANEL_ROTATION``) behind two ``FakeI2C``
+    buses, a ``speedduo.screens.Screens`` on them, started. Call
+    ``screens.refresh(match.hand, match, now)`` after every event / loop pass,
+    exactly as the board does.
 
 ``save_screens(screens_or_emulators, directory, stem, scale=4) -> [path0, path1]``
     Writes ``<directory>/<stem>_p0.png`` and ``<stem>_p1.png``: what each

@@ -1,7 +1,7 @@
 """Scripted presses: ``T_US PLAYER KEY [down|up]`` per line (issue: scripted input).
 
 T_US is µs on the virtual clock since the first hand's start signal (R3),
-PLAYER 0 or 1, KEY one of ``L 1 2 3 4 5 R``. A ``down`` with no later ``up``
+PLAYER 0 (Player 1) or 1 (Player 2), KEY one of ``L 1 2 3 4 5 R``. A ``down`` with no later ``up``
 of the same key is released 50 ms after it. ``#`` starts a comment.
 Runs under CPython and MicroPython.
 """

@@ -23,9 +23,8 @@ way the SSD1306 datasheet (rev 1.1, sections 8.1.5, 10.1-10.3) describes it:
 to be wired like the common 128x64 modules Adafruit's driver targets: with
 ``0xA1`` + ``0xC8`` + ``0xDA 0x12`` RAM column 0 is at the viewer's left and
 page 0 bit 0 is the top row. ``mounted_rotation=180`` models a module fitted
-upside down (player 1's panel, which faces the other side of the device): the
-image is turned for that viewer. A panel that is off, or has no charge pump
-enabled, shows black.
+upside down: the image is turned for that viewer. A panel that is off, or has no
+charge pump enabled, shows black.
 
 ``FakeI2C`` has the ``busio.I2C`` surface (``try_lock``, ``unlock``, ``scan``,
 ``deinit``, ``writeto(address, buffer, *, start=0, end=None)``,

@@ -1,6 +1,6 @@
 """Drawing the board in a pygame window: two OLED panels, each player's seven buttons, a legend.
 
-Layout (``window_layout.Layout``): player 1 (key numbers 0-6) on the left, player 2 (7-13) on
+Layout (``window_layout.Layout``): Player 1 (key numbers 0-6) on the left, Player 2 (7-13) on
 the right, each with their panel above their row of buttons ``L 1 2 3 4 5 R``;
 the buttons split the panel's width into 7 columns as on the device, so slot
 s of the hand is drawn right above button s+1 (lib/speedduo/view.py). Both

@@ -1,13 +1,13 @@
-"""The window's keymap: keyboard keys -> the board's 14 buttons (keys 0-6 player 0, 7-13 player 1).
+"""The window's keymap: keyboard keys -> the board's 14 buttons (keys 0-6 Player 1, 7-13 Player 2).
 
 The defaults are ``host_sim/keymap.toml``; a user file (``--keymap FILE``, else
 ``$SPEEDDUO_KEYMAP``, else ``~/.config/speedduo/keymap.toml`` when it exists)
 overrides the buttons it names. Format (TOML)::
 
-    [player0]
+    [player1]
     L = "q"          # a pygame key name ...
     1 = ["a", "z"]   # ... or a list of them
-    [player1]
+    [player2]
     R = "keypad 9"
 
 Anything wrong (unreadable file, bad TOML, unknown table or button, unknown key
@@ -21,7 +21,7 @@ import tomllib
 from host_sim import HOST_SIM
 
 BUTTONS = ("L", "1", "2", "3", "4", "5", "R")  # a player's row, key numbers 7p + index
-PLAYERS = ("player0", "player1")
+PLAYERS = ("player1", "player2")  # Player 1 (left panel), Player 2
 DEFAULT_PATH = os.path.join(HOST_SIM, "keymap.toml")
 RESERVED = ("escape",)  # closes the window
 
@@ -54,7 +54,8 @@ def read_table(path):
     table = {}
     for section, buttons in data.items():
         if section not in PLAYERS:
-            raise KeymapError(f"keymap {path}: unknown table [{section}] (player0, player1)")
+            why = " (players are numbered from 1)" if section == "player0" else ""
+            raise KeymapError(f"keymap {path}: unknown table [{section}] (player1, player2){why}")
         if not isinstance(buttons, dict):
             raise KeymapError(f"keymap {path}: {section} must be a table [{section}]")
         for button, names in buttons.items():

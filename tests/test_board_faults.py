@@ -44,7 +44,7 @@ def test_a_panel_missing_at_power_on_leaves_the_other_showing_and_play_waits_for
         tmp_path, "tests/scripts/board_play_twice.txt", "p1=late:3000"
     )
     assert result.returncode == 0, result.stderr
-    assert "screen 2: not plugged in" in result.stdout
+    assert "P2 screen: not plugged in" in result.stdout
     assert "Traceback" not in result.stderr
     panel1 = [w for w in writes if w["bus"] == 1 and w["ack"]]
     assert panel1 and panel1[0]["t0"] >= 3_000_000  # nothing reached it before it was there

@@ -86,7 +86,7 @@ def test_volume_0_mutes_the_match_and_changes_nothing_else(tmp_path):
 def test_the_menu_sound_item_turns_the_piezo_off(tmp_path):
     tones, log = _board(tmp_path, script=MUTE)
     clicks = [t for t in tones if t["hz"] == _pitches(TUNE_MENU)[0]]
-    assert len(clicks) == len(tones) == 4  # the presses before OFF click; nothing after
+    assert len(clicks) == len(tones) == 5  # the presses before OFF click; nothing after
     assert all(t["t"] < 5600 for t in tones) and '"ev":"match_end"' in log
 
 

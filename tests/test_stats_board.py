@@ -18,7 +18,7 @@ def match_script(tmp_path_factory):
     """A script that plays seed 2's hard-vs-easy match through the menu, and its log.
 
     The key events of a simulated match, moved to after a PLAY press: the board,
-    with SPEED_SEED=2, plays the same match (player 0 wins 2-0)."""
+    with SPEED_SEED=2, plays the same match (Player 1 wins 2-0)."""
     sim = Simulation(2, Rules(), 3, ["bot:hard", "bot:easy"])
     lines = []
     sim.run(lines.append)
@@ -108,12 +108,14 @@ def test_a_cut_before_the_save_changes_nothing_and_a_cut_in_an_erase_reads_empty
 
 
 def test_the_stats_screen_shows_the_numbers_and_l_r_held_3_s_resets_them(tmp_path, match_script):
-    """STATS from the menu (L twice from PLAY), player 2 holds L+R for 3.5 s, 3 goes back
-    to the menu, R twice to PLAY and the match is played: reset then the match, saved."""
+    """STATS from the menu (L three times from PLAY), Player 2 holds L+R for 3.5 s, 3 goes
+    back to the menu, R three times to PLAY and the match is played: reset then the match,
+    saved."""
     nvm = tmp_path / "stats.nvm"
     assert board(match_script, nvm).returncode == 0
-    menu = ["1000000 0 L", "1200000 0 L", "1500000 0 1", "2500000 1 L down", "2500000 1 R down"]
-    menu += ["6000000 1 L up", "6000000 1 R up", "7000000 0 3", "7300000 0 R", "7500000 0 R"]
+    menu = ["1000000 0 L", "1200000 0 L", "1300000 0 L", "1500000 0 1"]
+    menu += ["2500000 1 L down", "2500000 1 R down", "6000000 1 L up", "6000000 1 R up"]
+    menu += ["7000000 0 3", "7300000 0 R", "7400000 0 R", "7500000 0 R"]
     moved = []
     for line in open(match_script).read().splitlines():
         t, rest = line.split(" ", 1)

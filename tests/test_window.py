@@ -362,4 +362,4 @@ def test_the_headless_view_fast_is_todays_text_view():
     )
     lines = result.stdout.splitlines()
     assert result.returncode == 0 and lines[0] == "Speed Duo: seed 1, best of 3"
-    assert lines[-2].startswith("== match over") and "player 0 (bot:hard)" in lines[-1]
+    assert lines[-2].startswith("== match over") and "Player 1 (bot:hard)" in lines[-1]

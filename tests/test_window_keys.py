@@ -20,16 +20,16 @@ def _write(tmp_path, text, name="keys.toml"):
 def test_the_default_keymap_gives_every_button_one_key_and_players_opposite_hands():
     keymap = load_keymap(key_code, environ={"XDG_CONFIG_HOME": "/nonexistent"})
     assert sorted(keymap.buttons.values()) == list(range(14))
-    assert keymap.buttons[key_code("a")] == 1  # player 0's button 1
-    assert keymap.buttons[key_code("j")] == 8  # player 1's button 1
+    assert keymap.buttons[key_code("a")] == 1  # Player 1's button 1
+    assert keymap.buttons[key_code("j")] == 8  # Player 2's button 1
     assert [names[0] for names in keymap.labels[:7]] == ["q", "a", "s", "d", "f", "g", "t"]
 
 
 def test_a_user_file_overrides_only_the_buttons_it_names(tmp_path):
-    path = _write(tmp_path, '[player1]\nL = ["keypad 7", "y"]\n')
+    path = _write(tmp_path, '[player2]\nL = ["keypad 7", "y"]\n')
     keymap = load_keymap(key_code, path)
     assert keymap.buttons[key_code("keypad 7")] == 7 and keymap.buttons[key_code("y")] == 7
-    assert key_code("u") not in keymap.buttons  # the default for player1 L is gone
+    assert key_code("u") not in keymap.buttons  # the default for Player 2's L is gone
     assert keymap.buttons[key_code("a")] == 1  # the rest keep their defaults
 
 
@@ -48,15 +48,16 @@ def test_the_user_file_is_found_through_the_environment(tmp_path):
 @pytest.mark.parametrize(
     "text,expected",
     [
-        ("[player0\n", "not TOML"),
-        ("[player2]\nL = 'a'\n", "unknown table [player2]"),
-        ("[player0]\nX = 'a'\n", "unknown button 'X'"),
-        ("[player0]\nL = 'nosuchkey'\n", "unknown key name 'nosuchkey'"),
-        ("[player0]\nL = 'j'\n", "key 'j' is on two buttons: player0 L and player1 1"),
-        ("[player0]\nL = 'escape'\n", "'escape' is taken"),
-        ("[player0]\nL = []\n", "a key name or a list of key names"),
-        ("[player0]\nL = 5\n", "a key name or a list of key names"),
-        ("player0 = 1\n", "player0 must be a table"),
+        ("[player1\n", "not TOML"),
+        ("[player3]\nL = 'a'\n", "unknown table [player3]"),
+        ("[player0]\nL = 'a'\n", "[player0] (player1, player2) (players are numbered from 1)"),
+        ("[player1]\nX = 'a'\n", "unknown button 'X'"),
+        ("[player1]\nL = 'nosuchkey'\n", "unknown key name 'nosuchkey'"),
+        ("[player1]\nL = 'j'\n", "key 'j' is on two buttons: player1 L and player2 1"),
+        ("[player1]\nL = 'escape'\n", "'escape' is taken"),
+        ("[player1]\nL = []\n", "a key name or a list of key names"),
+        ("[player1]\nL = 5\n", "a key name or a list of key names"),
+        ("player1 = 1\n", "player1 must be a table"),
     ],
 )
 def test_a_bad_keymap_is_one_line_naming_the_file(tmp_path, text, expected):
@@ -73,7 +74,7 @@ def test_an_unreadable_keymap_is_one_line(tmp_path):
 
 
 def test_play_with_a_bad_keymap_says_so_in_one_line_and_exits_2(tmp_path):
-    path = _write(tmp_path, "[player0]\nL = 'nosuchkey'\n")
+    path = _write(tmp_path, "[player1]\nL = 'nosuchkey'\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
     result = subprocess.run(
         [sys.executable, "-m", "host_sim.window_main", "--keymap", path],

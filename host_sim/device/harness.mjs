@@ -35,6 +35,8 @@
 // bit_ns), led.txt ("t_us level" per edge), pwm.txt ("t_us register value" per write: 0 CSR,
 // 4 DIV, 12 CC, 16 TOP, 160 EN), result.json (why it stopped, when, wall time),
 // nvm.bin and nvm_writes.jsonl (with `nvm`: the sector at the end; each erase/program),
+// cpu_wait.txt ("t_ms wait_us" per 100 ms of emulated time: how long the core sat in WFI,
+// waiting for an interrupt, e.g. in time.sleep: the idle power-off's naps),
 // host_sent.jsonl (with `data_send`: each OUT packet the board took, {t_us, data hex}).
 // Times are emulated µs since power-on (rp2040js cycle clock, 125 MHz, core 0 only).
 
@@ -192,11 +194,15 @@ function main() {
   const minNs = (config.min_us || 0) * 1000;
   const settleNs = (config.settle_us ?? 300000) * 1000;
   let reason = 'limit';
+  const waitUs = []; // per 100 ms of emulated time: µs the core waited for an interrupt
   for (;;) {
     for (let i = 0; i < 200000; i++) {
       if (core.waiting) {
         const d = clock.nanosToNextAlarm;
-        clock.tick(d > 0 ? d : CYCLE_NS);
+        const step = d > 0 ? d : CYCLE_NS;
+        const bucket = Math.floor(clock.nanos / 1e8);
+        waitUs[bucket] = (waitUs[bucket] || 0) + step / 1000;
+        clock.tick(step);
       } else {
         clock.tick(core.executeInstruction() * CYCLE_NS);
       }
@@ -226,6 +232,9 @@ function main() {
   }
   for (const bus of buses) bus.close();
   if (config.probe_scans) fs.writeFileSync(path.join(config.out, 'scans.txt'), scanReads.join('\n') + '\n');
+  const waits = [];
+  for (let b = 0; b < waitUs.length; b++) waits.push(`${b * 100} ${Math.round(waitUs[b] || 0)}`);
+  fs.writeFileSync(path.join(config.out, 'cpu_wait.txt'), waits.join('\n') + (waits.length ? '\n' : ''));
   fs.writeFileSync(path.join(config.out, 'led.txt'), ledEdges.join('\n') + (ledEdges.length ? '\n' : ''));
   if (config.pwm_slice !== undefined) {
     fs.writeFileSync(path.join(config.out, 'pwm.txt'), pwmWrites.join('\n') + (pwmWrites.length ? '\n' : ''));

@@ -14,6 +14,10 @@ What a real board does that the game must survive (all seen on CircuitPython
   every write forever: the log goes out through ``LogPort`` (short timeout,
   lost lines counted and marked);
 - ``keypad.EventQueue.overflowed`` is read-only (the arbiter uses ``clear()``).
+
+Left in the menu with no key for ``IDLE_OFF_MIN`` minutes (settings.toml), both panels
+go dark and the board dozes until a key is pressed (``idle.py``). Holding Player 1's L
+at power-on, or the menu's SELF TEST, runs the bring-up self-test (``selftest.py``).
 """
 
 import gc
@@ -27,10 +31,10 @@ import supervisor
 
 from speedduo import pins
 from speedduo.app import App
-from speedduo.keys import make_keys
+from speedduo.keys import SELF_TEST_KEY, held, make_keys
 from speedduo.link import Link
 from speedduo.logport import LogPort
-from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_STATS, START, TITLE, Menu
+from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_SELF_TEST, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
 from speedduo.settings import read_settings, wrap
@@ -113,17 +117,20 @@ def menu_title(screens) -> str:
     return TITLE
 
 
-def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
+def choose(keys, screens, menu, feed, stats_box=None, sound=None, idle_off_ms=0) -> int:
     """The menu on both panels until PLAY is pressed with both panels there.
 
     L/R move, 1-5 choose. A missing panel is retried while the menu shows and
-    gets the menu as soon as it answers. STATS shows the stats (stats_screen).
+    gets the menu as soon as it answers. STATS shows the stats (stats_screen),
+    SELF TEST the bring-up test (selftest.py). After ``idle_off_ms`` with no key
+    (0: never) the board dozes (``idle.doze``) and comes back to the menu as it was.
     Returns the PLAY press's keypad timestamp: the match's time 0 is that
     press, whatever the loop was doing. The last match's tune plays on; a press
     clicks at the menu's volume.
     """
     event = keypad.Event()
     start = supervisor.ticks_ms()
+    last_key = start
     title = None
     while True:
         feed()
@@ -133,7 +140,18 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
         if menu_title(screens) != title:
             title = menu_title(screens)
             screens.show_menu(-1, menu.lines(), menu.selected, title)
+        if idle_off_ms and ticks_diff(supervisor.ticks_ms(), last_key) >= idle_off_ms:
+            gc.collect()  # room to compile it: loaded only for the doze, as stats_screen is
+            from speedduo.idle import doze
+
+            doze(keys, screens, feed, sound)
+            del doze
+            unload("idle")
+            title = None  # the menu again, on both panels
+            last_key = supervisor.ticks_ms()
+            continue
         while keys.events.get_into(event):
+            last_key = supervisor.ticks_ms()
             if not event.pressed:
                 continue
             action = menu.press(event.key_number)
@@ -149,6 +167,8 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
                 show_stats(keys, screens, the_stats(stats_box), menu.rules, feed)
                 del show_stats
                 unload("stats_screen")
+            elif action == SHOW_SELF_TEST:
+                self_test(keys, screens, feed, sound)
             elif action == START:
                 if title != TITLE:
                     continue  # PLAY waits for both screens
@@ -160,6 +180,28 @@ def choose(keys, screens, menu, feed, stats_box=None, sound=None) -> int:
                     sound.update(supervisor.ticks_ms())
                 return event.timestamp
             screens.show_menu(-1, menu.lines(), menu.selected, title)
+            last_key = supervisor.ticks_ms()  # (a screen the press opened has closed)
+
+
+def self_test(keys, screens, feed, sound=None):
+    """The bring-up self-test (selftest.py), loaded only for as long as it runs."""
+    gc.collect()  # room to compile it
+    before = _free()
+    from speedduo.selftest import run
+
+    gc.collect()
+    loaded = _free()
+    run(keys, screens, feed, sound)
+    del run
+    unload("selftest")
+    gc.collect()
+    if before >= 0:
+        print("self test: heap free %d before, %d loaded, %d after" % (before, loaded, _free()))
+
+
+def _free():
+    """Free heap bytes (-1 where ``gc`` cannot say: CPython)."""
+    return gc.mem_free() if hasattr(gc, "mem_free") else -1
 
 
 def how_to_play(keys, screens, feed):
@@ -314,13 +356,15 @@ def data_port():
     return usb_cdc.data
 
 
-def main(matches=0, free_at_boot=-1, keys=None):
+def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     """Play matches forever (or ``matches`` of them): the device's whole life.
 
-    ``keys``: the keypad, when ``code.py`` made it before importing this module."""
+    ``keys``: the keypad, when ``code.py`` made it before importing this module;
+    ``testing``: Player 1's L was held at power-on (code.py): the self-test first."""
     # the buttons first: a press while the rest boots (~5 s after power-on with .py
     # files) is queued, not lost
     if keys is None:
+        testing = held(board, SELF_TEST_KEY)
         keys = make_keys(board)
     settings = read_settings(
         os.getenv,
@@ -340,7 +384,7 @@ def main(matches=0, free_at_boot=-1, keys=None):
     for i in range(2):
         buses[i].panel = screens.panels[i]
         if buses[i].bus is None:
-            print("screen %d: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
+            print("P%d screen: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
     screens.start()
     log_port = LogPort(data_port())
     menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume, settings.game)
@@ -356,13 +400,15 @@ def main(matches=0, free_at_boot=-1, keys=None):
     if lines:
         lines.append("(defaults used)")
         notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
+    if testing:
+        self_test(keys, screens, feed, sound)
     if profiler is not None:
         profiler.imported()
     seed = settings.seed
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed, stats_box, sound)
+            play_ticks = choose(keys, screens, menu, feed, stats_box, sound, settings.idle_off_ms)
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first
             if menu.game:  # V8, V9: not in the stats (docs/stats.md)
@@ -374,7 +420,7 @@ def main(matches=0, free_at_boot=-1, keys=None):
                 )
             else:
                 opponent = None
-                if menu.opponent:  # one player against the board: it plays player 1
+                if menu.opponent:  # one player against the board: it plays Player 2
                     gc.collect()  # room to compile it (imported the first time it is chosen)
                     from speedduo.opponent import Opponent
 

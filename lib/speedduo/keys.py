@@ -17,6 +17,7 @@ from speedduo import pins
 SCAN_INTERVAL_S = 0.001
 DEBOUNCE_THRESHOLD = 1
 MAX_EVENTS = 64
+SELF_TEST_KEY = 0  # Player 1's L: held at power-on, the self-test runs first (selftest.py)
 
 
 def make_keys(board):
@@ -29,3 +30,19 @@ def make_keys(board):
         max_events=MAX_EVENTS,
         debounce_threshold=DEBOUNCE_THRESHOLD,
     )
+
+
+def held(board, key):
+    """Is button ``key`` (a key number) down right now? Read once through ``digitalio``
+    before the keypad claims the pins: ``code.py`` asks it for SELF_TEST_KEY."""
+    import digitalio
+
+    pin = digitalio.DigitalInOut(getattr(board, pins.BUTTON_PINS[key]))
+    try:
+        pull = None
+        if pins.KEYS_PULL:
+            pull = digitalio.Pull.DOWN if pins.KEYS_VALUE_WHEN_PRESSED else digitalio.Pull.UP
+        pin.switch_to_input(pull=pull)
+        return pin.value == pins.KEYS_VALUE_WHEN_PRESSED
+    finally:
+        pin.deinit()

@@ -2,10 +2,11 @@
 
 Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
 changes the selected setting, on PLAY starts the match, on STATS shows the
-stats (``stats_screen.py``) and on HOW TO PLAY the rules' pages (``howto.py``).
+stats (``stats_screen.py``), on SELF TEST the bring-up test of panels, keys and
+piezo (``selftest.py``) and on HOW TO PLAY the rules' pages (``howto.py``).
 Settings: best of 3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank),
 V3 (jokers), V4 (double deck), the opponent (2 PLAYERS, or the board plays
-player 1: EASY / MEDIUM / HARD, lib/speedduo/opponent.py), the game (classic
+Player 2: EASY / MEDIUM / HARD, lib/speedduo/opponent.py), the game (classic
 SPEED, V8 SPIT, V9 CALIFORNIA; lib/speedduo/game_app.py) and the piezo's volume
 (0 = off; docs/sound.md); the rest come from settings.toml. A setting the chosen
 game does not take (gamerules.OPTIONS: Spit plays one game of rounds with V1 only,
@@ -27,7 +28,8 @@ OPPONENT = 7
 GAME = 8  # (before SOUND: SOUND and STATS stay two and one L presses before HOW TO PLAY)
 SOUND = 9
 STATS = 10
-HOW_TO_PLAY = 11  # last: one L press from PLAY
+SELF_TEST = 11
+HOW_TO_PLAY = 12  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 GAME_SPEED = 0  # the games by number, as gamerules.GAMES names them
 GAME_IDS = ("speed", "spit", "california")
@@ -43,6 +45,7 @@ STAY = 0
 START = 1
 SHOW_HOW_TO_PLAY = 2
 SHOW_STATS = 3
+SHOW_SELF_TEST = 4
 
 
 class Menu:
@@ -50,7 +53,7 @@ class Menu:
         self.rules = rules
         self.game = game  # GAME_IDS index
         self.best_of = best_of
-        self.opponent = opponent  # 0: two players; 1-3: the board plays player 1
+        self.opponent = opponent  # 0: two players; 1-3: the board plays Player 2 (index 1)
         self.volume = volume  # 0..VOLUME_MAX, 0 = mute
         self.selected = PLAY
 
@@ -68,6 +71,7 @@ class Menu:
             "GAME " + GAME_NAMES[self.game],
             "SOUND %d" % self.volume if self.volume else "SOUND OFF",
             "STATS",
+            "SELF TEST",
             "HOW TO PLAY",
         ]
         for item in _GAME_RULES:
@@ -82,7 +86,8 @@ class Menu:
         return self.game == GAME_SPEED or item not in _GAME_RULES or item in _APPLIES[self.game]
 
     def press(self, key_number):
-        """A key went down: START (PLAY chosen), SHOW_STATS, SHOW_HOW_TO_PLAY, or STAY."""
+        """A key went down: START (PLAY chosen), SHOW_STATS, SHOW_SELF_TEST,
+        SHOW_HOW_TO_PLAY, or STAY."""
         key = key_number % KEYS_PER_PLAYER
         count = len(self.lines())
         if key == KEY_L:
@@ -95,6 +100,8 @@ class Menu:
             return SHOW_HOW_TO_PLAY
         elif self.selected == STATS:
             return SHOW_STATS
+        elif self.selected == SELF_TEST:
+            return SHOW_SELF_TEST
         elif not self.applies(self.selected):
             pass  # N/A for this game: kept for classic Speed
         elif self.selected == BEST_OF:

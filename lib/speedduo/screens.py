@@ -34,7 +34,7 @@ _NO_PANEL = const(-1)
 
 
 class Screens:
-    """The two panels (player 0 on index 0) and the two player views."""
+    """The two panels (Player 1 on index 0) and the two player views."""
 
     def __init__(self, panels, views=None, log=None, interleave=True):
         self.panels = panels
@@ -50,7 +50,7 @@ class Screens:
 
     @classmethod
     def build(cls, i2c0, i2c1, address=ADDRESS, rotations=(0, 180), retry_ms=1000, log=None):
-        """Panels on two busio.I2C buses (player 0 on i2c0), each view upright for its player."""
+        """Panels on two busio.I2C buses (Player 1 on i2c0), each view upright for its player."""
         panels = (
             Panel(i2c0, address, rotations[0], retry_ms=retry_ms),
             Panel(i2c1, address, rotations[1], retry_ms=retry_ms),
@@ -63,7 +63,7 @@ class Screens:
             panel = self.panels[i]
             panel.init()
             if not panel.online and self.log is not None:
-                self.log("screen %d: no answer at start (errno %d)" % (i, panel.last_errno))
+                self.log("P%d screen: no answer at start (errno %d)" % (i + 1, panel.last_errno))
         for panel in self.panels:
             panel.clear(PRIVATE)
             panel.flush()
@@ -71,7 +71,7 @@ class Screens:
     def _fault(self, panel, errno):
         if self.log is not None:
             i = 0 if panel is self.panels[0] else 1
-            self.log("screen %d: offline (OSError %d); the game goes on" % (i, errno))
+            self.log("P%d screen: offline (OSError %d); the game goes on" % (i + 1, errno))
 
     # ---- the loop ----
 
@@ -96,7 +96,7 @@ class Screens:
                 if panel.recover(now):
                     # resend everything, in this pass's shared + private flush
                     if self.log is not None:
-                        self.log("screen %d: back online, re-initialised" % i)
+                        self.log("P%d screen: back online, re-initialised" % (i + 1))
 
     def render(self, hand, match, now):
         views = self.views

@@ -4,11 +4,13 @@ Each rule option of ``rules.py`` may be set as ``SPEED_<NAME>``: whole numbers
 for times, 0/1 for the switches (settings.toml holds only strings and
 integers), a string for ``SPEED_CLAIM``. Besides those: ``SPEED_BEST_OF``
 (3, 5 or 7), ``SPEED_OPPONENT`` (``off``: two players, or the board plays
-player 1: ``easy``, ``medium``, ``hard``; lib/speedduo/opponent.py; the menu's
+Player 2: ``easy``, ``medium``, ``hard``; lib/speedduo/opponent.py; the menu's
 starting choice), ``SPEED_GAME`` (``speed``, ``spit``: V8, ``california``: V9;
 the menu's starting game), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
 ``SPEED_PROFILE`` (0/1, docs/device.md) and ``SPEED_VOLUME`` (0-3, 0 = mute;
-docs/sound.md).
+docs/sound.md). ``IDLE_OFF_MIN`` (0-240, default 5, 0 = never): minutes in the menu
+with no key before both panels go dark and the board dozes (docs/device.md);
+``IDLE_OFF_S`` (seconds, for tests) replaces it when set.
 
 A bad value never stops the board: ``Settings`` notes it in ``problems`` as
 (setting, what is allowed), keeps the default, and the board shows the list on
@@ -43,6 +45,7 @@ SETTINGS_PATH = "/settings.toml"  # CircuitPython's; the simulator points it at 
 _SIZE_LIMIT = const(16384)  # bytes; ours is under 1 KB
 _CHUNK = const(128)  # bytes read at a time
 _NAME_LIMIT = const(40)  # a longer key is no setting of ours
+IDLE_OFF_MIN_DEFAULT = 5
 OPPONENTS = ("off", "easy", "medium", "hard")  # SPEED_OPPONENT: opponent.LEVEL_NAMES 0-3
 GAMES = ("speed", "spit", "california")  # SPEED_GAME: menu.GAME_IDS, gamerules.GAMES
 
@@ -82,6 +85,8 @@ class Settings:
         self.seed = self.whole("SPEED_SEED", -1, 0, SEED_LIMIT - 1)
         self.profile = self.whole("SPEED_PROFILE", 0, 0, 1)
         self.volume = self.whole("SPEED_VOLUME", VOLUME_DEFAULT, 0, VOLUME_MAX)
+        idle_off_s = self.whole("IDLE_OFF_MIN", IDLE_OFF_MIN_DEFAULT, 0, 240) * 60
+        self.idle_off_ms = self.whole("IDLE_OFF_S", idle_off_s, 0, 14400) * 1000  # 0: never
         known = ["SPEED_" + name.upper() for name in option_names()]
         known.extend(OTHER_SETTINGS)
         self.unknown = [n for n in names if n.startswith("SPEED_") and n not in known]

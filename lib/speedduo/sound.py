@@ -13,7 +13,7 @@ touched).
 What sounds (``event`` is fed the records the core wrote, as App.step observes
 them; ``phase`` each change of the match's phase):
 - TUNE_COUNTDOWN beeps at 3, 2, 1 (R3), TUNE_START at the start signal (the deal);
-- TUNE_PLAY, a click (player 0 lower than player 1); TUNE_LATE for a late press
+- TUNE_PLAY, a click (Player 1 lower than Player 2); TUNE_LATE for a late press
   (R8), TUNE_INVALID for an invalid or locked one (R16) or a joker kept last (V3);
 - TUNE_STALL ticks while the R9 countdown runs (until the flip), TUNE_FLIP at the
   flip or redeal (R9, R10);
@@ -52,7 +52,7 @@ VOLUMES = array("H", (0, 2048, 8192, 32768))  # duty cycle by volume (0: mute)
 
 # pitches (Hz), index 0 a rest. Above 1907 Hz the RP2040 makes them within 0.1 %;
 # below, CircuitPython's clock divider rounds (523 -> 526 Hz): only the buzzes go there
-_HZ = array("H", (0, 262, 392, 523, 2093, 2349, 2637, 2794, 3136, 3520, 4186))
+_HZ = array("H", (0, 262, 392, 523, 2093, 2349, 2637, 2794, 3136, 3520, 4186, 3951))
 _C4 = const(1)
 _G4 = const(2)
 _C5 = const(3)
@@ -63,11 +63,12 @@ _F7 = const(7)
 _G7 = const(8)
 _A7 = const(9)
 _C8 = const(10)
+_B7 = const(11)
 
 # tunes, by id: (pitch, length in 10 ms) pairs, each ended by a 0 length
 TUNE_COUNTDOWN = const(0)
 TUNE_START = const(1)
-TUNE_PLAY = const(2)  # player 1's click is TUNE_PLAY_P1
+TUNE_PLAY = const(2)  # Player 2's click (index 1) is TUNE_PLAY_P1
 TUNE_PLAY_P1 = const(3)
 TUNE_LATE = const(4)  # late (R8)
 TUNE_INVALID = const(5)  # invalid, locked (R16), joker last (V3)
@@ -79,6 +80,7 @@ TUNE_NO_RESULT = const(10)
 TUNE_MATCH_WON = const(11)
 TUNE_MATCH_OVER = const(12)
 TUNE_MENU = const(13)
+TUNE_SCALE = const(14)  # the self-test's C major scale, C7 to C8 (selftest.py)
 # fmt: off
 _NOTES = bytes((
     _D7, 6, 0, 94, _D7, 6, 0, 94, _D7, 6, 0, 0,  # TUNE_COUNTDOWN: 3, 2, 1
@@ -95,9 +97,10 @@ _NOTES = bytes((
     _C7, 10, _E7, 10, _G7, 10, 0, 4, _C8, 30, 0, 0,  # TUNE_MATCH_WON
     _G7, 12, _E7, 12, _C7, 12, _C5, 30, 0, 0,  # TUNE_MATCH_OVER
     _A7, 3, 0, 0,  # TUNE_MENU
+    _C7, 20, _D7, 20, _E7, 20, _F7, 20, _G7, 20, _A7, 20, _B7, 20, _C8, 40, 0, 0,  # TUNE_SCALE
 ))
 # fmt: on
-_TUNES = const(14)
+_TUNES = const(15)
 _NO_TUNE = const(-1)
 
 

@@ -75,6 +75,8 @@ _SPANS = const(16)  # one per class (2) and page (8)
 _MAX_WINDOWS = const(16)  # 8 pages x 2 spans
 _DUE = const(255)
 _BUSY = OSError(16)  # EBUSY, preallocated: the bus stayed locked
+SET_DISPLAY_OFF = const(0xAE)  # the panel dark (sleep mode; GDDRAM and settings kept)
+SET_DISPLAY_ON = const(0xAF)
 
 
 def sprite_rows(sprites, count, size, width, pages):
@@ -196,6 +198,16 @@ class Panel:
             self._fault(error)
         finally:
             i2c.unlock()
+
+    def display(self, on):
+        """Light the panel (0xAF) or turn it dark (0xAE: the glass off, the controller
+        asleep, its RAM kept); both are one command, sent at once. Returns online."""
+        cmd = self._cmd
+        keep = cmd[1]
+        cmd[1] = SET_DISPLAY_ON if on else SET_DISPLAY_OFF  # after the control byte 0x00
+        self._write(cmd, 0, 2)
+        cmd[1] = keep
+        return self.online
 
     # ---- dirty windows ----
 
