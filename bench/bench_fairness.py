@@ -180,8 +180,8 @@ def print_design_table(title, results):
     print("### " + title)
     print()
     print(
-        "| Δ (ms) | earlier press wins | when P0 earlier | when P1 earlier "
-        "| P0 share | P1 share | tie rate |"
+        "| Δ (ms) | earlier press wins | when P1 earlier | when P2 earlier "
+        "| P1 share | P2 share | tie rate |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for delta, r in results:
@@ -240,7 +240,7 @@ def main(argv=None):
                     share = 100.0 * r["wins"][0] / r["races"]
                     ok = abs(share - 50.0) <= 1.5
                     verdicts.append(
-                        "Δ=0: P0 share %.2f%% (target 50%% ± 1.5%%): %s"
+                        "Δ=0: P1 share %.2f%% (target 50%% ± 1.5%%): %s"
                         % (share, "MET" if ok else "MISSED")
                     )
     print("### Targets (ours)")
@@ -251,8 +251,8 @@ def main(argv=None):
     print("### Debounce with contact bounce (ours; bounce up to 5 ms on player 0 only)")
     print()
     print(
-        "| debounce_threshold | Δ (ms) | earlier press wins | bouncy P0 earlier "
-        "| clean P1 earlier | tie rate |"
+        "| debounce_threshold | Δ (ms) | earlier press wins | bouncy P1 earlier "
+        "| clean P2 earlier | tie rate |"
     )
     print("|---:|---:|---:|---:|---:|---:|")
     for threshold in THRESHOLDS:

@@ -38,7 +38,7 @@ def render(pinmap: dict) -> str:
     players = sorted({key["player"] for key in keys})
     per_player = len(keys) // len(players)
     key_comments = "\n".join(
-        f"#   {key['key']:2d}  player {key['player']}  {key['name']}  "
+        f"#   {key['key']:2d}  Player {key['player'] + 1}  {key['name']}  "
         f"{key['pin']:<4} (header pin {header_pin(key['pin'])})"
         for key in keys
     )

@@ -7,20 +7,20 @@ checks that it is in sync. Pin NAMES only: code.py does getattr(board, name).
 BOARD = "raspberry_pi_pico"
 
 # One keypad.Keys over BUTTON_PINS; its key numbers are the indexes here:
-#    0  player 0  L  GP6  (header pin 9)
-#    1  player 0  1  GP7  (header pin 10)
-#    2  player 0  2  GP8  (header pin 11)
-#    3  player 0  3  GP9  (header pin 12)
-#    4  player 0  4  GP10 (header pin 14)
-#    5  player 0  5  GP11 (header pin 15)
-#    6  player 0  R  GP12 (header pin 16)
-#    7  player 1  L  GP16 (header pin 21)
-#    8  player 1  1  GP17 (header pin 22)
-#    9  player 1  2  GP18 (header pin 24)
-#   10  player 1  3  GP19 (header pin 25)
-#   11  player 1  4  GP20 (header pin 26)
-#   12  player 1  5  GP21 (header pin 27)
-#   13  player 1  R  GP22 (header pin 29)
+#    0  Player 1  L  GP6  (header pin 9)
+#    1  Player 1  1  GP7  (header pin 10)
+#    2  Player 1  2  GP8  (header pin 11)
+#    3  Player 1  3  GP9  (header pin 12)
+#    4  Player 1  4  GP10 (header pin 14)
+#    5  Player 1  5  GP11 (header pin 15)
+#    6  Player 1  R  GP12 (header pin 16)
+#    7  Player 2  L  GP16 (header pin 21)
+#    8  Player 2  1  GP17 (header pin 22)
+#    9  Player 2  2  GP18 (header pin 24)
+#   10  Player 2  3  GP19 (header pin 25)
+#   11  Player 2  4  GP20 (header pin 26)
+#   12  Player 2  5  GP21 (header pin 27)
+#   13  Player 2  R  GP22 (header pin 29)
 BUTTON_PINS = (
     "GP6",
     "GP7",
