@@ -23,7 +23,6 @@ import tempfile
 from host_sim import HOST_SIM, ROOT, host_requests
 from host_sim.board_cli import (
     NVM_SIZE,
-    check_out_path,
     load_script,
     read_nvm,
     read_traces,
@@ -31,9 +30,8 @@ from host_sim.board_cli import (
     settings_values,
     summary,
     tone_line,
-    write_bytes_atomically,
 )
-from host_sim.logfile import write_atomically
+from host_sim.logfile import check_out_paths, write_atomically, write_bytes_atomically
 
 HARNESS_DIR = os.path.join(HOST_SIM, "device")
 FIRMWARE_FILES = ("firmware.uf2", "bootrom.bin")
@@ -220,8 +218,7 @@ def run_device(args, changed):
     script = load_script(args.script)
     nvm_image = read_nvm(args.nvm) if args.nvm else None
     values = settings_values(args, changed) + [("SPEED_PROFILE", 1)]
-    if args.sounds:
-        check_out_path(args.sounds, "sounds")
+    check_out_paths(args)  # --log, --sounds, --nvm, --report: before the run
     sends = host_requests.schedule(args)
     if sends and args.data_port == "never":
         raise ValueError("--ask/--send: the host never opens the data port (--data-port never)")

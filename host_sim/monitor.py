@@ -12,7 +12,7 @@ match was complete, 1 when one was not, 2 for bad input (no port, unwritable fil
 
 import os
 
-from host_sim.logfile import write_atomically
+from host_sim.logfile import check_out_paths, write_atomically
 from host_sim.wire import Decoder, MatchAssembler
 
 ADAFRUIT_VID = 0x239A  # CircuitPython boards, the Pico's included, use Adafruit's USB VID
@@ -178,10 +178,7 @@ class Monitor:
 
 
 def run_monitor(args, say):
-    from host_sim.cli import _check_log_path
-
-    if args.save:
-        _check_log_path(args.save)
+    check_out_paths(args)
     path = args.port or find_data_port()
     port = open_port(path)
     say(f"monitoring {path} (Ctrl-C to stop)")
