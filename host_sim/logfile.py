@@ -234,17 +234,25 @@ def parse_log_bytes(data, path="log"):
     return parse_log(text, path)
 
 
+def json_line(line, path, number):
+    """One line's JSON value; LogError naming the line when it is not JSON, nests too
+    deeply, or holds a number too long for Python to convert (over 4300 digits)."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise LogError(f"{path}: line {number} is not valid JSON (nested too deeply)") from None
+    except ValueError as e:
+        msg = getattr(e, "msg", None) or str(e).split(";")[0]
+        raise LogError(f"{path}: line {number} is not valid JSON ({msg})") from None
+
+
 def parse_log(text, path="log"):
     """``read_log`` for text already read."""
     if not text.endswith("\n"):
         raise LogError(f"{path}: line {text.count(chr(10)) + 1} is truncated (no newline)")
     entries = []
     for number, line in enumerate(text.split("\n")[:-1], 1):
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as e:
-            msg = getattr(e, "msg", "nested too deeply")
-            raise LogError(f"{path}: line {number} is not valid JSON ({msg})") from None
+        obj = json_line(line, path, number)
         if not isinstance(obj, dict) or "ev" not in obj:
             raise LogError(f"{path}: line {number} is not an event object")
         ev = obj["ev"]
@@ -254,13 +262,13 @@ def parse_log(text, path="log"):
                 "board's data port): the log is incomplete and cannot be checked"
             )
         if not isinstance(ev, str) or ev not in REQUIRED:
-            raise LogError(f"{path}: line {number} has unknown event {ev!r}")
+            raise LogError(f"{path}: line {number} has unknown event {_short(ev)}")
         if number == 1:
             if ev != "match":
                 raise LogError(f"{path}: line 1 must be the match event")
             if obj.get("v") != 1 or isinstance(obj.get("v"), bool):
                 raise LogError(
-                    f"{path}: unknown log version {obj.get('v')!r} (this tool reads v 1)"
+                    f"{path}: unknown log version {_short(obj.get('v'))} (this tool reads v 1)"
                 )
         elif ev == "match":
             raise LogError(f"{path}: line {number} is a second match event")
@@ -399,6 +407,13 @@ def check_fields(obj):
         if not check(value):
             return f"field {name} must be {expected}, not {_short(value)}"
     return None
+
+
+def clip(line, width=200):
+    """A line for a message: whole when short, else its start and its length."""
+    if len(line) <= width:
+        return line
+    return f"{line[:width]}... ({len(line):,} characters)"
 
 
 def _short(value):
