@@ -234,6 +234,21 @@ def parse_log_bytes(data, path="log"):
     return parse_log(text, path)
 
 
+def lost_why(marker):
+    """Why a ``lost`` marker's lines are missing, in words (docs/link.md)."""
+    lines = marker.get("lines")
+    unseen = marker.get("unseen", 0)
+    if not _whole(unseen) or not _whole(lines) or unseen == 0:
+        return "lost on the board's data port"
+    seen_elsewhere = (
+        "sent by the board but read by another program on its data port (stats, ask)"
+        " or before this log's reader started"
+    )
+    if unseen >= lines:
+        return seen_elsewhere
+    return f"{lines - unseen} lost on the board's data port, {unseen} {seen_elsewhere}"
+
+
 def json_line(line, path, number):
     """One line's JSON value; LogError naming the line when it is not JSON, nests too
     deeply, or holds a number too long for Python to convert (over 4300 digits)."""
@@ -258,8 +273,8 @@ def parse_log(text, path="log"):
         ev = obj["ev"]
         if ev == "lost":  # the data port's gap marker (docs/match-log.md): events are missing
             raise LogError(
-                f"{path}: line {number}: {obj.get('lines')} lines are missing here (lost on the "
-                "board's data port): the log is incomplete and cannot be checked"
+                f"{path}: line {number}: {_short(obj.get('lines'))} lines are missing here"
+                f" ({lost_why(obj)}): the log is incomplete and cannot be checked"
             )
         if not isinstance(ev, str) or ev not in REQUIRED:
             raise LogError(f"{path}: line {number} has unknown event {_short(ev)}")
