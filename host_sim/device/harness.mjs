@@ -162,13 +162,13 @@ function main() {
   let waitSeen = 0; // console lines holding waitText
   let consoleLine = '';
   const host = new CDCHost(mcu.usbCtrl, config.data_port || { mode: 'read' }, clock, config.data_send || []);
-  let codeStarted = false; // the console said "code.py output:" (boot is over)
+  let codeStarted = false; // the console said "code.py output:" or the profile's boot line
   let matchStarts = 0; // match lines through the data port (one more than ends: in a match)
   host.onConsole = (bytes) => {
     fs.writeSync(consoleFd, bytes);
     const text = Buffer.from(bytes).toString('latin1');
     consoleTail = (consoleTail + text).slice(-4096);
-    if (!codeStarted && consoleTail.includes('code.py output:')) codeStarted = true;
+    if (!codeStarted && /code\.py output:|code\.py \||speedduo-profile boot/.test(consoleTail)) codeStarted = true;
     if (waitText) {
       consoleLine += text;
       let end;
@@ -180,6 +180,7 @@ function main() {
   };
   host.onData = (bytes) => {
     fs.writeSync(dataFd, bytes);
+    codeStarted = true; // the board program writes the data port: boot is over
     dataTail += Buffer.from(bytes).toString('latin1');
     let nl;
     while ((nl = dataTail.indexOf('\n')) >= 0) {
@@ -201,9 +202,10 @@ function main() {
   let reason = 'limit';
   let progressAt = Date.now();
   const waitingFor = () => {
+    if (config.matches && matchEnds < config.matches && matchStarts > matchEnds) return 'match';
     if (!codeStarted) return 'boot';
     if (!config.matches) return 'limit';
-    if (matchEnds < config.matches) return matchStarts > matchEnds ? 'match' : 'menu';
+    if (matchEnds < config.matches) return 'menu';
     if (waitSeen < waitCount) return 'stats';
     return 'settle';
   };
