@@ -72,17 +72,24 @@ def test_an_unreadable_keymap_is_one_line(tmp_path):
         load_keymap(key_code, str(tmp_path / "missing.toml"))
 
 
-def test_play_with_a_bad_keymap_says_so_in_one_line_and_exits_2(tmp_path):
-    path = _write(tmp_path, "[player0]\nL = 'nosuchkey'\n")
+def _play(*args, **environ):
+    """``python3 dev.py play`` (host_sim.window_main) with ARGS and extra environment."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
-    result = subprocess.run(
-        [sys.executable, "-m", "host_sim.window_main", "--keymap", path],
+    env.pop("SPEEDDUO_KEYMAP", None)
+    env.update(environ)
+    return subprocess.run(
+        [sys.executable, "-m", "host_sim.window_main", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def test_play_with_a_bad_keymap_says_so_in_one_line_and_exits_2(tmp_path):
+    path = _write(tmp_path, "[player0]\nL = 'nosuchkey'\n")
+    result = _play("--keymap", path)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "unknown key name 'nosuchkey'" in result.stderr
 
@@ -130,19 +137,6 @@ def test_a_keymap_that_is_not_a_keymap_file_is_one_line_naming_it(tmp_path, kind
 def test_play_with_a_default_keymap_that_is_not_utf_8_exits_2_in_one_line(tmp_path):
     (tmp_path / "speedduo").mkdir()
     (tmp_path / "speedduo" / "keymap.toml").write_bytes("[player0]\nL = 'é'\n".encode("utf-16"))
-    env = dict(
-        os.environ,
-        PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]),
-        XDG_CONFIG_HOME=str(tmp_path),
-    )
-    env.pop("SPEEDDUO_KEYMAP", None)
-    result = subprocess.run(
-        [sys.executable, "-m", "host_sim.window_main"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = _play(XDG_CONFIG_HOME=str(tmp_path))
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1 and "is not UTF-8" in result.stderr, result.stderr
