@@ -229,10 +229,14 @@ def run_harness(config, work, terminal=None):
         out = []
         reader = threading.Thread(target=lambda: out.append(harness.stdout.read()), daemon=True)
         reader.start()
-        if terminal is not None:
-            err = follow_progress(harness.stderr, terminal)
-        else:
-            err = harness.stderr.read()
+        try:
+            if terminal is not None:
+                err = follow_progress(harness.stderr, terminal)
+            else:
+                err = harness.stderr.read()
+        except BaseException:  # Ctrl-C, SIGTERM (cli.stop_on_signals): the emulator stops too
+            harness.kill()
+            raise
         reader.join()
         code = harness.wait()
     if code != 0:

@@ -3,7 +3,14 @@ seconds, speed against real time, what it waits for), and nothing extra elsewher
 
 import io
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
+
+import pytest
+from conftest import ROOT, gone_within
 
 from host_sim import device_run
 from host_sim.device_run import follow_progress, progress_text
@@ -80,3 +87,42 @@ def test_a_run_not_on_a_terminal_asks_for_no_progress_and_shows_none(tmp_path, m
     assert device_run.run_harness(config, str(tmp_path), None) == {"reason": "matches"}
     assert json.load(open(tmp_path / "config.json"))["progress"] is False
     assert capfd.readouterr() == ("", "")
+
+
+_BLOCKING_NODE = """#!%s
+import os, signal, sys
+with open(sys.argv[2] + ".pid", "w") as f:
+    f.write(str(os.getpid()))
+signal.pause()  # an emulator still running
+"""
+_DRIVER = """
+import sys
+from host_sim import cli, device_run
+cli.stop_on_signals()
+device_run.node_binary = lambda: sys.argv[1]
+device_run.run_harness({"out": sys.argv[2]}, sys.argv[2], None)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux's /proc")
+def test_a_sigterm_to_device_stops_the_emulator_too(tmp_path):
+    node = tmp_path / "node"
+    node.write_text(_BLOCKING_NODE % sys.executable)
+    node.chmod(0o755)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    driver = subprocess.Popen(
+        [sys.executable, "-c", _DRIVER, str(node), str(tmp_path)], cwd=ROOT, env=env
+    )
+    pid_file = tmp_path / "config.json.pid"
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and driver.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # waiting for the stand-in to start, not timing the behaviour
+        assert pid_file.exists(), "the stand-in emulator never started"
+        driver.send_signal(signal.SIGTERM)
+        assert driver.wait(timeout=60) == 128 + signal.SIGTERM
+        assert gone_within([int(pid_file.read_text())], 10), "the emulator runs on"
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
