@@ -126,3 +126,5 @@ def test_a_sigterm_to_device_stops_the_emulator_too(tmp_path):
         if driver.poll() is None:
             driver.kill()
             driver.wait()
+        if pid_file.exists() and not gone_within([int(pid_file.read_text())], 0):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)  # left by a failed run only
