@@ -41,13 +41,19 @@ emulated RP2040 (``host_sim/device_run.py``; docs/device.md).
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 
 from host_sim import HOST_SIM, ROOT, host_requests
-from host_sim.logfile import read_text, write_atomically
+from host_sim.logfile import (
+    SCRIPT_LIMIT,
+    check_out_paths,
+    read_bytes,
+    read_text,
+    write_atomically,
+    write_bytes_atomically,
+)
 
 DEFAULT_STEP_US = 200
 DEFAULT_PTY_SPEED = 4.0
@@ -288,15 +294,6 @@ def drive_sources(args, values):
     return drive, settings
 
 
-def check_out_path(path, what):
-    """Refuse an output file that cannot be written, before the run (one line, exit 2)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise ValueError(f"cannot write {what} {path}: it is a folder")
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise ValueError(f"cannot write {what} {path}: folder {folder} is missing or read-only")
-
-
 def tone_line(t_ms, hz, ms):
     """One tone as the --sounds file holds it."""
     return '{"t":%d,"hz":%d,"ms":%d}' % (t_ms, hz, ms)
@@ -305,13 +302,16 @@ def tone_line(t_ms, hz, ms):
 def load_script(path):
     from script import parse_script
 
-    return parse_script(read_text(path, "script")) if path else []
+    return parse_script(read_text(path, "script", SCRIPT_LIMIT)) if path else []
 
 
 def run_board(args, changed):
     if args.matches < 1:
         raise ValueError("--matches must be at least 1 on the simulator (it has no time limit)")
+    if args.step_us < 1:
+        raise ValueError("--step-us must be at least 1 (each ticks_ms() read moves the clock)")
     values = settings_values(args, changed)
+    check_out_paths(args)  # --log, --sounds, --nvm: before the run, not after it
     load_script(args.script)  # one-line error for a bad script, before the VM starts
     if args.pty and args.vm != "cpython":
         raise ValueError("--pty runs the board on CPython (--vm cpython)")
@@ -327,8 +327,6 @@ def run_board(args, changed):
     nvm_image = read_nvm(args.nvm) if args.nvm else None
     if args.power_cut_ms is not None and not 0 <= args.power_cut_ms < 1e9:
         raise ValueError("--power-cut-ms must be 0 <= T_MS < 1e9")
-    if args.sounds:
-        check_out_path(args.sounds, "sounds")
     env = dict(os.environ)
     for key in [k for k in env if k.startswith(("SPEED_", "IDLE_OFF_"))]:
         del env[key]
@@ -390,8 +388,6 @@ def run_board(args, changed):
             nvm if args.nvm else "-",
             sounds if args.sounds else "-",
         ]
-        if pty is not None:  # a `kill` of this process stops the board too (run() kills it)
-            signal.signal(signal.SIGTERM, _stop)
         try:
             result = subprocess.run(
                 command,
@@ -455,10 +451,6 @@ def run_board(args, changed):
     return 0
 
 
-def _stop(signum, frame):
-    raise SystemExit(128 + signum)
-
-
 def say(text):
     print(text, flush=True)
 
@@ -482,33 +474,12 @@ NVM_SIZE = 4096  # microcontroller.nvm on the RP2040 (CircuitPython)
 
 def read_nvm(path):
     """The bytes of an nvm FILE (None when it does not exist yet: erased flash)."""
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
-        raise ValueError(f"--nvm {path}: cannot write into {directory}")
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return None
-    try:
-        with open(path, "rb") as f:
-            data = f.read(NVM_SIZE + 1)
-    except OSError as e:
-        raise ValueError(f"--nvm {path}: cannot read it ({e.strerror})") from None
+    data = read_bytes(path, "nvm", NVM_SIZE, regular=True)  # LogError: one line naming it
     if len(data) != NVM_SIZE:
         raise ValueError(f"--nvm {path}: {len(data)} bytes, an nvm image has {NVM_SIZE}")
     return data
-
-
-def write_bytes_atomically(path, data):
-    """Write all of ``data``, or leave ``path`` as it was."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".speednvm-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def summary(kind, args, lines):

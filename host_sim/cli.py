@@ -15,11 +15,12 @@ Examples:
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
 from host_sim import HOST_SIM, ROOT, use_board_paths
-from host_sim.logfile import LogError, read_text, write_atomically
+from host_sim.logfile import SCRIPT_LIMIT, LogError, check_out_paths, read_text, write_atomically
 
 use_board_paths()
 
@@ -152,6 +153,7 @@ def build_parser():
 def main(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
+    stop_on_signals()
     if args.command == "flash":
         from host_sim.flash import run_flash
 
@@ -175,6 +177,19 @@ def main(argv):
         return 2
 
 
+def stop_on_signals():
+    """SIGTERM and SIGHUP end this process as Ctrl-C does: by an exception, so that
+    ``subprocess.run`` kills the child it waits for (the board program, the VM, the
+    emulator) and temporary folders are removed, instead of leaving an orphan."""
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _stop)
+
+
+def _stop(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 _reader_gone = []
 
 
@@ -188,17 +203,6 @@ def say(text, file=None):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, stream.fileno())  # the rest goes nowhere, and exit does not complain
         os.close(devnull)
-
-
-def _check_log_path(path):
-    """Refuse a --log path that cannot be written, before the match is played."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise LogError(f"cannot write log {path}: it is a folder")
-    if not os.path.isdir(folder):
-        raise LogError(f"cannot write log {path}: no folder {folder}")
-    if not os.access(folder, os.W_OK):
-        raise LogError(f"cannot write log {path}: folder {folder} is not writable")
 
 
 def _check_screens_path(path):
@@ -226,7 +230,7 @@ def _board_or_device(args):
 def _load_script(path):
     from script import parse_script
 
-    return parse_script(read_text(path, "script"))
+    return parse_script(read_text(path, "script", SCRIPT_LIMIT))
 
 
 def _run(args):
@@ -234,13 +238,12 @@ def _run(args):
     if args.game != "speed" or args.players != 2 or others != (None, None, None):
         from host_sim.games_cli import run_games
 
-        return run_games(args, _check_log_path, say)
+        return run_games(args, say)
     args.best_of = args.best_of or 3
     rules, changed = _rules_from_args(args)
     if args.snap and not args.screens:
         raise ValueError("--snap needs --screens DIR (the folder for the PNGs)")
-    if args.log:
-        _check_log_path(args.log)
+    check_out_paths(args)
     if args.screens and args.vm == "cpython":
         _check_screens_path(args.screens)
     if not 0 <= args.phase_us < 977:
@@ -285,10 +288,7 @@ def _run(args):
 
         sim.run(write)
     if args.log:
-        try:
-            write_atomically(args.log, lines)
-        except OSError as e:
-            raise LogError(f"cannot write log {args.log}: {e.strerror}") from None
+        write_atomically(args.log, lines)
     say(_summary(args, lines))
     return 0
 

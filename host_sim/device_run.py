@@ -20,11 +20,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 from host_sim import HOST_SIM, ROOT, host_requests
 from host_sim.board_cli import (
     NVM_SIZE,
-    check_out_path,
     drive_sources,
     load_script,
     read_nvm,
@@ -33,9 +33,8 @@ from host_sim.board_cli import (
     settings_values,
     summary,
     tone_line,
-    write_bytes_atomically,
 )
-from host_sim.logfile import write_atomically
+from host_sim.logfile import check_out_paths, write_atomically, write_bytes_atomically
 
 HARNESS_DIR = os.path.join(HOST_SIM, "device")
 FIRMWARE_FILES = ("firmware.uf2", "bootrom.bin")
@@ -217,18 +216,86 @@ def _data_config(mode):
     return {"mode": mode}
 
 
-def run_harness(config, work):
+_WAITING = {
+    "boot": "CircuitPython to boot",
+    "menu": "the menu (the script's PLAY press)",
+    "match": "match %d of %d",
+    "stats": "the stats to be saved",
+    "settle": "the panels to settle",
+    "limit": "the time limit",
+}
+
+
+def progress_text(report):
+    """One progress report of the harness (a dict) as the line a terminal shows."""
+    emulated_s = report["t_us"] / 1e6
+    wall_s = report["wall_s"]
+    speed = emulated_s / wall_s if wall_s > 0 else 0.0
+    waiting = _WAITING.get(report.get("waiting"), "the run")
+    if "%d" in waiting:
+        waiting = waiting % (report.get("match", 1), report.get("matches", 1))
+    return "device: %.1f s emulated in %.0f s (%.2fx real time), waiting for %s" % (
+        emulated_s,
+        wall_s,
+        speed,
+        waiting,
+    )
+
+
+def follow_progress(stream, terminal):
+    """Show the harness's progress lines on one terminal line (``terminal``: a text file
+    such as sys.stderr); returns the other lines (an error's text)."""
+    others = []
+    shown = False
+    for line in stream:
+        try:
+            report = json.loads(line)
+            text = progress_text(report)
+        except (ValueError, KeyError, TypeError, ZeroDivisionError):
+            others.append(line)
+            continue
+        terminal.write("\r\033[K" + text)
+        terminal.flush()
+        shown = True
+    if shown:
+        terminal.write("\r\033[K")  # the line goes: the summary follows as before
+        terminal.flush()
+    return "".join(others)
+
+
+def _on_terminal():
+    """Progress is shown only where a person watches: stdout and stderr both a terminal."""
+    return sys.stderr.isatty() and sys.stdout.isatty()
+
+
+def run_harness(config, work, terminal=None):
+    """Run the harness on ``config``; with ``terminal`` (a text file on a tty) its progress
+    is shown there on one line while it runs."""
     path = os.path.join(work, "config.json")
+    config = dict(config, progress=terminal is not None)
     with open(path, "w") as f:
         json.dump(config, f)
-    result = subprocess.run(
+    with subprocess.Popen(
         [node_binary(), os.path.join(HARNESS_DIR, "harness.mjs"), path],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=6 * 3600,
-    )
-    if result.returncode != 0:
-        tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
+    ) as harness:
+        out = []
+        reader = threading.Thread(target=lambda: out.append(harness.stdout.read()), daemon=True)
+        reader.start()
+        try:
+            if terminal is not None:
+                err = follow_progress(harness.stderr, terminal)
+            else:
+                err = harness.stderr.read()
+        except BaseException:  # Ctrl-C, SIGTERM (cli.stop_on_signals): the emulator stops too
+            harness.kill()
+            raise
+        reader.join()
+        code = harness.wait()
+    if code != 0:
+        tail = (err or "".join(out)).strip().splitlines()[-1:] or ["(no output)"]
         raise RuntimeError(f"the device harness failed: {tail[0]}")
     with open(os.path.join(config["out"], "result.json")) as f:
         return json.load(f)
@@ -278,8 +345,7 @@ def run_device(args, changed):
     drive, settings_file = drive_sources(args, values)
     if not drive and not settings_file:
         values.append(("SPEED_PROFILE", 1))
-    if args.sounds:
-        check_out_path(args.sounds, "sounds")
+    check_out_paths(args)  # --log, --sounds, --nvm, --report: before the run
     sends = host_requests.schedule(args)
     if sends and args.data_port == "never":
         raise ValueError("--ask/--send: the host never opens the data port (--data-port never)")
@@ -335,7 +401,7 @@ def run_device(args, changed):
             config["pwm_slice"] = piezo_slice()
         if sends:
             config["data_send"] = [[t_us, data.hex()] for t_us, data in sends]
-        result = run_harness(config, work)
+        result = run_harness(config, work, sys.stderr if _on_terminal() else None)
         console, data, traces, led = read_recordings(out)
         with open(os.path.join(out, "nvm.bin"), "rb") as f:
             nvm_after = f.read()

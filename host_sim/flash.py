@@ -46,6 +46,9 @@ UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)  # start 0, start 1, end
 UF2_FAMILY_FLAG = 0x00002000
 RP2040_FAMILY = 0xE48BFF56
 DEFAULT_WAIT_S = 60
+# The RP2040 addresses at most 16 MB of flash, and a UF2 block carries 256 bytes of it
+# in 512: no UF2 for it is larger than 32 MB (CircuitPython's for the Pico is 1.5 MB).
+UF2_LIMIT = 32 << 20
 
 
 class FlashError(Exception):
@@ -213,11 +216,12 @@ def flash(uf2, drive=None, force=False, wait_s=DEFAULT_WAIT_S, say=print, where=
             "give the firmware with --uf2 FILE; download it from %s (dragging that file onto "
             "the RPI-RP2 drive yourself is enough: flash only adds checks)" % PINNED_URL
         )
-    try:
-        with open(uf2, "rb") as f:
-            data = f.read()
-    except OSError as error:
-        raise FlashError("cannot read %s: %s" % (uf2, error.strerror or error)) from None
+    from host_sim.logfile import LogError, read_bytes
+
+    try:  # a file only (a FIFO would hang), at most UF2_LIMIT bytes
+        data = read_bytes(uf2, "UF2", UF2_LIMIT, regular=True)
+    except LogError as error:
+        raise FlashError(str(error)) from None
     name = os.path.basename(uf2)
     check_uf2(data, name)
     check_release(data, name, force, say)

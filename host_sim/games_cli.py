@@ -9,7 +9,7 @@ import json
 
 from speedduo.gamerules import OPTIONS, GameRules
 
-from host_sim.logfile import LogError, write_atomically
+from host_sim.logfile import check_out_paths, write_atomically
 
 # run options of classic Speed that these games do not take, with their defaults
 _SPEED_ONLY = (
@@ -51,11 +51,10 @@ def check_args(args):
             raise ValueError(f"{flag} is for classic two-player Speed only")
 
 
-def run_games(args, check_log_path, say):
+def run_games(args, say):
     check_args(args)
     rules = rules_from_args(args)
-    if args.log:
-        check_log_path(args.log)
+    check_out_paths(args)
     from games_runner import GameSimulation
 
     players = [args.p1, args.p2, args.p3, args.p4][: args.players]
@@ -81,10 +80,7 @@ def run_games(args, check_log_path, say):
         match = sim.run(write)
         winner, score = match.winner, match.wins
     if args.log:
-        try:
-            write_atomically(args.log, lines)
-        except OSError as e:
-            raise LogError(f"cannot write log {args.log}: {e.strerror}") from None
+        write_atomically(args.log, lines)
     hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
     unit = ("round" if args.game != "speed" else "hand") + ("" if hands == 1 else "s")
     if winner < 0:

@@ -6,6 +6,7 @@ line is a JSON object with a known ``ev`` and the required fields, and names
 the first bad line.
 """
 
+import errno
 import json
 import os
 import stat
@@ -31,33 +32,143 @@ class LogError(ValueError):
     """A log that cannot be read; the message names the line."""
 
 
-def write_atomically(path, lines):
-    """Write all lines, or leave ``path`` as it was."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".speedlog-", dir=directory)
+# The most each kind of input file may hold (a file larger than that is refused, and no
+# more than one byte over it is read): a best-of-7 match's log with its key events is
+# well under 1 MB, a script of presses for an hour of play under 2 MB.
+LOG_LIMIT = 32 << 20
+SCRIPT_LIMIT = 16 << 20
+
+
+# The output files of every command: (option's dest, what the messages call it).
+OUT_OPTIONS = (
+    ("log", "log"),
+    ("save", "log"),
+    ("sounds", "sounds"),
+    ("nvm", "nvm"),
+    ("report", "report"),
+    ("screenshot", "screenshot"),
+)
+
+
+def check_out_paths(args):
+    """``check_out_path`` for each output option given on the command line."""
+    for dest, what in OUT_OPTIONS:
+        path = getattr(args, dest, None)
+        if path is not None:
+            check_out_path(path, what, "--" + dest)
+
+
+def check_out_path(path, what="log", option="--log"):
+    """Refuse an output file that cannot be written, before the run (LogError, one line).
+
+    A path that is a device or a pipe (``/dev/null``, a FIFO) is written through, a
+    symlink through to its target; neither is replaced (``write_atomically``)."""
+    if path == "":
+        raise LogError(f"cannot write {what}: {option} names no file (an empty path)")
+    target = os.path.realpath(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            for line in lines:
-                f.write(line)
-                f.write("\n")
-        os.replace(tmp, path)
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise LogError(f"cannot write {what} {path}: it is a folder")
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISSOCK(mode) or not os.access(target, os.W_OK):
+            raise LogError(f"cannot write {what} {path}: not a writable file or device")
+        return
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise LogError(f"cannot write {what} {path}: no folder {os.path.dirname(path) or '.'}")
+    if not os.access(folder, os.W_OK):
+        raise LogError(
+            f"cannot write {what} {path}: folder {os.path.dirname(path) or '.'} is not writable"
+        )
+
+
+def write_atomically(path, lines, what="log"):
+    """Write all lines, or leave ``path`` as it was (LogError, one line naming ``path``)."""
+    chunks = []
+    for line in lines:
+        chunks.append(line)
+        chunks.append("\n")
+    write_bytes_atomically(path, "".join(chunks).encode("utf-8"), what)
+
+
+def write_bytes_atomically(path, data, what="log"):
+    """Write all of ``data`` to ``path``, or leave a file there as it was.
+
+    A regular file (or none yet) is replaced whole through a temporary file beside it,
+    which gets the mode the file had, or for a new file the user's umask. A symlink is
+    followed: its target is written, the link stays. A device or a pipe is written
+    through, never replaced (``/dev/null`` takes it, ``/dev/full`` refuses it, a pipe
+    with no reader is refused). Errors are LogError naming ``path``, never a temporary
+    file."""
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    try:
+        if mode is not None and stat.S_ISDIR(mode):
+            raise LogError(f"cannot write {what} {path}: it is a folder")
+        if mode is not None and not stat.S_ISREG(mode):
+            _write_through(target, data, path, what)
+            return
+        _replace(target, data, stat.S_IMODE(mode) if mode is not None else _new_file_mode())
+    except OSError as e:
+        raise LogError(f"cannot write {what} {path}: {e.strerror or e}") from None
+
+
+def _new_file_mode():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _replace(target, data, mode):
+    fd, tmp = tempfile.mkstemp(prefix=".speedlog-", dir=os.path.dirname(target))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), mode)
+            f.write(data)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
 
 
-def read_text(path, what="log"):
+def _write_through(target, data, path, what):
+    """A device or a pipe: opened without creating or truncating, written, left in place."""
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        if e.errno == errno.ENXIO:
+            raise LogError(f"cannot write {what} {path}: a pipe with no reader") from None
+        raise
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+def read_text(path, what="log", limit=LOG_LIMIT):
     """A whole UTF-8 file; LogError (one line) when it cannot be read."""
-    data = read_bytes(path, what)
+    data = read_bytes(path, what, limit)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise LogError(f"{what} {path} is not UTF-8 text") from None
 
 
-def read_bytes(path, what="log"):
-    """A whole file's bytes; a FIFO without a writer reads as empty instead of blocking."""
+def read_bytes(path, what="log", limit=LOG_LIMIT, regular=False):
+    """A whole file's bytes, at most ``limit`` of them (one byte more is read to know).
+
+    A pipe is read (one without a writer reads as empty instead of blocking) unless
+    ``regular``; a device (``/dev/zero``), a socket or a folder is refused."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
@@ -66,26 +177,40 @@ def read_bytes(path, what="log"):
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise LogError(f"cannot read {what} {path}: it is a directory")
+        fifo = stat.S_ISFIFO(mode)
+        if not stat.S_ISREG(mode) and (regular or not fifo):
+            kind = "a pipe" if fifo else "a device" if stat.S_ISCHR(mode) else "not a file"
+            raise LogError(f"cannot read {what} {path}: {kind}, not a regular file")
+        too_big = f"{what} {path} is larger than {_size(limit)}: refused"
+        if os.fstat(fd).st_size > limit:
+            raise LogError(too_big)
         try:
-            first = os.read(fd, 65536)  # b"": an empty file, or a pipe nobody writes to
+            first = os.read(fd, min(65536, limit + 1))  # b"": empty, or a pipe nobody writes
         except BlockingIOError:
             first = b""  # a writer that has not written yet: wait for it below
         else:
-            if not first and stat.S_ISFIFO(mode):
+            if not first and fifo:
                 raise LogError(f"cannot read {what} {path}: a pipe with no writer")
             if not first:
                 return b""
         os.set_blocking(fd, True)
         chunks = [first]
-        while True:
-            chunk = os.read(fd, 1 << 20)
+        size = len(first)
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
             if not chunk:
                 return b"".join(chunks)
             chunks.append(chunk)
+            size += len(chunk)
+        raise LogError(too_big)
     except OSError as e:
         raise LogError(f"cannot read {what} {path}: {e.strerror}") from None
     finally:
         os.close(fd)
+
+
+def _size(limit):
+    return f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit >> 10} KB"
 
 
 def read_log(path):
@@ -109,33 +234,56 @@ def parse_log_bytes(data, path="log"):
     return parse_log(text, path)
 
 
+def lost_why(marker):
+    """Why a ``lost`` marker's lines are missing, in words (docs/link.md)."""
+    lines = marker.get("lines")
+    unseen = marker.get("unseen", 0)
+    if not _whole(unseen) or not _whole(lines) or unseen == 0:
+        return "lost on the board's data port"
+    seen_elsewhere = (
+        "sent by the board but read by another program on its data port (stats, ask)"
+        " or before this log's reader started"
+    )
+    if unseen >= lines:
+        return seen_elsewhere
+    return f"{lines - unseen} lost on the board's data port, {unseen} {seen_elsewhere}"
+
+
+def json_line(line, path, number):
+    """One line's JSON value; LogError naming the line when it is not JSON, nests too
+    deeply, or holds a number too long for Python to convert (over 4300 digits)."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise LogError(f"{path}: line {number} is not valid JSON (nested too deeply)") from None
+    except ValueError as e:
+        msg = getattr(e, "msg", None) or str(e).split(";")[0]
+        raise LogError(f"{path}: line {number} is not valid JSON ({msg})") from None
+
+
 def parse_log(text, path="log"):
     """``read_log`` for text already read."""
     if not text.endswith("\n"):
         raise LogError(f"{path}: line {text.count(chr(10)) + 1} is truncated (no newline)")
     entries = []
     for number, line in enumerate(text.split("\n")[:-1], 1):
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as e:
-            msg = getattr(e, "msg", "nested too deeply")
-            raise LogError(f"{path}: line {number} is not valid JSON ({msg})") from None
+        obj = json_line(line, path, number)
         if not isinstance(obj, dict) or "ev" not in obj:
             raise LogError(f"{path}: line {number} is not an event object")
         ev = obj["ev"]
         if ev == "lost":  # the data port's gap marker (docs/match-log.md): events are missing
             raise LogError(
-                f"{path}: line {number}: {obj.get('lines')} lines are missing here (lost on the "
-                "board's data port): the log is incomplete and cannot be checked"
+                f"{path}: line {number}: {_short(obj.get('lines'))} lines are missing here"
+                f" ({lost_why(obj)}): the log is incomplete and cannot be checked"
             )
         if not isinstance(ev, str) or ev not in REQUIRED:
-            raise LogError(f"{path}: line {number} has unknown event {ev!r}")
+            raise LogError(f"{path}: line {number} has unknown event {_short(ev)}")
         if number == 1:
             if ev != "match":
                 raise LogError(f"{path}: line 1 must be the match event")
             if obj.get("v") != 1 or isinstance(obj.get("v"), bool):
                 raise LogError(
-                    f"{path}: unknown log version {obj.get('v')!r} (this tool reads v 1)"
+                    f"{path}: unknown log version {_short(obj.get('v'))} (this tool reads v 1)"
                 )
         elif ev == "match":
             raise LogError(f"{path}: line {number} is a second match event")
@@ -274,6 +422,13 @@ def check_fields(obj):
         if not check(value):
             return f"field {name} must be {expected}, not {_short(value)}"
     return None
+
+
+def clip(line, width=200):
+    """A line for a message: whole when short, else its start and its length."""
+    if len(line) <= width:
+        return line
+    return f"{line[:width]}... ({len(line):,} characters)"
 
 
 def _short(value):

@@ -12,7 +12,7 @@ match was complete, 1 when one was not, 2 for bad input (no port, unwritable fil
 
 import os
 
-from host_sim.logfile import write_atomically
+from host_sim.logfile import check_out_paths, write_atomically
 from host_sim.wire import Decoder, MatchAssembler
 
 ADAFRUIT_VID = 0x239A  # CircuitPython boards, the Pico's included, use Adafruit's USB VID
@@ -78,7 +78,10 @@ def describe(item):
     if kind == "lost":
         return f"!! {item.count} lines lost on the data port (the board counted them)"
     if kind == "gap":
-        return f"!! {item.count} lines not seen before seq {item.seq}"
+        return (
+            f"!! {item.count} lines not seen before seq {item.seq} (the board sent them: another"
+            " program on the port read them, or they came before this monitor started)"
+        )
     if kind == "restart":
         return "!! the board restarted (seq began again)"
     if kind == "garbled":
@@ -128,6 +131,22 @@ def describe_event(e):
     return f"   {ev}"
 
 
+def missing_words(lines):
+    """What a saved match lacks, in words: its ``lost`` markers, or its end."""
+    import json
+
+    from host_sim.logfile import lost_why
+
+    parts = []
+    for line in lines:
+        if line.startswith('{"ev":"lost"'):
+            marker = json.loads(line)
+            parts.append(f"{marker['lines']} lines missing: {lost_why(marker)}")
+    if not lines[-1].startswith('{"ev":"match_end"'):
+        parts.append("no match_end: the stream ended mid-match")
+    return "; ".join(parts)
+
+
 def save_name(path, index):
     """FILE for the first match saved, FILE-2.ext, FILE-3.ext, ... for the next ones."""
     if index == 1:
@@ -174,14 +193,14 @@ class Monitor:
         if complete:
             self.say(f"saved {path}: {len(lines)} lines, a whole match")
         else:
-            self.say(f"saved {path}: {len(lines)} lines, INCOMPLETE (replay will refuse it)")
+            self.say(
+                f"saved {path}: {len(lines)} lines, INCOMPLETE ({missing_words(lines)};"
+                " replay will refuse it)"
+            )
 
 
 def run_monitor(args, say):
-    from host_sim.cli import _check_log_path
-
-    if args.save:
-        _check_log_path(args.save)
+    check_out_paths(args)
     path = args.port or find_data_port()
     port = open_port(path)
     say(f"monitoring {path} (Ctrl-C to stop)")

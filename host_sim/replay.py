@@ -20,7 +20,7 @@ what the rules produce at that instant.
 import json
 
 from host_sim import use_board_paths
-from host_sim.logfile import parse_log_bytes, read_log
+from host_sim.logfile import clip, parse_log_bytes, read_log
 
 use_board_paths()
 
@@ -31,6 +31,11 @@ from speedduo.rules import Rules  # noqa: E402
 
 _TICKS_MASK = (1 << 29) - 1
 _MAX_MATCH_MS = 1 << 28  # ticks_diff's range: longer than any match R17 lets run
+# The longest pass of the board's loop: a key event rides on a line of an instant at most
+# this long before it (check_rides). Measured: a few ms for a play (step_us_p99), 32 ms
+# for a pass that answers the host's `stats` (docs/link.md); the simulator's tests run
+# loops of up to 60 ms.
+PASS_MAX_MS = 100
 _OVERFLOW = -1  # key number of a "the keypad queue overflowed" entry
 _CLEARED = -2  # ... of "the queue was cleared": the window of unseen losses ends
 
@@ -241,8 +246,11 @@ def _two_ticks(ms):
     return _first_tick(ms + 1) - _first_tick(ms) == 2
 
 
-def replay_events(entries):
-    """Step 3: the lines the rules produce for the log's key events (without key fields)."""
+def replay_events(entries, spans=None):
+    """Step 3: the lines the rules produce for the log's key events (without key fields).
+
+    ``spans``: a list that gets, for each key event in order, the (first, last) index
+    into those lines of the lines it may ride on (``check_rides``)."""
     header = entries[0][1]
     rules = rules_from_log(header)
     keys, overflows = check_record(entries)
@@ -259,21 +267,68 @@ def replay_events(entries):
     hand.deal = deal_counting_overflows
     queue = KeyQueue()
     arbiter = Arbiter(queue, match, 0, KeyEvent(0, False, 0))
-    pending_t = None
-    for t, key, pressed in keys:
-        if pending_t is not None and t > pending_t:
-            arbiter.service(t & _TICKS_MASK)  # every instant before t is complete
-            log.drain(out.append)
-        queue.items.append(KeyEvent(key, pressed == 1, t & _TICKS_MASK))
-        pending_t = t
-    if pending_t is not None:
-        arbiter.service((pending_t + 1) & _TICKS_MASK)
+    # Loop passes at each key event's time (every instant before it is complete: nothing
+    # before it is held back), and with ``spans`` also PASS_MAX_MS + 1 before each: any
+    # pass may come between two events, and the lines are the same.
+    times = [t for t, _, _ in keys]
+    passes = set(times)
+    if spans is not None:
+        passes.update(t - PASS_MAX_MS - 1 for t in times if t > PASS_MAX_MS)
+    if times:
+        passes.add(times[-1] + 1)
+    written = {}  # pass time -> lines written by then (every instant before it)
+    i = 0
+    for at in sorted(passes):
+        arbiter.service(at & _TICKS_MASK)
         log.drain(out.append)
+        written[at] = len(out)
+        while i < len(keys) and keys[i][0] == at:
+            t, key, pressed = keys[i]
+            queue.items.append(KeyEvent(key, pressed == 1, t & _TICKS_MASK))
+            i += 1
+    if spans is not None:
+        spans.extend((written.get(t - PASS_MAX_MS - 1, 0), written[t]) for t in times)
     while match.phase != OVER:
         match.advance(match.next_due())
         log.drain(out.append)
     log.drain(out.append)
     return out
+
+
+def check_rides(entries, spans):
+    """Each key event rides on the first line written after the loop pass that read it.
+
+    A pass reads every event stamped before it began, so the line is no later than
+    the first line of an instant at or after the event's time (the rules write that
+    line in a pass that began after it). A pass lasts at most PASS_MAX_MS, and the
+    line is the first the reading pass wrote, so it is of an instant no earlier than
+    PASS_MAX_MS before the event (the rules write the lines in a fixed order, so an
+    index into them stands for an instant). Raises Divergence for the first event
+    that rides elsewhere."""
+    numbers = [n for n, (_, obj) in enumerate(entries, 1) if obj["ev"] != "keys"]
+    index = 0  # the key event's place in the record (loss marks are not events)
+    position = 0  # the rules' line the event rides on (a keys line's: the next line's)
+    for number, (_, obj) in enumerate(entries, 1):
+        for t, key, pressed in obj.get("keys", ()):
+            if key < 0:
+                continue
+            first, last = spans[index]
+            index += 1
+            event = _compact([t, key, pressed])
+            if position > last:
+                raise Divergence(
+                    number,
+                    f"key event {event} rides here, but the first line written after it"
+                    f" (at {t} ms) is line {numbers[min(last, len(numbers) - 1)]}",
+                )
+            if position < first:
+                raise Divergence(
+                    number,
+                    f"key event {event} rides here, more than one loop pass"
+                    f" ({PASS_MAX_MS} ms) before it happened (at {t} ms)",
+                )
+        if obj["ev"] != "keys":
+            position += 1
 
 
 def _compact(value):
@@ -290,10 +345,11 @@ def _with_keys(line, obj):
     return line[:-1] + extra + ',"keys_total":%d}' % obj["keys_total"]
 
 
-def replay_lines(entries):
+def replay_lines(entries, spans=None):
     """The regenerated log: each line with the key fields of the file's line at its place,
-    and the file's ``keys`` lines (key events only) where the file has them."""
-    out = iter(replay_events(entries))
+    and the file's ``keys`` lines (key events only) where the file has them. ``spans``:
+    as for ``replay_events``."""
+    out = iter(replay_events(entries, spans))
     lines = []
     for line, obj in entries:
         if obj["ev"] == "keys":
@@ -309,22 +365,24 @@ def replay_lines(entries):
 
 def check_entries(entries):
     """Raise Divergence naming the first line the rules do not produce; else return None."""
-    regenerated = replay_lines(entries)
+    spans = []
+    regenerated = replay_lines(entries, spans)
     for number, (line, _) in enumerate(entries, 1):
         if number > len(regenerated):
-            raise Divergence(number, "the replay ended before it", f"\n  log:    {line}")
+            raise Divergence(number, "the replay ended before it", f"\n  log:    {clip(line)}")
         if regenerated[number - 1] != line:
             raise Divergence(
                 number,
                 "the rules produce another event here",
-                f"\n  log:    {line}\n  replay: {regenerated[number - 1]}",
+                f"\n  log:    {clip(line)}\n  replay: {clip(regenerated[number - 1])}",
             )
     if len(regenerated) > len(entries):
         raise Divergence(
             len(entries),
             "the log ends before the replay",
-            f"\n  replay: {regenerated[len(entries)]}",
+            f"\n  replay: {clip(regenerated[len(entries)])}",
         )
+    check_rides(entries, spans)
 
 
 def replay_file(path, data=None):

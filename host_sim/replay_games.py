@@ -12,7 +12,7 @@ must equal the file byte for byte. The first line that differs is named
 import json
 
 from host_sim import use_board_paths
-from host_sim.logfile import LogError, _card, _cards, _whole, read_bytes
+from host_sim.logfile import LogError, _card, _cards, _short, _whole, clip, json_line, read_bytes
 
 use_board_paths()
 
@@ -144,7 +144,7 @@ def is_games_log(data):
     first = data.split(b"\n", 1)[0]
     try:
         obj = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return isinstance(obj, dict) and obj.get("ev") == "match" and obj.get("v") == 2
 
@@ -157,10 +157,7 @@ def parse_games_log(text, path="log"):
     fields = None
     n = 2
     for number, line in enumerate(text.split("\n")[:-1], 1):
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            raise LogError(f"{path}: line {number} is not valid JSON") from None
+        obj = json_line(line, path, number)
         if not isinstance(obj, dict) or not isinstance(obj.get("ev"), str):
             raise LogError(f"{path}: line {number} is not an event object")
         ev = obj["ev"]
@@ -169,7 +166,7 @@ def parse_games_log(text, path="log"):
             entries.append((line, obj))
             continue
         if ev not in fields:
-            raise LogError(f"{path}: line {number} has unknown event {ev!r} for this game")
+            raise LogError(f"{path}: line {number} has unknown event {_short(ev)} for this game")
         missing = [name for name in fields[ev] if name not in obj]
         if missing:
             raise LogError(f"{path}: line {number} ({ev}) lacks {', '.join(missing)}")
@@ -312,7 +309,7 @@ def replay_games_file(path, data=None):
         if lines[number - 1] != line:
             return False, (
                 f"{path}: line {number} diverges: the rules produce another event here"
-                f"\n  log:    {line}\n  replay: {lines[number - 1]}"
+                f"\n  log:    {clip(line)}\n  replay: {clip(lines[number - 1])}"
             )
     if len(lines) > len(entries):
         return False, f"{path}: line {len(entries)} diverges: the log ends before the replay"

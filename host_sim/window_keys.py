@@ -10,7 +10,8 @@ overrides the buttons it names. Format (TOML)::
     [player2]
     R = "keypad 9"
 
-Anything wrong (unreadable file, bad TOML, unknown table or button, unknown key
+Anything wrong (unreadable file, not a regular file, over 64 KB, not UTF-8, bad
+TOML or nested too deeply, unknown table or button, unknown key
 name, one key on two buttons, Escape, a button left without a key) is a
 ``KeymapError`` whose text is one line naming the file and what is wrong.
 """
@@ -19,11 +20,13 @@ import os
 import tomllib
 
 from host_sim import HOST_SIM
+from host_sim.logfile import LogError, read_bytes
 
 BUTTONS = ("L", "1", "2", "3", "4", "5", "R")  # a player's row, key numbers 7p + index
 PLAYERS = ("player1", "player2")  # Player 1 (left panel), Player 2
 DEFAULT_PATH = os.path.join(HOST_SIM, "keymap.toml")
 RESERVED = ("escape",)  # closes the window
+KEYMAP_LIMIT = 64 << 10  # a keymap names 14 buttons: a few hundred bytes
 
 
 class KeymapError(ValueError):
@@ -44,13 +47,25 @@ def user_keymap_path(explicit=None, environ=None):
 
 def read_table(path):
     """{(player, button): [key names]} from one keymap file."""
+    try:  # a file only (a FIFO would hang), at most KEYMAP_LIMIT bytes
+        raw = read_bytes(path, "keymap", KEYMAP_LIMIT, regular=True)
+    except LogError as e:
+        raise KeymapError(str(e)) from None
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise KeymapError(f"keymap {path}: cannot read it: {e.strerror or e}") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise KeymapError(
+            f"keymap {path}: line {line} is not UTF-8 text (save it as UTF-8)"
+        ) from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise KeymapError(f"keymap {path}: not TOML: {e}") from None
+    except RecursionError:
+        raise KeymapError(
+            f"keymap {path}: not a keymap: arrays or tables nested too deeply"
+        ) from None
     table = {}
     for section, buttons in data.items():
         if section not in PLAYERS:

@@ -106,23 +106,17 @@ def main(argv):
     if not 10 <= args.fps <= 240:
         print("play: error: --fps must be 10..240", file=sys.stderr)
         return 2
+    from host_sim.logfile import check_out_paths
     from host_sim.window_keys import KeymapError, load_keymap
     from host_sim.window_layout import Layout
 
     try:
         layout = Layout(args.scale)
         settings = settings_from(args)
+        check_out_paths(args)  # --log, --screenshot
     except ValueError as e:
         print(f"play: error: {e}", file=sys.stderr)
         return 2
-    if args.log:
-        from host_sim.cli import _check_log_path
-
-        try:
-            _check_log_path(args.log)
-        except ValueError as e:
-            print(f"play: error: {e}", file=sys.stderr)
-            return 2
     try:
         import pygame
     except ImportError:
@@ -157,6 +151,9 @@ def play(pygame, screen, layout, keymap, args, settings):
         log = window.run(settings)
     except KeyboardInterrupt:
         log = window.log
+    except ValueError as e:  # LogError: the log's file, one line naming it
+        print(f"play: error: {e}", file=sys.stderr)
+        return 2
     except OSError as e:
         print(f"play: error: cannot write the log: {e.strerror or e}", file=sys.stderr)
         return 2

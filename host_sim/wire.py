@@ -152,7 +152,13 @@ class Decoder:
             items.append(Item("garbled", seq=seq, text=body.decode("utf-8", "replace")))
 
 
-def lost_line(count):
+def lost_line(count, unseen=0):
+    """A ``lost`` marker for a saved log: ``count`` lines are missing, ``unseen`` of them
+    sent by the board but never read by this host (another program on the port, such as
+    ``stats`` or ``ask``, read them, or they came before it began reading); the rest the
+    board itself counted lost (its own marker)."""
+    if unseen:
+        return '{"ev":"lost","lines":%d,"unseen":%d}' % (count, unseen)
     return '{"ev":"lost","lines":%d}' % count
 
 
@@ -167,6 +173,7 @@ class MatchAssembler:
         self._lines = None  # [(seq, text)] of the match being read
         self._complete = True
         self._missing = 0  # lines missing since the last match ended (before the next began)
+        self._unseen = 0  # ... of them sent by the board, but not read by this host
 
     @property
     def running(self):
@@ -177,14 +184,16 @@ class MatchAssembler:
         kind = item.kind
         if kind in ("lost", "gap"):
             count = item.count
+            unseen = count if kind == "gap" else 0
             if self._lines is not None:
                 if kind == "lost":  # lines the board counted lost, though (part of) one arrived
                     first = item.seq - count + 1
                     self._lines = [(s, t) for s, t in self._lines if s is None or s < first]
-                self._lines.append((None, lost_line(count)))
+                self._lines.append((None, lost_line(count, unseen)))
                 self._complete = False
             else:
                 self._missing += count
+                self._unseen += unseen
         elif kind == "restart":
             done += self.finish()
         elif kind == "log":
@@ -194,11 +203,13 @@ class MatchAssembler:
                 self._lines = [(item.seq, text)]
                 self._complete = True
                 self._missing = 0
+                self._unseen = 0
             else:
                 if self._lines is None:  # the match began before the host read the port
-                    self._lines = [(None, lost_line(self._missing))]
+                    self._lines = [(None, lost_line(self._missing, self._unseen))]
                     self._complete = False
                     self._missing = 0
+                    self._unseen = 0
                 self._lines.append((item.seq, text))
                 if text.startswith('{"ev":"match_end"'):
                     done += self.finish()

@@ -96,6 +96,28 @@ def run_cli(*args, check=True, timeout=600, cwd=ROOT, env=None):
     return result
 
 
+def _running(pid):
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def gone_within(pids, seconds):
+    """True once none of ``pids`` runs (Linux's /proc), False if one still does after
+    ``seconds`` (a bound for a process being killed, not a timing under test)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while any(_running(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 @pytest.fixture
 def cli():
     return run_cli

@@ -98,6 +98,9 @@ def mutations(text, rng, per_kind=3):
                 out.append(
                     (f"shift_key_{shift}", _join(lines[:k] + [_compact(obj)] + lines[k + 1 :]))
                 )
+        moved = _move_keys(objs, rng)
+        if moved is not None:
+            out.append((moved[0], _join([_compact(o) for o in moved[1]])))
         k = rng.randrange(len(lines))
         obj = dict(objs[k])
         field = rng.choice(sorted(obj))
@@ -118,6 +121,33 @@ def mutations(text, rng, per_kind=3):
             del obj[rng.choice(optional)]
             out.append(("drop_field", _join(lines[:k] + [_compact(obj)] + lines[k + 1 :])))
     return [(kind, altered) for kind, altered in out if altered != data]
+
+
+def _move_keys(objs, rng, tries=8):
+    """(kind, events): one line's key events moved onto another line between the lines
+    with keys around it (the record stays in order, keys_total stays true), or None."""
+    keyed = [i for i, o in enumerate(objs) if "keys" in o]
+    carriers = [i for i in keyed if objs[i]["ev"] != "keys"]
+    for _ in range(tries if carriers else 0):
+        k = rng.choice(carriers)
+        before = max([i for i in keyed if i < k], default=0)
+        after = min([i for i in keyed if i > k], default=len(objs))
+        places = [
+            j
+            for j in range(before + 1, after)
+            if j != k and objs[j]["ev"] not in ("match", "draw", "keys")
+        ]
+        if places:
+            j = rng.choice(places)
+            events = [dict(o) for o in objs]
+            source, target = events[k], events[j]
+            target.pop("keys_total", None)  # match_end's: it goes after keys, as written
+            target["keys"] = source.pop("keys")
+            target["keys_total"] = source["keys_total"]
+            if source["ev"] != "match_end":
+                del source["keys_total"]
+            return ("move_keys_earlier" if j < k else "move_keys_later"), events
+    return None
 
 
 _OPTIONAL = ("tie", "due", "overflows", "points", "keys", "tie_first", "tie_break")
@@ -260,6 +290,7 @@ def simulator_writes(data):
         if script is None:
             continue
         written = []
+        written_ms = []  # match ms at which each line was written
         sim = Simulation(
             header["seed"],
             rules,
@@ -273,7 +304,14 @@ def simulator_writes(data):
             # keys held at the start: the board's menu took their presses (and cleared the queue)
             sim.clock.advance_to(sim.clock.tick_time(1))
             sim.keys.events.clear()
-        match = sim.run(written.append)
+
+        def write(line, sim=sim, written=written, written_ms=written_ms):
+            written.append(line)
+            clock = sim.clock
+            now_ms = clock.ticks_ms_of_tick(clock.tick_at_or_before(clock.now_us))
+            written_ms.append(sim.arbiter.match_time(now_ms))
+
+        match = sim.run(write)
         read, logged = _key_stream(written), _key_stream(lines)
         # the loop's last pass reads what is queued, also events after the end: the simulator
         # makes that pass 1 ms after the end, the board whenever its loop comes round again
@@ -285,8 +323,43 @@ def simulator_writes(data):
         same_keys = logged[: len(read)] == read and all(t > end for t, _, _ in late)
         same = same_keys and [_strip(x) for x in written] == [_strip(x) for x in lines]
         # the rules see match milliseconds only: another tick alignment gives the same events
-        return same and _counts_agree(lines)
+        return same and _counts_agree(lines) and _rides_agree(lines, written_ms)
     return False
+
+
+# the longest pass of the board's loop the oracle allows (host_sim/replay.py PASS_MAX_MS)
+_PASS_MAX_MS = 100
+
+
+def _rides_agree(lines, written_ms):
+    """Each key event rides on a line a loop could have written first after reading it.
+
+    The simulator's loop reads each event in the pass at its own millisecond and writes
+    a line of instant y in the pass at y + 1 (``written_ms``). A loop whose passes
+    last up to _PASS_MAX_MS reads an event stamped t in a pass that began at t or
+    later and writes lines from that pass's start, which is at most _PASS_MAX_MS
+    after the previous pass began: the line the event rides on was written by the
+    simulator no earlier than t - _PASS_MAX_MS, and no later than the first line it
+    wrote at t + 1 or after (1 ms more either way for the tick grid).
+    """
+    objs = [json.loads(line) for line in lines]
+    regular = [i for i, o in enumerate(objs) if o["ev"] != "keys"]
+    regular_ms = [written_ms[i] for i in regular]
+    place = 0
+    for o in objs:
+        for t, key, _ in o.get("keys", ()):
+            if key < 0:
+                continue
+            earliest = next(
+                (n for n, ms in enumerate(regular_ms) if ms >= t - _PASS_MAX_MS - 1),
+                len(regular),
+            )
+            latest = next((n for n, ms in enumerate(regular_ms) if ms >= t + 2), len(regular))
+            if not earliest <= place <= latest:
+                return False
+        if o["ev"] != "keys":
+            place += 1
+    return True
 
 
 def _counts_agree(lines):

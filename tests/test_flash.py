@@ -193,4 +193,4 @@ def test_the_cli_says_where_to_download_without_uf2(capsys):
     assert err.count("\n") == 1 and flash.PINNED_URL in err
     assert "dragging that file onto the RPI-RP2 drive yourself is enough" in err
     assert cli_main(["flash", "--uf2", "/no/such.uf2"]) == 2
-    assert "cannot read /no/such.uf2" in capsys.readouterr().err
+    assert "cannot read UF2 /no/such.uf2" in capsys.readouterr().err

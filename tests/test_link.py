@@ -25,7 +25,7 @@ from speedduo.menu import Menu
 from speedduo.rules import Rules
 
 from host_sim.logfile import LogError, parse_log
-from host_sim.monitor import PortError, describe, find_data_port
+from host_sim.monitor import Monitor, PortError, describe, find_data_port
 from host_sim.wire import Decoder, FrameError, MatchAssembler, log_lines, parse_frame, request
 
 LINE = '{"ev":"stall","t":%d,"due":%d}'
@@ -264,11 +264,11 @@ def test_a_whole_match_is_one_complete_log_and_replies_are_left_out():
 
 def test_a_match_read_from_its_middle_starts_with_a_lost_line():
     assert _assemble(_wire((DEAL, 7), (END, 8))) == [
-        (['{"ev":"lost","lines":6}', DEAL, END], False)
+        (['{"ev":"lost","lines":6,"unseen":6}', DEAL, END], False)  # sent, read elsewhere
     ]
     marker = '{"ev":"lost","lines":4}'
     assert _assemble(_wire((marker, 6), (DEAL, 7), (END, 8))) == [
-        (['{"ev":"lost","lines":6}', DEAL, END], False)  # 2 sent elsewhere + 4 lost
+        (['{"ev":"lost","lines":6,"unseen":2}', DEAL, END], False)  # 2 sent elsewhere + 4 lost
     ]
 
 
@@ -281,7 +281,7 @@ def test_lines_the_board_counted_lost_are_taken_out_and_marked():
 
 def test_a_cut_line_and_a_gap_without_marker_make_the_log_incomplete():
     data = _wire((MATCH, 1)) + b'{"ev":"de' + b"\n" + _wire((END, 3))
-    assert _assemble(data) == [([MATCH, '{"ev":"lost","lines":1}', END], False)]
+    assert _assemble(data) == [([MATCH, '{"ev":"lost","lines":1,"unseen":1}', END], False)]
 
 
 def test_a_stream_that_ends_mid_match_gives_an_incomplete_log_and_a_restart_ends_one():
@@ -309,6 +309,37 @@ def test_reply_frames_with_a_bad_checksum_are_refused():
 def test_replay_names_a_lost_line_as_missing_lines():
     with pytest.raises(LogError, match="line 1: 6 lines are missing here"):
         parse_log('{"ev":"lost","lines":6}\n{"ev":"match_end","winner":null,"score":[0,0]}\n')
+
+
+@pytest.mark.parametrize(
+    "marker, why",
+    [
+        ('{"ev":"lost","lines":6}', "(lost on the board's data port)"),
+        ('{"ev":"lost","lines":9,"unseen":9}', "(sent by the board but read by another program"),
+        ('{"ev":"lost","lines":6,"unseen":2}', "(4 lost on the board's data port, 2 sent by"),
+    ],
+)
+def test_replay_says_whether_the_board_or_another_reader_lost_the_lines(marker, why):
+    with pytest.raises(LogError) as error:
+        parse_log(marker + '\n{"ev":"match_end","winner":null,"score":[0,0]}\n')
+    assert why in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_monitor_started_after_stats_took_9_lines_says_so_not_that_the_board_lost_them(
+    tmp_path,
+):
+    """``stats``/``ask`` read the port first (skipping the match's first 9 lines): the saved
+    match is incomplete because another reader took those lines, not the board."""
+    said = []
+    saved = tmp_path / "m.jsonl"
+    monitor = Monitor(str(saved), said.append)
+    monitor.feed(_wire((DEAL, 10), (END, 11)))
+    monitor.end()
+    assert saved.read_text().splitlines()[0] == '{"ev":"lost","lines":9,"unseen":9}'
+    text = "\n".join(said)
+    assert "lost on the data port" not in text and "board counted" not in text
+    assert "9 lines not seen before seq 10 (the board sent them: another program" in text
+    assert "9 lines missing: sent by the board but read by another program" in text
 
 
 # ---- finding the port ----

@@ -254,3 +254,95 @@ def test_a_log_without_its_key_record_cannot_be_checked():
         lines.append(json.dumps(event, separators=(",", ":")))
     e = _check(lines)
     assert isinstance(e, ReplayError) and "key events" in str(e)
+
+
+# ---- where key events ride (docs/match-log.md "Key events") ----
+
+_TWO_PRESSES = "200000 0 1 down\n201000 0 1 up\n305000 1 2 down\n306000 1 2 up\n"
+
+
+def _move_keys(lines, source, target):
+    """The key events of line ``source`` (0-based) moved onto line ``target``, after its own."""
+    objs = [json.loads(line) for line in lines]
+    moved = objs[source].pop("keys")
+    total = objs[source].pop("keys_total")
+    if objs[source]["ev"] == "match_end":
+        objs[source]["keys_total"] = total
+    objs[target].pop("keys_total", None)
+    objs[target]["keys"] = objs[target].get("keys", []) + moved
+    objs[target]["keys_total"] = total
+    return [json.dumps(o, separators=(",", ":")) for o in objs]
+
+
+def _keyed(lines):
+    return [i for i, line in enumerate(lines) if '"keys":' in line]
+
+
+def test_a_key_event_moved_onto_a_line_105_ms_before_it_happened_diverges():
+    lines = _scripted(_TWO_PRESSES)
+    first, second = _keyed(lines)[:2]
+    assert json.loads(lines[second])["keys"][0][0] - json.loads(lines[first])["keys"][0][0] == 105
+    error = _check(_move_keys(lines, second, first))
+    assert isinstance(error, Divergence) and error.line == first + 1
+    assert "more than one loop pass (100 ms) before it happened (at 3305 ms)" in str(error)
+
+
+def test_a_key_event_moved_onto_the_deal_before_it_diverges():
+    lines = _scripted(_TWO_PRESSES)
+    first = _keyed(lines)[0]
+    deal = next(i for i, line in enumerate(lines) if line.startswith('{"ev":"deal"'))
+    error = _check(_move_keys(lines, first, deal))
+    assert isinstance(error, Divergence) and "more than one loop pass" in str(error)
+
+
+def test_a_key_event_moved_onto_a_line_written_after_its_own_diverges():
+    lines = _scripted(_TWO_PRESSES)
+    last = _keyed(lines)[-1]  # the second press's line; the hand's end comes seconds later
+    end = next(i for i, line in enumerate(lines) if line.startswith('{"ev":"hand_end"'))
+    error = _check(_move_keys(lines, last, end))
+    assert isinstance(error, Divergence) and error.line == end + 1
+    assert f"the first line written after it (at 3305 ms) is line {last + 1}" in str(error)
+
+
+def test_key_events_read_by_a_slow_loop_ride_early_and_still_replay():
+    """A loop pass of 60 ms reads a press late and puts it on the pass's first line."""
+    lines = _scripted(_TWO_PRESSES, loop_us=60000)
+    assert _check(lines) is None
+
+
+# ---- messages that stay one line, and short ----
+
+
+@pytest.mark.parametrize(
+    "bad, words",
+    [
+        ('{"ev":"stall","t":' + "7" * 5000 + "}", "line 3 is not valid JSON (Exceeds the limit"),
+        ('{"ev":"stall","t":' + "[" * 5000 + "]" * 5000 + "}", "line 3 is not valid JSON"),
+    ],
+)
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_huge_number_or_deep_nesting_is_one_line_naming_the_line(bad, words, version):
+    from host_sim.replay_games import parse_games_log
+
+    lines = _scripted(_TWO_PRESSES)
+    if version == 2:
+        lines = [
+            '{"ev":"match","v":2,"game":"spit","players":2,"seed":1,"rules":{},"best_of":1,'
+            '"tie_first":0}',
+            '{"ev":"stall","t":1,"due":2}',
+        ]
+    text = "\n".join(lines[:2] + [bad] + lines[2:]) + "\n"
+    with pytest.raises(LogError) as error:
+        (parse_log if version == 1 else parse_games_log)(text, "m.jsonl")
+    assert words in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_divergence_clips_both_lines():
+    lines = _scripted(_TWO_PRESSES)
+    k = _keyed(lines)[0]
+    obj = json.loads(lines[k])
+    obj["note"] = "x" * 2_500_000  # an extra field: allowed, and not what the rules write
+    lines[k] = json.dumps(obj, separators=(",", ":"))
+    error = _check(lines)
+    assert isinstance(error, Divergence) and error.line == k + 1
+    assert len(str(error)) < 1000 and "characters)" in str(error)

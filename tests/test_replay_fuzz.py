@@ -2,17 +2,20 @@
 
 Genuine logs from several seeds, players and rule sets are altered every way
 ``replay_fuzz.mutations`` knows (truncations, bit flips, changed digits,
-deleted / duplicated / swapped lines, shifted times, wrong types). Each altered
+deleted / duplicated / swapped lines, shifted times, wrong types, key events moved
+onto another line). Each altered
 log must end in a one-line error (exit status 2) or a named divergence (exit
 status 1), never a traceback. An altered log may replay only when it is itself
-a genuine log: the simulator, fed the key events it names, writes exactly it,
-and the independent referee finds every event legal
+a genuine log: the simulator, fed the key events it names, writes exactly it
+(each key event on a line a loop whose passes last up to 100 ms could have put it
+on), and the independent referee finds every event legal
 (a release moved by a millisecond, or a rule option no event depended on, is
 another match nobody can tell apart). SPEED_SOAK=1 runs a much bigger campaign
 (SPEED_SOAK_LOGS logs, default 300; SPEED_SOAK_SEED repeats a campaign).
 """
 
 import collections
+import json
 import os
 import random
 
@@ -128,6 +131,27 @@ def test_the_fuzz_catches_a_checker_that_accepts_everything(monkeypatch):
     monkeypatch.setattr(replay_fuzz, "check_entries", lambda entries: None)
     counts, bad = _campaign(LOGS[:1], 1, random.Random(9), stop_after_bad=3)
     assert counts["accepted"] == 3 and len(bad) == 3
+
+
+def test_the_fuzz_catches_a_checker_that_lets_key_events_ride_anywhere(monkeypatch):
+    """With the check of where key events ride switched off, moved ones get through, and
+    the oracle (the simulator's own timing) calls them not genuine."""
+    from replay_fuzz import _compact, _move_keys
+
+    import host_sim.replay
+
+    monkeypatch.setattr(host_sim.replay, "check_rides", lambda entries, spans: None)
+    objs = [json.loads(line) for line in _log(*LOGS[0]).decode().splitlines()]
+    rng = random.Random(9)
+    caught = 0
+    for _ in range(40):
+        moved = _move_keys(objs, rng)
+        if moved is None:
+            continue
+        altered = ("\n".join(_compact(o) for o in moved[1]) + "\n").encode()
+        if verdict(altered)[0] == "accepted" and not simulator_writes(altered):
+            caught += 1
+    assert caught
 
 
 @pytest.mark.parametrize(

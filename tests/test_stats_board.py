@@ -151,7 +151,7 @@ def test_the_micropython_vm_keeps_stats_too(tmp_path, match_script):
 
 @pytest.mark.parametrize(
     "content, message",
-    [(b"\xff" * 100, "100 bytes, an nvm image has 4096"), (None, "cannot write into")],
+    [(b"\xff" * 100, "100 bytes, an nvm image has 4096"), (None, "no folder")],
 )
 def test_a_bad_nvm_file_is_one_line_and_exit_2(tmp_path, match_script, content, message):
     if content is None:

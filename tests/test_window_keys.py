@@ -69,20 +69,75 @@ def test_a_bad_keymap_is_one_line_naming_the_file(tmp_path, text, expected):
 
 
 def test_an_unreadable_keymap_is_one_line(tmp_path):
-    with pytest.raises(KeymapError, match="cannot read it"):
+    with pytest.raises(KeymapError, match="cannot read keymap"):
         load_keymap(key_code, str(tmp_path / "missing.toml"))
 
 
-def test_play_with_a_bad_keymap_says_so_in_one_line_and_exits_2(tmp_path):
-    path = _write(tmp_path, "[player1]\nL = 'nosuchkey'\n")
+def _play(*args, **environ):
+    """``python3 dev.py play`` (host_sim.window_main) with ARGS and extra environment."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
-    result = subprocess.run(
-        [sys.executable, "-m", "host_sim.window_main", "--keymap", path],
+    env.pop("SPEEDDUO_KEYMAP", None)
+    env.update(environ)
+    return subprocess.run(
+        [sys.executable, "-m", "host_sim.window_main", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def test_play_with_a_bad_keymap_says_so_in_one_line_and_exits_2(tmp_path):
+    path = _write(tmp_path, "[player1]\nL = 'nosuchkey'\n")
+    result = _play("--keymap", path)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "unknown key name 'nosuchkey'" in result.stderr
+
+
+def _bad_keymap(tmp_path, kind):
+    """A keymap file that is not one: bytes that are not UTF-8, arrays nested 2,000 deep,
+    a FIFO (reading it would wait for a writer for ever), or too big to be a keymap."""
+    path = tmp_path / "keymap.toml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "not utf-8":
+        path.write_bytes(b"[player1]\nL = '\xff'\n")
+    elif kind == "nested":
+        path.write_text("[player1]\nL = " + "[" * 2000 + "]" * 2000 + "\n")
+    else:
+        path.write_text("# " + "x" * (100 << 10) + "\n")
+    return str(path)
+
+
+_BAD_KEYMAPS = {
+    "not utf-8": "line 2 is not UTF-8",
+    "nested": "nested too deeply",
+    "fifo": "a pipe, not a regular file",
+    "too big": "larger than 64 KB",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_BAD_KEYMAPS))
+@pytest.mark.parametrize("given", ["--keymap", "SPEEDDUO_KEYMAP", "the default path"])
+def test_a_keymap_that_is_not_a_keymap_file_is_one_line_naming_it(tmp_path, kind, given):
+    path = _bad_keymap(tmp_path, kind)
+    explicit = path if given == "--keymap" else None
+    environ = {"SPEEDDUO_KEYMAP": path} if given == "SPEEDDUO_KEYMAP" else {}
+    if given == "the default path":
+        (tmp_path / "speedduo").mkdir()
+        os.rename(path, tmp_path / "speedduo" / "keymap.toml")
+        path = str(tmp_path / "speedduo" / "keymap.toml")
+        environ = {"XDG_CONFIG_HOME": str(tmp_path)}
+    with pytest.raises(KeymapError) as error:
+        load_keymap(key_code, explicit, environ)
+    message = str(error.value)
+    assert _BAD_KEYMAPS[kind] in message and path in message and "\n" not in message
+
+
+def test_play_with_a_default_keymap_that_is_not_utf_8_exits_2_in_one_line(tmp_path):
+    (tmp_path / "speedduo").mkdir()
+    (tmp_path / "speedduo" / "keymap.toml").write_bytes("[player1]\nL = 'é'\n".encode("utf-16"))
+    result = _play(XDG_CONFIG_HOME=str(tmp_path))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and "is not UTF-8" in result.stderr, result.stderr

@@ -27,6 +27,9 @@
 //   nvm                        optional: {offset, size, load}: the flash sector of
 //                              microcontroller.nvm, loaded from `load` (a file) at power-on;
 //                              flash writes to it are emulated (below) and it is saved as nvm.bin
+//   progress                   optional: every half second of wall time, one JSON line on
+//                              stderr: {"t_us", "wall_s", "waiting": "boot" | "menu" |
+//                              "match" | "stats" | "settle" | "limit", "match", "matches"}
 //   pwm_slice                  optional: record every register write of this PWM slice
 //                              (the piezo's: GPIO15 is slice 7, channel B) in pwm.txt
 //
@@ -161,10 +164,13 @@ function main() {
   let waitSeen = 0; // console lines holding waitText
   let consoleLine = '';
   const host = new CDCHost(mcu.usbCtrl, config.data_port || { mode: 'read' }, clock, config.data_send || []);
+  let codeStarted = false; // the console said "code.py output:" or the profile's boot line
+  let matchStarts = 0; // match lines through the data port (one more than ends: in a match)
   host.onConsole = (bytes) => {
     fs.writeSync(consoleFd, bytes);
     const text = Buffer.from(bytes).toString('latin1');
     consoleTail = (consoleTail + text).slice(-4096);
+    if (!codeStarted && /code\.py output:|code\.py \||speedduo-profile boot/.test(consoleTail)) codeStarted = true;
     if (waitText) {
       consoleLine += text;
       let end;
@@ -176,9 +182,11 @@ function main() {
   };
   host.onData = (bytes) => {
     fs.writeSync(dataFd, bytes);
+    codeStarted = true; // the board program writes the data port: boot is over
     dataTail += Buffer.from(bytes).toString('latin1');
     let nl;
     while ((nl = dataTail.indexOf('\n')) >= 0) {
+      if (dataTail.slice(0, nl).startsWith('{"ev":"match",')) matchStarts++;
       if (dataTail.slice(0, nl).startsWith('{"ev":"match_end"')) {
         matchEnds++;
         lastMatchEndUs = nowUs();
@@ -195,6 +203,15 @@ function main() {
   const settleNs = (config.settle_us ?? 300000) * 1000;
   let reason = 'limit';
   const waitUs = []; // per 100 ms of emulated time: µs the core waited for an interrupt
+  let progressAt = Date.now();
+  const waitingFor = () => {
+    if (config.matches && matchEnds < config.matches && matchStarts > matchEnds) return 'match';
+    if (!codeStarted) return 'boot';
+    if (!config.matches) return 'limit';
+    if (matchEnds < config.matches) return 'menu';
+    if (waitSeen < waitCount) return 'stats';
+    return 'settle';
+  };
   for (;;) {
     for (let i = 0; i < 200000; i++) {
       if (core.waiting) {
@@ -208,6 +225,17 @@ function main() {
       }
     }
     const t = clock.nanos;
+    if (config.progress && Date.now() - progressAt >= 500) {
+      progressAt = Date.now();
+      const line = {
+        t_us: Math.round(t / 1000),
+        wall_s: (progressAt - wallStart) / 1000,
+        waiting: waitingFor(),
+        match: Math.min(matchEnds + 1, config.matches || 0),
+        matches: config.matches || 0,
+      };
+      fs.writeSync(2, JSON.stringify(line) + '\n');
+    }
     if (t >= limitNs) break;
     if (consoleTail.includes('Code done running')) {
       reason = 'code_done';
