@@ -38,7 +38,6 @@ CPython or the MicroPython VM. ``device`` runs it on CircuitPython itself on an
 emulated RP2040 (``host_sim/device_run.py``; docs/device.md).
 """
 
-import json
 import os
 import shutil
 import subprocess
@@ -46,13 +45,20 @@ import sys
 import tempfile
 
 from host_sim import HOST_SIM, ROOT, host_requests
+from host_sim.cli_options import add_rule_options, heap_type, seed_type
 from host_sim.logfile import (
-    SCRIPT_LIMIT,
     check_out_paths,
-    read_bytes,
-    read_text,
     write_atomically,
     write_bytes_atomically,
+)
+from host_sim.run_files import (
+    drive_sources,
+    load_script,
+    read_nvm,
+    read_traces,
+    render_snaps,
+    settings_values,
+    summary,
 )
 
 DEFAULT_STEP_US = 200
@@ -107,7 +113,7 @@ def _speed(text):
     return value
 
 
-def add_parsers(sub, seed_type, add_rule_options, heap_type):
+def add_parsers(sub):
     """The ``board`` and ``device`` subcommands, on cli.py's subparsers."""
     from speedduo.rules import BEST_OF
 
@@ -221,88 +227,6 @@ def add_parsers(sub, seed_type, add_rule_options, heap_type):
             )
             p.add_argument("--keep", help="keep the harness's raw recordings in DIR")
         add_rule_options(p)
-
-
-def check_game(args, changed):
-    """The other games (V8, V9) take only their own rule options and play one game of
-    rounds (no --best-of): anything else is refused before the run (one line, exit 2)."""
-    game = getattr(args, "game", None)
-    if game in (None, "speed"):
-        return
-    from speedduo.gamerules import OPTIONS
-
-    names = [name for name, _ in OPTIONS[game]]
-    for name, _ in changed:
-        if name not in names:
-            raise ValueError(f"--{name.replace('_', '-')} does not apply to --game {game}")
-    if args.best_of is not None:
-        raise ValueError(f"--best-of: {game} is one game played in rounds (V8/V9)")
-
-
-def settings_values(args, changed):
-    """[(SETTING, value)] for settings.toml / the environment, from the options."""
-    check_game(args, changed)
-    values = []
-    for name, value in changed:
-        if isinstance(value, bool):
-            value = int(value)
-        values.append(("SPEED_" + name.upper(), value))
-    if args.best_of is not None:
-        values.append(("SPEED_BEST_OF", args.best_of))
-    if args.opponent is not None:
-        values.append(("SPEED_OPPONENT", args.opponent))
-    if getattr(args, "game", None) is not None:
-        values.append(("SPEED_GAME", args.game))
-    if args.seed is not None:
-        values.append(("SPEED_SEED", args.seed))
-    if args.i2c_frequency is not None:
-        values.append(("SPEED_I2C_FREQUENCY", args.i2c_frequency))
-    if args.volume is not None:
-        values.append(("SPEED_VOLUME", args.volume))
-    if args.idle_off_s is not None:
-        values.append(("IDLE_OFF_S", args.idle_off_s))
-    return values
-
-
-SETTINGS_FILE_LIMIT = 16 << 20  # bytes: a drive holds 1 MiB; room for files far too big
-
-
-def drive_sources(args, values):
-    """(CIRCUITPY folder or None, settings.toml path or None) of ``--drive``/``--settings``,
-    checked before the run: the settings are then the drive's file as it is, so options
-    that would write settings are refused (one line, exit 2)."""
-    drive, settings = args.drive, args.settings
-    if not drive and not settings:
-        return None, None
-    if values:
-        raise ValueError(
-            "--settings/--drive: the settings are the drive's settings.toml as it is; "
-            "put %s in it instead of the option" % values[0][0]
-        )
-    if drive:
-        if not os.path.isfile(os.path.join(drive, "code.py")):
-            raise ValueError(f"--drive {drive}: no code.py in it (a CIRCUITPY folder has one)")
-        drive = os.path.abspath(drive)
-    if settings:
-        if not os.path.isfile(settings):
-            raise ValueError(f"--settings {settings}: not a file")
-        if os.path.getsize(settings) > SETTINGS_FILE_LIMIT:
-            raise ValueError(f"--settings {settings}: over {SETTINGS_FILE_LIMIT >> 20} MB")
-        settings = os.path.abspath(settings)
-    elif drive:
-        settings = os.path.join(drive, "settings.toml")  # none there: every default
-    return drive, settings
-
-
-def tone_line(t_ms, hz, ms):
-    """One tone as the --sounds file holds it."""
-    return '{"t":%d,"hz":%d,"ms":%d}' % (t_ms, hz, ms)
-
-
-def load_script(path):
-    from script import parse_script
-
-    return parse_script(read_text(path, "script", SCRIPT_LIMIT)) if path else []
 
 
 def run_board(args, changed):
@@ -467,79 +391,3 @@ def demo_script(seconds=1800, every_us=150000):
         t += every_us
         i += 1
     return "\n".join(lines) + "\n"
-
-
-NVM_SIZE = 4096  # microcontroller.nvm on the RP2040 (CircuitPython)
-
-
-def read_nvm(path):
-    """The bytes of an nvm FILE (None when it does not exist yet: erased flash)."""
-    if not os.path.lexists(path):
-        return None
-    data = read_bytes(path, "nvm", NVM_SIZE, regular=True)  # LogError: one line naming it
-    if len(data) != NVM_SIZE:
-        raise ValueError(f"--nvm {path}: {len(data)} bytes, an nvm image has {NVM_SIZE}")
-    return data
-
-
-def summary(kind, args, lines):
-    ends = [json.loads(line) for line in lines if line.startswith('{"ev":"match_end"')]
-    plays = sum(1 for line in lines if line.startswith('{"ev":"play"'))
-    where = f", log {args.log}" if args.log else ""
-    scores = "; ".join(
-        "winner %s %d-%d" % (e["winner"], e["score"][0], e["score"][1]) for e in ends
-    )
-    return f"{kind}: {len(ends)} match(es), {plays} plays ({scores or 'no match ended'}){where}"
-
-
-# ---- I2C traces and panel pictures (shared by board and device) ----
-
-
-def read_traces(path_or_paths, buses=2):
-    """[[transaction, ...] per bus]: dicts with t0, t1 (µs), addr, ack, data (bytes)."""
-    out = [[] for _ in range(buses)]
-    paths = path_or_paths if isinstance(path_or_paths, (list, tuple)) else [path_or_paths]
-    for index, path in enumerate(paths):
-        if not os.path.exists(path):
-            continue
-        with open(path) as f:
-            for line in f:
-                t = json.loads(line)
-                t["data"] = bytes.fromhex(t["data"])
-                out[t.get("bus", index)].append(t)
-    return out
-
-
-def panel_emulators():
-    from speedduo import pins
-    from ssd1306_emulator import SSD1306Emulator
-
-    return [
-        SSD1306Emulator(mounted_rotation=pins.PANEL_ROTATION[i], name="p%d" % i)
-        for i in range(pins.PANEL_COUNT)
-    ]
-
-
-def render_snaps(traces, snaps_ms, directory, address=None):
-    """Feed each bus's writes (those finished by the snap time) to an emulator; save PNGs."""
-    from speedduo import pins
-
-    from host_sim.screens_capture import save_screens
-
-    address = pins.PANEL_ADDRESS[0] if address is None else address
-    emulators = panel_emulators()
-    cursors = [0] * len(traces)
-    saved = []
-    for snap in sorted(snaps_ms):
-        for bus, transactions in enumerate(traces):
-            i = cursors[bus]
-            while i < len(transactions) and transactions[i]["t1"] <= snap * 1000:
-                t = transactions[i]
-                if t["ack"] and t["addr"] == address and not t.get("read") and t["data"]:
-                    emulators[bus].receive(t["data"])
-                i += 1
-            cursors[bus] = i
-        saved += save_screens(emulators, directory, "snap_%d" % snap)
-    if not snaps_ms:
-        os.makedirs(directory, exist_ok=True)
-    return saved

@@ -20,76 +20,29 @@ import subprocess
 import sys
 
 from host_sim import HOST_SIM, ROOT, use_board_paths
+from host_sim.cli_options import (
+    Parser,
+    add_rule_options,
+    heap_type,
+    player_type,
+    rules_from_args,
+    seed_type,
+)
 from host_sim.logfile import SCRIPT_LIMIT, LogError, check_out_paths, read_text, write_atomically
 
 use_board_paths()
 
 from speedduo.gamerules import GAMES  # noqa: E402
-from speedduo.rules import BEST_OF, Rules, option_names  # noqa: E402
-
-_OPTION_DEFAULTS = dict(Rules().as_pairs())
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.exit(2, f"host_sim: error: {message}\n")
-
-
-def _seed(text):
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"bad seed {text!r}: a whole number") from None
-    if not 0 <= value < 1 << 30:
-        raise argparse.ArgumentTypeError(f"bad seed {text!r}: must be 0 <= seed < 2**30")
-    return value
-
-
-def _player(text):
-    levels = ("easy", "medium", "hard", "perfect")
-    if text == "none" or (text.startswith("bot:") and text[4:] in levels):
-        return text
-    raise argparse.ArgumentTypeError(f"bad player {text!r}: none or bot:{'|'.join(levels)}")
-
-
-def _heap(text):
-    number = text[:-1] if text[-1:].upper() in ("K", "M") else text
-    if not number.isdigit() or int(number) == 0:
-        raise argparse.ArgumentTypeError(f"bad heap size {text!r}: e.g. 32K")
-    return text
-
-
-def _add_rule_options(parser):
-    group = parser.add_argument_group("rule options (docs/rules.md; defaults: the classic rules)")
-    for name in option_names():
-        default = _OPTION_DEFAULTS[name]
-        flag = "--" + name.replace("_", "-")
-        if isinstance(default, bool):
-            group.add_argument(flag, dest=name, action="store_true", default=None)
-        elif isinstance(default, int):
-            group.add_argument(flag, dest=name, type=int, default=None, metavar="MS")
-        else:
-            group.add_argument(flag, dest=name, choices=("off", "simple", "race"), default=None)
-
-
-def _rules_from_args(args):
-    rules = Rules()
-    changed = []
-    for name in option_names():
-        value = getattr(args, name, None)
-        if value is not None:
-            rules.set(name, value)
-            changed.append((name, value))
-    return rules, changed
+from speedduo.rules import BEST_OF  # noqa: E402
 
 
 def build_parser():
-    parser = _Parser(
+    parser = Parser(
         prog="python -m host_sim",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in ("run", "play"):
         run = sub.add_parser(
             name,
@@ -97,15 +50,15 @@ def build_parser():
             if name == "run"
             else "watch a match in the terminal",
         )
-        run.add_argument("--seed", type=_seed, default=1, help="deal seed, 0 <= N < 2**30")
+        run.add_argument("--seed", type=seed_type, default=1, help="deal seed, 0 <= N < 2**30")
         run.add_argument(
-            "--p1", type=_player, default="bot:hard", help="Player 1: bot:LEVEL or none"
+            "--p1", type=player_type, default="bot:hard", help="Player 1: bot:LEVEL or none"
         )
         run.add_argument(
-            "--p2", type=_player, default="bot:medium", help="Player 2: bot:LEVEL or none"
+            "--p2", type=player_type, default="bot:medium", help="Player 2: bot:LEVEL or none"
         )
         for extra in ("--p3", "--p4"):
-            run.add_argument(extra, type=_player, help="V10: players 2/3 (default: as --p2)")
+            run.add_argument(extra, type=player_type, help="V10: players 2/3 (default: as --p2)")
         run.add_argument("--best-of", type=int, choices=BEST_OF, default=None, help="default 3")
         run.add_argument("--game", choices=GAMES, default="speed", help="V8 spit, V9 california")
         run.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="V10: 3 or 4")
@@ -122,7 +75,7 @@ def build_parser():
         )
         run.add_argument("--vm", choices=("cpython", "micropython"), default="cpython")
         run.add_argument(
-            "--heap", type=_heap, default="160K", help="MicroPython heap (default 160K), e.g. 32K"
+            "--heap", type=heap_type, default="160K", help="MicroPython heap (default 160K): 32K"
         )
         run.add_argument("--screens", help="save both panels as PNG at hand ends into DIR")
         run.add_argument(
@@ -135,18 +88,20 @@ def build_parser():
         )
         if name == "play":
             run.add_argument("--fast", action="store_true", help="not paced at real time")
-        _add_rule_options(run)
+        add_rule_options(run)
     from host_sim.board_cli import add_parsers
 
-    add_parsers(sub, _seed, _add_rule_options, _heap)
+    add_parsers(sub)
     rep = sub.add_parser("replay", help="re-play a log and compare it line by line")
     rep.add_argument("log")
     rep.add_argument("--show", action="store_true", help="then play it in a window")
     from host_sim.flash import add_parser as add_flash_parser
-    from host_sim.monitor import add_parsers as add_link_parsers
+    from host_sim.monitor import add_parsers as add_monitor_parser
+    from host_sim.stats_tool import add_parsers as add_request_parsers
 
     add_flash_parser(sub)
-    add_link_parsers(sub)
+    add_monitor_parser(sub)
+    add_request_parsers(sub)
     return parser
 
 
@@ -163,10 +118,14 @@ def main(argv):
             return _replay(args)
         if args.command in ("board", "device"):
             return _board_or_device(args)
-        if args.command in ("monitor", "stats", "ask"):
-            from host_sim.monitor import main as link_main
+        if args.command == "monitor":
+            from host_sim.monitor import run_monitor
 
-            return link_main(args, say)
+            return run_monitor(args, say)
+        if args.command in ("stats", "ask"):
+            from host_sim.stats_tool import run_request
+
+            return run_request(args, say)
         return _run(args)
     except (LogError, ValueError, RuntimeError) as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
@@ -217,7 +176,7 @@ def _check_screens_path(path):
 
 
 def _board_or_device(args):
-    _, changed = _rules_from_args(args)
+    _, changed = rules_from_args(args)
     if args.command == "board":
         from host_sim.board_cli import run_board
 
@@ -240,7 +199,7 @@ def _run(args):
 
         return run_games(args, say)
     args.best_of = args.best_of or 3
-    rules, changed = _rules_from_args(args)
+    rules, changed = rules_from_args(args)
     if args.snap and not args.screens:
         raise ValueError("--snap needs --screens DIR (the folder for the PNGs)")
     check_out_paths(args)

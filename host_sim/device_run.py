@@ -23,7 +23,8 @@ import tempfile
 import threading
 
 from host_sim import HOST_SIM, ROOT, host_requests
-from host_sim.board_cli import (
+from host_sim.logfile import check_out_paths, write_atomically, write_bytes_atomically
+from host_sim.run_files import (
     NVM_SIZE,
     drive_sources,
     load_script,
@@ -34,7 +35,6 @@ from host_sim.board_cli import (
     summary,
     tone_line,
 )
-from host_sim.logfile import check_out_paths, write_atomically, write_bytes_atomically
 
 HARNESS_DIR = os.path.join(HOST_SIM, "device")
 FIRMWARE_FILES = ("firmware.uf2", "bootrom.bin")
@@ -595,7 +595,7 @@ def _region_bytes(emulator, region):
 def _pixel_writes(traces, address):
     """Per bus, its panel's emulator and each write to it that changed pixels:
     ``(bus, emulator, t1_us, before, after)``, the GDDRAM before and after it."""
-    from host_sim.board_cli import panel_emulators
+    from host_sim.run_files import panel_emulators
 
     emulators = panel_emulators()
     for bus, transactions in enumerate(traces):

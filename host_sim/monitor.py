@@ -12,49 +12,9 @@ match was complete, 1 when one was not, 2 for bad input (no port, unwritable fil
 
 import os
 
+from host_sim.data_port import PortError, find_data_port, open_port  # noqa: F401 (re-exported)
 from host_sim.logfile import check_out_paths, write_atomically
 from host_sim.wire import Decoder, MatchAssembler
-
-ADAFRUIT_VID = 0x239A  # CircuitPython boards, the Pico's included, use Adafruit's USB VID
-DATA_INTERFACE = "CDC2"  # the data port's interface: "CircuitPython CDC2 data"
-
-
-class PortError(ValueError):
-    """No data port to open; the message is one line."""
-
-
-def find_data_port(ports=None):
-    """The device path of the board's USB data port (``serial.tools.list_ports``).
-
-    The port whose USB interface is named "... CDC2 data" on a VID 0x239A device
-    (Linux and Windows report interface names); else, where they are not reported
-    (macOS), the second of the board's two CDC ports (console, then data)."""
-    if ports is None:
-        from serial.tools import list_ports
-
-        ports = list_ports.comports()
-    ours = sorted((p for p in ports if p.vid == ADAFRUIT_VID), key=lambda p: p.device)
-    named = [p for p in ours if p.interface and DATA_INTERFACE in p.interface]
-    if named:
-        return named[0].device
-    unnamed = [p for p in ours if not p.interface]
-    if len(unnamed) == 2:  # one board, console and data: the data port comes second
-        return sorted(unnamed, key=lambda p: (p.location or "", p.device))[1].device
-    if ours:
-        raise PortError(
-            f"a CircuitPython board is there ({', '.join(p.device for p in ours)}) but no data "
-            "port: is boot.py on it (usb_cdc.enable(data=True)), and was it replugged? or --port"
-        )
-    raise PortError("no CircuitPython data port found (USB VID 0x239A, CDC2 data): give --port")
-
-
-def open_port(path):
-    import serial
-
-    try:
-        return serial.Serial(path, 115200, timeout=0.2)
-    except (serial.SerialException, OSError) as e:
-        raise PortError(f"cannot open {path}: {e}") from None
 
 
 def read_chunks(port):
@@ -224,14 +184,3 @@ def add_parsers(sub):
     mon.add_argument("--port", help="the data port (default: found by USB ids)")
     mon.add_argument("--save", metavar="FILE", help="save each match's log (FILE, FILE-2, ...)")
     mon.add_argument("--matches", type=int, default=0, help="stop after N matches (0: never)")
-    from host_sim.stats_tool import add_parsers as add_request_parsers
-
-    add_request_parsers(sub)
-
-
-def main(args, say):
-    if args.command == "monitor":
-        return run_monitor(args, say)
-    from host_sim.stats_tool import run_request
-
-    return run_request(args, say)

@@ -10,6 +10,7 @@ bad input (no port).
 import json
 import time
 
+from host_sim.data_port import find_data_port, open_port
 from host_sim.wire import REQUESTS, Decoder, request
 
 
@@ -46,8 +47,6 @@ def ask(port, name, timeout):
 
 
 def run_request(args, say):
-    from host_sim.monitor import find_data_port, open_port
-
     name = args.request if args.command == "ask" else "stats"
     path = args.port or find_data_port()
     port = open_port(path)

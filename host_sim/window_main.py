@@ -14,7 +14,7 @@ import sys
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before anything imports pygame
 
-from host_sim.cli import _add_rule_options, _rules_from_args, _seed  # also sets sys.path
+from host_sim.cli_options import add_rule_options, rules_from_args, seed_type  # sets sys.path
 from host_sim.window_panel import OLED_COLOURS
 
 HEADLESS_HINT = "python3 dev.py play --headless"
@@ -34,7 +34,7 @@ def build_parser():
         epilog="python3 dev.py play --headless [--fast] [run's options]: a bot-vs-bot match "
         "as text, at real time unless --fast (no window needed).",
     )
-    p.add_argument("--seed", type=_seed, default=None, help="SPEED_SEED (default: random)")
+    p.add_argument("--seed", type=seed_type, default=None, help="SPEED_SEED (default: random)")
     p.add_argument("--best-of", type=int, choices=BEST_OF, default=None)
     p.add_argument("--keymap", help="keymap file (TOML; default host_sim/keymap.toml)")
     p.add_argument("--scale", type=int, default=4, help="screen pixels per panel pixel (2..8)")
@@ -43,7 +43,7 @@ def build_parser():
     p.add_argument("--fps", type=int, default=60, help="frames per second (10..240)")
     p.add_argument("--mute", action="store_true", help="no sound")
     p.add_argument("--screenshot", help="save the window as PNG here when it closes")
-    _add_rule_options(p)
+    add_rule_options(p)
     return p
 
 
@@ -90,7 +90,7 @@ def open_window(pygame, layout, environ=None):
 
 def settings_from(args):
     """SPEED_* values for the board program (settings.toml's names, as ``board`` sets them)."""
-    _, changed = _rules_from_args(args)
+    _, changed = rules_from_args(args)
     values = [
         ("SPEED_" + name.upper(), int(v) if v is True or v is False else v) for name, v in changed
     ]

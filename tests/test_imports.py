@@ -59,3 +59,50 @@ def test_shims_are_only_imported_bare():
     """A shim stands in for a CircuitPython module: it has only the board's name."""
     for path, _bare, dotted in _imports():
         assert not dotted & _names(SHIMS), path
+
+
+def _imports_between(folder, package):
+    """{module: {modules of ``package`` it imports}} for the .py files in ``folder``."""
+    import ast
+
+    graph = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.startswith(package + "."):
+                    found.add(node.module.split(".")[1])
+                elif node.module == package:
+                    found.update(a.name for a in node.names)
+        graph[name[:-3]] = found & {n[:-3] for n in os.listdir(folder) if n.endswith(".py")}
+    return graph
+
+
+def _circles(graph):
+    """Every import circle, each as the list of modules around it (smallest first)."""
+    found = []
+
+    def walk(start, node, path):
+        for dep in sorted(graph.get(node, ())):
+            if dep == start:
+                found.append(path + [dep])
+            elif dep not in path and dep > start:  # each circle once, from its least name
+                walk(start, dep, path + [dep])
+
+    for module in sorted(graph):
+        walk(module, module, [module])
+    return found
+
+
+def test_host_sim_has_no_import_circle():
+    """Each tool imports what it uses and nothing imports back (issue 21: cli, monitor,
+    stats_tool and window_main went round in two circles)."""
+    assert _circles(_imports_between(os.path.join(ROOT, "host_sim"), "host_sim")) == []
+
+
+def test_the_board_code_has_no_import_circle():
+    assert _circles(_imports_between(os.path.join(ROOT, "lib", "speedduo"), "speedduo")) == []
