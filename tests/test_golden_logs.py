@@ -42,3 +42,91 @@ def test_seeded_match_matches_its_golden_log(name):
         assert got == want, f"line {number} differs"
     assert len(lines) == len(golden)
     Referee().check_log(golden)
+
+
+# The other games (V8 Spit, V9 California, V10 Speed for three): the simulator's runner, and
+# the board's loop (game_app.GameApp) against the board's opponent with player 0 mashing keys.
+GAME_CASES = {
+    "game_spit_seed3_hard_vs_medium": ("spit", 3, ["bot:hard", "bot:medium"]),
+    "game_spit_seed11_perfect_vs_easy": ("spit", 11, ["bot:perfect", "bot:easy"]),
+    "game_california_seed3_hard_vs_medium": ("california", 3, ["bot:hard", "bot:medium"]),
+    "game_california_seed8_perfect_vs_perfect": ("california", 8, ["bot:perfect", "bot:perfect"]),
+    "game_speed3_seed5_hard_medium_easy": ("speed", 5, ["bot:hard", "bot:medium", "bot:easy"]),
+}
+BOARD_CASES = {
+    "board_spit_seed3_mash_vs_hard": ("spit", 3),
+    "board_california_seed5_mash_vs_hard": ("california", 5),
+}
+
+
+def _check_golden(name, lines):
+    path = os.path.join(HERE, name + ".jsonl")
+    if os.environ.get("SPEED_UPDATE_GOLDEN") == "1":
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    with open(path) as f:
+        golden = f.read().splitlines()
+    for number, (want, got) in enumerate(zip(golden, lines, strict=False), 1):
+        assert got == want, f"line {number} differs"
+    assert len(lines) == len(golden)
+
+
+@pytest.mark.parametrize("name", sorted(GAME_CASES))
+def test_seeded_game_run_matches_its_golden_log(name):
+    from games_runner import GameSimulation
+    from speedduo.gamerules import GameRules
+
+    game, seed, players = GAME_CASES[name]
+    lines = []
+    GameSimulation(game, seed, GameRules(game), 3, players).run(lines.append)
+    _check_golden(name, lines)
+
+
+def _board_match(game, seed):
+    """A GameApp on a fake keypad starting 5 s before the ticks wrap: player 0 presses its
+    keys in turn every 70 ms (L and R among them), the board's HARD opponent plays player 1."""
+    from conftest import EventQueue
+    from speedduo.game_app import GameApp
+    from speedduo.game_opponent import GameOpponent
+    from speedduo.gamematch import GameSession
+    from speedduo.gamerules import GameRules
+    from speedduo.opponent import KeyEvent
+
+    from host_sim.games_runner import make_core
+
+    mask = (1 << 29) - 1
+    start = mask - 5000
+    rules = GameRules(game)
+    session = GameSession(make_core(game, rules, 2), seed, rules, 1)
+    queue = EventQueue()
+    clock = [start]
+    lines = []
+    app = GameApp(
+        queue,
+        lambda: clock[0],
+        session,
+        lambda line: lines.append(bytes(line).decode()),
+        None,
+        start_ticks=start,
+        opponent=GameOpponent(3, seed),
+        event=KeyEvent(),
+    )
+    keys = (1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6)
+    ms = 0
+    i = 0
+    while not app.over and ms < 600000:
+        if ms >= 3500 and ms % 70 == 0:
+            queue.items.append(((start + ms) & mask, keys[i % len(keys)], True))
+            i += 1
+        elif ms >= 3500 and ms % 70 == 30:
+            queue.items.append(((start + ms) & mask, keys[(i - 1) % len(keys)], False))
+        clock[0] = (start + ms) & mask
+        app.step()
+        ms += 1
+    app.run()
+    return lines
+
+
+@pytest.mark.parametrize("name", sorted(BOARD_CASES))
+def test_a_board_loop_match_matches_its_golden_log(name):
+    _check_golden(name, _board_match(*BOARD_CASES[name]))
