@@ -49,6 +49,7 @@ def test_seeded_match_matches_its_golden_log(name):
 GAME_CASES = {
     "game_spit_seed3_hard_vs_medium": ("spit", 3, ["bot:hard", "bot:medium"]),
     "game_spit_seed11_perfect_vs_easy": ("spit", 11, ["bot:perfect", "bot:easy"]),
+    "game_spit_seed5_perfect_vs_perfect": ("spit", 5, ["bot:perfect", "bot:perfect"]),
     "game_california_seed3_hard_vs_medium": ("california", 3, ["bot:hard", "bot:medium"]),
     "game_california_seed8_perfect_vs_perfect": ("california", 8, ["bot:perfect", "bot:perfect"]),
     "game_speed3_seed5_hard_medium_easy": ("speed", 5, ["bot:hard", "bot:medium", "bot:easy"]),
