@@ -11,6 +11,7 @@ import os
 import pytest
 from conftest import EventQueue, run_cli
 from referee import CaliforniaReferee, SpitReferee
+from speedduo.codes import EV_WORDS
 from speedduo.game_app import REBOUNCE_MS, GameApp
 from speedduo.game_opponent import GameBot, GameOpponent
 from speedduo.gamematch import GameSession
@@ -68,8 +69,8 @@ class _View:
     def forget(self):
         pass
 
-    def event(self, ev, fields, now):
-        self.events.append((ev, dict(fields), now))
+    def event(self, kind, p, arg, now):
+        self.events.append((EV_WORDS[kind].decode(), p, now))
 
     def update_shared(self, core, match, now):
         self.refreshes += 1

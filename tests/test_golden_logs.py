@@ -87,13 +87,12 @@ def _board_match(game, seed):
     """A GameApp on a fake keypad starting 5 s before the ticks wrap: player 0 presses its
     keys in turn every 70 ms (L and R among them), the board's HARD opponent plays player 1."""
     from conftest import EventQueue
+    from games_runner import make_core
     from speedduo.game_app import GameApp
     from speedduo.game_opponent import GameOpponent
     from speedduo.gamematch import GameSession
     from speedduo.gamerules import GameRules
     from speedduo.opponent import KeyEvent
-
-    from host_sim.games_runner import make_core
 
     mask = (1 << 29) - 1
     start = mask - 5000

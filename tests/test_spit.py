@@ -158,7 +158,7 @@ def _slap_session(seed):
     session.step(3000, [])
     places = [(("9H",), (), (), (), ()), (("9C",),) + EMPTY5[1:]]
     set_table(core, places, (["4S"], ["4D"]), ([], []))
-    core._stop(10, "blocked", -1)
+    core._stop(10, b"blocked", -1)
     session.log.drain(lambda line: None)
     return session
 

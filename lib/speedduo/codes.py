@@ -45,3 +45,48 @@ KEY_R = const(6)
 # the piezo's volume (SPEED_VOLUME, the menu's SOUND item; sound.py): 0 is mute
 VOLUME_MAX = const(3)
 VOLUME_DEFAULT = const(2)
+
+# the events of every game's log (matchlog.py writes classic Speed's records with them,
+# gamelog.py the other games' lines; the screens and the sound hear them)
+EV_MATCH = const(1)
+EV_DEAL = const(2)
+EV_PLAY = const(3)
+EV_DRAW = const(4)
+EV_REJECT = const(5)
+EV_PENALTY = const(6)
+EV_STALL = const(7)
+EV_REDEAL = const(8)
+EV_FLIP = const(9)
+EV_HAND_END = const(10)
+EV_MATCH_END = const(11)
+EV_CARDS = const(12)  # classic Speed's card lists (matchlog records)
+EV_KEY = const(13)  # a key event read by the arbiter
+EV_TURN = const(14)  # V8.4: a face-down stockpile top turned up
+EV_MOVE = const(15)  # V8.5: a card moved into an empty stockpile place
+EV_SPIT = const(16)  # V8.6, V8.7: a spit card turned onto a spit pile
+EV_STOP = const(17)  # V8.8: the round stopped
+EV_SLAP = const(18)  # V8.8: a spit pile slapped
+EV_COVER = const(19)  # V9.3: a pile covered
+# each event's word in the log, by EV_* (b"" for records that are no line of their own)
+EV_WORDS = (
+    b"",
+    b"match",
+    b"deal",
+    b"play",
+    b"draw",
+    b"reject",
+    b"penalty",
+    b"stall",
+    b"redeal",
+    b"flip",
+    b"hand_end",
+    b"match_end",
+    b"",
+    b"keys",
+    b"turn",
+    b"move",
+    b"spit",
+    b"stop",
+    b"slap",
+    b"cover",
+)

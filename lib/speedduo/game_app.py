@@ -15,11 +15,12 @@ runner and ``replay`` drive the same object). ``step()`` is one loop pass:
    current millisecond wait a pass (a later scan may add to the instant);
 3. the match's clock moves on to the millisecond before now when nothing is
    pressed (R3 countdowns, R9 stall countdowns, R17 idle stop);
-4. each event the rules core logs is shown, as it is put, to both views
-   (``event(ev, fields, now)``) and to the sound; the screens refresh when
-   something happened and at least every ``REDRAW_MS``; the log's lines go to
-   ``send_line`` (the board's ``LogPort.send``, which takes a bytearray and
-   appends to it: the lines are copied into one reusable buffer).
+4. each event the rules core logged (the log's notes: kind, player, one
+   number, match time) is shown to both views (``event(kind, p, arg, now)``)
+   and to the sound; the screens refresh when something happened and at least
+   every ``REDRAW_MS``; the log's lines go to ``send_line`` (the board's
+   ``LogPort.send``, which takes a bytearray and appends to it: the log's own
+   reusable lines).
 
 What the version 2 key record must hold for the replay, and what the keypad
 may still do:
@@ -37,45 +38,40 @@ may still do:
   recorded at the first millisecond after it (the record's time never runs
   backwards and what happened before it is what the replay sees).
 
-These games build their log lines as strings (gamelog.py), so a press
-allocates here, unlike classic Speed's play path (app.py, untouched).
+A press allocates nothing, as in classic Speed's loop (app.py): the key events
+go to the session through its preallocated group arrays, the rules cores keep
+their lists' room, the log writes bytes into reusable lines and notes events in
+arrays (bench/mp_heap_lock.py proves it for both games).
 """
 
 from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import END_OUT, INVALID, LATE, NULL_PLAYER, OVER
-from speedduo.keybatch import KeyBatch
-from speedduo.matchlog import (
+from speedduo.codes import (
+    EV_COVER,
     EV_DEAL,
     EV_FLIP,
     EV_HAND_END,
     EV_MATCH_END,
+    EV_MOVE,
     EV_PLAY,
     EV_REJECT,
+    EV_SLAP,
+    EV_SPIT,
     EV_STALL,
+    EV_STOP,
+    EV_TURN,
+    NULL_PLAYER,
+    OVER,
 )
+from speedduo.keybatch import KeyBatch
 
 REDRAW_MS = const(40)  # as app.REDRAW_MS
 REBOUNCE_MS = const(25)  # as arbiter.REBOUNCE_MS: chatter after a release
 _KEYS = const(14)  # two rows of L 1 2 3 4 5 R
 _TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
 _TICKS_HALF = const(0x10000000)
-_LINE_CAPACITY = const(1024)  # the reusable line buffer's first size (it grows if needed)
-
-# the GameLog events the piezo hears (sound.py knows classic Speed's records): a card put
-# down clicks, a card turned onto a pile by the table (spit, stop) sounds as a flip
-_CLICKS = ("play", "cover", "turn", "move", "slap")
-_FLIPS = ("spit", "stop")
-
-
-def _field(fields, name):
-    """The value of ``name`` among an event's (name, value) pairs (None: not there)."""
-    for key, value in fields:
-        if key == name:
-            return value
-    return None
 
 
 class GameApp:
@@ -104,6 +100,7 @@ class GameApp:
         self.session = session
         self.match = session.match
         self.core = session.core
+        self.log = session.log
         if start_ticks is None:
             start_ticks = ticks_ms()
         self.start_ticks = start_ticks
@@ -116,7 +113,6 @@ class GameApp:
         self.screens = screens
         self.sound = sound
         self.send_line = send_line
-        self._line = bytearray(_LINE_CAPACITY)
         self.batch = KeyBatch()
         self._time_of = self._time  # made once (making a bound method allocates)
         self._held = bytearray(_KEYS)  # keys down, as recorded
@@ -128,12 +124,10 @@ class GameApp:
         self.bounces = 0  # presses dropped as chatter
         self.overflows = 0  # times the keypad queue overflowed
         self._news = 0  # events logged since the last refresh
-        self._told = []  # (ev, fields, now) logged, not yet shown to the views and sound
         self._drawn_at = -REDRAW_MS
         self._phase = -1  # the match phase the sound was last told
         self.arbiter = self  # what profiling.Profiler reads of an App: .presses
-        self.log = self  # ... and .log.drain_into(send_line)
-        session.log.observer = self._observe
+        self.log.notes_on = True
         self._drain()  # the match line, before play
 
     @property
@@ -199,7 +193,10 @@ class GameApp:
         if t <= self._moved_to:  # the clock is past it already: the next millisecond
             t = self._moved_to + 1
         held = self._held
-        group = []
+        session = self.session
+        keys = session.group_key
+        downs = session.group_down
+        n = 0
         presses = 0
         for i in range(first, end):
             k = batch.key[i]
@@ -207,86 +204,55 @@ class GameApp:
                 continue
             if batch.down[i]:
                 if held[k]:  # its release was lost: record one first
-                    group.append((k, 0))
+                    keys[n] = k
+                    downs[n] = 0
+                    n += 1
                 elif t - self._released_at[k] < REBOUNCE_MS:
                     self.bounces += 1  # chatter: neither it nor its release is recorded
                     continue
                 held[k] = 1
-                group.append((k, 1))
+                keys[n] = k
+                downs[n] = 1
+                n += 1
                 presses += 1
             elif held[k]:
                 held[k] = 0
                 self._released_at[k] = t
-                group.append((k, 0))
-        if not group:
+                keys[n] = k
+                downs[n] = 0
+                n += 1
+        if not n:
             return
         self._now = t
         self._moved_to = t
-        self.session.step(t, group)
+        session.step_group(t, n)
         self.applied += presses
         self._news += 1
 
-    def _observe(self, ev, fields) -> None:
-        """An event the rules core logged (GameLog.observer), with its match time: kept for
-        ``_tell`` (called deep inside the core, so the views' drawing waits: CircuitPython's
-        Python stack is short)."""
-        match = self.match
-        now = self._now
-        if fields and fields[0][0] == "t":
-            now = match.hand_start + fields[0][1]
-        elif ev == "deal":
-            now = match.hand_start
-        self._news += 1
-        self._told.append((ev, fields, now))
-
     def _tell(self) -> None:
         """The events logged since the last pass, in order, to both views and the sound."""
-        told = self._told
-        if not told:
+        log = self.log
+        n = log.take_notes()
+        if not n:
             return
-        self._told = []
-        for ev, fields, now in told:
-            self._tell_one(ev, fields, now)
-
-    def _tell_one(self, ev, fields, now) -> None:
+        self._news += n
         screens = self.screens
-        if screens is not None:
-            for view in screens.views:
-                view.event(ev, fields, now)
         sound = self.sound
-        if sound is None:
-            return
-        if ev in _CLICKS:
-            sound.event(EV_PLAY, _field(fields, "p"), 0)
-        elif ev in _FLIPS:
-            sound.event(EV_FLIP, 0, 0)
-        elif ev == "reject":
-            sound.event(
-                EV_REJECT, _field(fields, "p"), LATE if _field(fields, "why") == "late" else INVALID
-            )
-        elif ev == "stall":
-            sound.event(EV_STALL, NULL_PLAYER, 0)  # R9: ticks until the countdown runs out
-        elif ev == "deal":
-            sound.event(EV_DEAL, NULL_PLAYER, 0)
-        elif ev == "hand_end" or ev == "match_end":
-            winner = _field(fields, "winner")
-            p = NULL_PLAYER if winner is None else winner
-            if ev == "match_end":
-                sound.event(EV_MATCH_END, p, 0)
-            else:
-                sound.event(EV_HAND_END, p, END_OUT if _field(fields, "why") == "out" else 0)
+        for i in range(n):
+            kind = log.note_kind[i]
+            p = log.note_p[i]
+            arg = log.note_arg[i]
+            now = log.note_now[i]
+            if now < -1:  # (an event without a t: the instant being played)
+                now = self._now
+            if screens is not None:
+                for view in screens.views:
+                    view.event(kind, p, arg, now)
+            if sound is not None:
+                _sound(sound, kind, NULL_PLAYER if p < 0 else p, arg)
 
     def _drain(self) -> None:
-        self.session.log.drain(self._send)
-
-    def _send(self, text) -> None:
-        line = self._line
-        line[:] = text.encode()
-        self.send_line(line)
-
-    def drain_into(self, send_line) -> None:
-        """Send every waiting line (profiling.Profiler's ``app.log.drain_into``)."""
-        self._drain()
+        self.log.drain_into(self.send_line)
 
     def run(self, feed=None) -> None:
         """Play the match to its end (V8.9-V8.11, V9.4-V9.7) or until it stops idle (R17).
@@ -297,6 +263,19 @@ class GameApp:
             if feed is not None:
                 feed()
         self._drain()
+
+
+def _sound(sound, kind: int, p: int, arg: int) -> None:
+    """What the piezo (sound.py, which knows classic Speed's records) hears of an event: a
+    card put down clicks, a card turned onto a pile by the table (spit, stop) flips."""
+    if kind == EV_TURN or kind == EV_MOVE or kind == EV_SLAP or kind == EV_COVER:
+        sound.event(EV_PLAY, p, 0)
+    elif kind == EV_SPIT or kind == EV_STOP:
+        sound.event(EV_FLIP, 0, 0)
+    elif kind == EV_STALL or kind == EV_DEAL:
+        sound.event(kind, NULL_PLAYER, 0)  # R9: ticks until the countdown runs out
+    elif kind == EV_PLAY or kind == EV_REJECT or kind == EV_HAND_END or kind == EV_MATCH_END:
+        sound.event(kind, p, arg)
 
 
 # the modules a game brings in (board_io unloads them after the match: classic Speed

@@ -1,8 +1,8 @@
 """The board's opponent in the other games (V8 Spit, V9 California Speed), and the simulator's
 bots for them (V10 too): one ``GameBot``.
 
-A bot sees what a player sees (the rules core's ``bot_keys(p)``: the keys that
-do something for it now), picks one of them from its own seeded stream after
+A bot sees what a player sees (the rules core's ``bot_mask(p)``: the keys that
+do something for it now, one bit each), picks one of them from its own seeded stream after
 a reaction time of its level (``opponent.py``'s: easy 700-1500 ms, medium
 450-900, hard 250-500, in whole ms; ``perfect`` reacts in 1 ms, the next
 millisecond) and commits to it: if the table changes meanwhile it still
@@ -32,6 +32,7 @@ from speedduo.opponent import (
 )
 from speedduo.rng import Rng
 
+_KEYS = KEYS_PER_PLAYER
 _TICKS_MASK = 0x1FFFFFFF  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
 _TICKS_HALF = 0x10000000
 
@@ -59,10 +60,18 @@ class GameBot:
         """Plan a press when something can be done and nothing is planned."""
         if self.press_at >= 0 or now < self.resume_at or core.over:
             return
-        keys = core.bot_keys(self.player)
-        if not keys:
+        mask = core.bot_mask(self.player)
+        if not mask:
             return
-        self.key = keys[self.rng.below(len(keys))]
+        count = 0
+        for key in range(_KEYS):
+            count += mask >> key & 1
+        pick = self.rng.below(count)  # the pick-th of the keys, in key order
+        key = 0
+        while pick or not mask >> key & 1:
+            pick -= mask >> key & 1
+            key += 1
+        self.key = key
         self.press_at = now + self.reaction_ms()
 
     def fire(self):

@@ -55,6 +55,19 @@ from speedduo.codes import (  # noqa: F401  (re-exported: the log's words for th
     END_DEAD_STALL,
     END_OUT,
     END_PHOTO_FINISH,
+    EV_CARDS,
+    EV_DEAL,
+    EV_DRAW,
+    EV_FLIP,
+    EV_HAND_END,
+    EV_KEY,
+    EV_MATCH,
+    EV_MATCH_END,
+    EV_PENALTY,
+    EV_PLAY,
+    EV_REDEAL,
+    EV_REJECT,
+    EV_STALL,
     INVALID,
     JOKER_LAST,
     LATE,
@@ -74,19 +87,6 @@ from speedduo.logtext import (
     int_into,
 )
 
-EV_MATCH = const(1)
-EV_DEAL = const(2)
-EV_PLAY = const(3)
-EV_DRAW = const(4)
-EV_REJECT = const(5)
-EV_PENALTY = const(6)
-EV_STALL = const(7)
-EV_REDEAL = const(8)
-EV_FLIP = const(9)
-EV_HAND_END = const(10)
-EV_MATCH_END = const(11)
-EV_CARDS = const(12)
-EV_KEY = const(13)  # a key event read by the arbiter (extra field "keys" of the next line)
 KEY_OVERFLOW = const(255)  # EV_KEY's key number for "the keypad queue dropped events here"
 KEY_CLEARED = const(254)  # ... "the queue was cleared here" (a loss's window ends; 2: the hand)
 

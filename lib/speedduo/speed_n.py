@@ -15,7 +15,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS, card_name
 from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
-from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, GameCore, tie_word
+from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, GameCore, aim_word, tie_word
 
 HAND_SLOTS = const(5)
 SIDE_CARDS = const(5)  # V10.1: five side cards each
@@ -50,7 +50,7 @@ class SpeedN(GameCore):
         self.redeals = 0
         self.hand_no = 0
         self.swept = False
-        self.match_why = ""
+        self.match_why = b""
         self._rng = None
 
     # ---- V10.1: the deal ----
@@ -124,14 +124,20 @@ class SpeedN(GameCore):
         """Hand + draw pile (R11, R15)."""
         return len(self.draw[p]) + sum(1 for card in self.hand[p] if card is not None)
 
-    def bot_keys(self, p: int):
+    def bot_mask(self, p: int) -> int:
+        """The keys that play a card for player p now, one bit each (bit k: key k)."""
         if self.over or self.stall_due != _NO_TIME:
-            return []
-        return [
-            1 + s
-            for s in range(HAND_SLOTS)
-            if self.hand[p][s] is not None and self.pile_for(p, self.hand[p][s]) >= 0
-        ]
+            return 0
+        mask = 0
+        for s in range(HAND_SLOTS):
+            if self.hand[p][s] is not None and self.pile_for(p, self.hand[p][s]) >= 0:
+                mask |= 2 << s
+        return mask
+
+    def bot_keys(self, p: int):
+        """``bot_mask`` as a list of keys."""
+        mask = self.bot_mask(p)
+        return [k for k in range(HAND_SLOTS + 2) if mask >> k & 1]
 
     # ---- the arbiter's questions ----
 
@@ -147,17 +153,17 @@ class SpeedN(GameCore):
 
     def aim(self, p: int, key: int):
         if self.over:
-            return -1, 0
+            return 0
         card = self.hand[p][key - 1]
         if card is None:
-            return -1, 0
+            return 0
         pile = self.pile_for(p, card)
         if pile < 0:
-            return -1, 0
+            return 0
         bits = 1 << pile
         if self.cards_left(p) == 1:
             bits |= OUT_BIT  # R13: a last card
-        return pile, bits
+        return aim_word(pile, bits)
 
     # ---- R4-R8: a play ----
 
@@ -194,7 +200,7 @@ class SpeedN(GameCore):
         else:
             self.hand[p][s] = None
             if self.cards_left(p) == 0:
-                self._end(t, p, "out")  # R12
+                self._end(t, p, b"out")  # R12
                 return PLAYED
         self._check_stall(t)
         return PLAYED
@@ -224,7 +230,7 @@ class SpeedN(GameCore):
 
     def photo_finish(self, t: int) -> None:
         """R13: last cards of two or more players at one instant: the hand is replayed."""
-        self._end(t, NO_PLAYER, "photo_finish")
+        self._end(t, NO_PLAYER, b"photo_finish")
 
     # ---- R9-R11: stalls ----
 
@@ -290,14 +296,14 @@ class SpeedN(GameCore):
         left = [self.cards_left(p) for p in range(self.players)]
         fewest = min(left)
         winner = left.index(fewest) if left.count(fewest) == 1 else NO_PLAYER
-        self._end(t, winner, "dead_stall")
+        self._end(t, winner, b"dead_stall")
 
     # ---- R12-R15, R17: the end ----
 
     def abandon(self, t: int) -> None:
-        self._end(t, NO_PLAYER, "abandoned")
+        self._end(t, NO_PLAYER, b"abandoned")
 
-    def _end(self, t: int, winner: int, why: str) -> None:
+    def _end(self, t: int, winner: int, why) -> None:
         left = [self.cards_left(p) for p in range(self.players)]
         # R15 (V10.4): a sweep when every other player still holds sweep_cards or more
         self.swept = winner != NO_PLAYER and all(
