@@ -29,7 +29,8 @@ sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", 
 
 from array import array  # noqa: E402
 
-from mp_selfplay import greedy_hand  # noqa: E402  (this script's folder)
+from mp_fakes import FakeEvent, FakeQueue  # noqa: E402  (this script's folder)
+from mp_selfplay import greedy_hand  # noqa: E402
 from position import set_piles, set_player  # noqa: E402
 from speedduo.app import App  # noqa: E402
 from speedduo.arbiter import Arbiter  # noqa: E402
@@ -64,49 +65,6 @@ SLOTS_P0 = bytes([CARD_P0]) + FILLER[0:4]
 SLOTS_P1 = bytes([CARD_P1]) + FILLER[4:8]
 DRAW = FILLER + FILLER[:7]  # 15
 SIDE = FILLER[:5]
-
-
-class FakeEvent:
-    """A keypad.Event stand-in: what get_into fills in."""
-
-    def __init__(self):
-        self.key_number = 0
-        self.pressed = False
-        self.timestamp = 0
-
-
-class FakeQueue:
-    """An EventQueue stand-in whose events come from preallocated arrays."""
-
-    def __init__(self):
-        self.keys = bytearray(8)
-        self.pressed = bytearray(8)
-        self.stamps = array("i", [0] * 8)
-        self.n = 0
-        self.i = 0
-        self.overflowed = False
-
-    def load(self, k, key, pressed, stamp):
-        self.keys[k] = key
-        self.pressed[k] = pressed
-        self.stamps[k] = stamp
-
-    def get_into(self, event):
-        i = self.i
-        if i >= self.n:
-            return False
-        event.key_number = self.keys[i]
-        event.pressed = self.pressed[i] == 1
-        event.timestamp = self.stamps[i]
-        self.i = i + 1
-        return True
-
-    def __len__(self):
-        return self.n - self.i
-
-    def clear(self):
-        self.i = self.n
-        self.overflowed = False  # a plain attribute here; read-only for the arbiter
 
 
 def new_match(rules, seed=1):

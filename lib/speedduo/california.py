@@ -83,14 +83,14 @@ class California(GameCore):
             rng.shuffle(deck, 0, DECK_SIZE)
             for p in range(2):
                 stock = self.stock[p]
-                stock[0:] = ()
+                stock[0:] = b""
                 for i in range(p * _HALF, p * _HALF + _HALF):
                     stock.append(deck[i])
         for p in range(2):
             stock = self.stock[p]
             for col in range(COLS):
                 pile = self.grid[p * COLS + col]
-                pile[0:] = ()
+                pile[0:] = b""
                 if stock:
                     pile.append(take_top(stock))
         for k in range(2 * COLS):
@@ -262,16 +262,16 @@ class California(GameCore):
         gathered = self._gathered
         for p in range(2):
             # top last: place 5's pile (bottom first) lowest, ..., the old stock on top
-            gathered[0:] = ()
+            gathered[0:] = b""
             for col in range(COLS - 1, -1, -1):
                 pile = self.grid[p * COLS + col]
                 for card in pile:
                     gathered.append(card)
-                pile[0:] = ()
+                pile[0:] = b""
             stock = self.stock[p]
             for card in stock:
                 gathered.append(card)
-            stock[0:] = ()
+            stock[0:] = b""
             for card in gathered:
                 stock.append(card)
             self._left[p] = len(stock)

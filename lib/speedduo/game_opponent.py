@@ -51,6 +51,8 @@ class GameBot:
         self.press_at = -1  # match ms of the planned press
         self.key = 0
         self.resume_at = 0  # no new plan before this
+        self.down_at = 0  # the last press fired: down and up (match ms)
+        self.up_at = 0
 
     def reaction_ms(self):
         spread = self._spread
@@ -74,13 +76,16 @@ class GameBot:
         self.key = key
         self.press_at = now + self.reaction_ms()
 
-    def fire(self):
-        """The planned press: (key number, down at, up at); the bot waits for it to land."""
+    def fire(self) -> int:
+        """The planned press: its key number (held from ``down_at`` to ``up_at``); the bot
+        waits for it to land."""
         hold = HOLD_MS + self.rng.below(HOLD_SPREAD_MS + 1)
         at = self.press_at
         self.press_at = -1
         self.resume_at = at + hold + SETTLE_MS
-        return self.player * KEYS_PER_PLAYER + self.key, at, at + hold
+        self.down_at = at
+        self.up_at = at + hold
+        return self.player * KEYS_PER_PLAYER + self.key
 
     def forget(self):
         self.press_at = -1
@@ -124,8 +129,9 @@ class GameOpponent(Opponent):
         bot.observe(now, core)
         if bot.press_at < 0:
             return
-        key, down, up = bot.fire()
-        key -= self.player * KEYS_PER_PLAYER
+        key = bot.fire() - self.player * KEYS_PER_PLAYER
+        down = bot.down_at
+        up = bot.up_at
         self._hand_no = core.hand_no
         self._put(0, down, key, 1)
         self._put(1, up, key, 0)

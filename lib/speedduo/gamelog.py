@@ -47,8 +47,8 @@ LOG_VERSION = const(2)
 KEYS_CAPACITY = const(400)  # as matchlog.KEYS_CAPACITY (docs/match-log.md "Key events")
 KEY_TEXT_MAX = const(26)  # the longest key entry
 NO_T = const(-1)  # begin(): an event without a ``t`` field
-_LINES = const(6)  # lines the pool starts with (a loop pass rarely finishes more)
-_LINE_ROOM = const(512)  # each line's first capacity (a deal, or a full key record + an event)
+_LINES = const(4)  # lines the pool starts with (a loop pass rarely finishes more)
+_LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
 _NOTES = const(32)  # events noted for the board's loop between two passes
 _NO_NOTE = const(-2)  # a note's time when the event has no t (the loop's now)
 

@@ -62,17 +62,19 @@ def aim_word(pile: int, bits: int) -> int:
 
 
 def room(size: int):
-    """An empty list with room for ``size`` items (filling it up to there allocates nothing)."""
-    items = [0] * size
-    items[0:] = ()  # (a slice store keeps the room; clear() and pop() may give it back)
-    return items
+    """An empty pile (a bytearray of cards, top last) with room for ``size`` cards: filling
+    it up to there, emptying it (``pile[0:] = b""``) and ``take_top`` allocate nothing (a
+    list's slice store or ``pop`` may allocate or give the room back)."""
+    pile = bytearray(size)
+    pile[0:] = b""
+    return pile
 
 
 def take_top(pile) -> int:
     """Remove and return the top (last) card of a pile, keeping its room."""
     n = len(pile) - 1
     card = pile[n]
-    pile[n:] = ()
+    pile[n:] = b""
     return card
 
 

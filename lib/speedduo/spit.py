@@ -17,6 +17,8 @@ spit pile it fitted was covered less than ``race_window_ms`` ago, R8; else
 slap that pile.
 """
 
+from array import array
+
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS
@@ -82,7 +84,8 @@ class Spit(GameCore):
         self.up = [[False] * PLACES for _ in range(2)]  # is the top of each place face up
         self.spit = [room(DECK_SIZE), room(DECK_SIZE)]  # face-down spit cards, top last
         self.piles = [room(DECK_SIZE), room(DECK_SIZE)]  # the spit piles, top last
-        self.covered = [room(DECK_SIZE), room(DECK_SIZE)]  # when each pile card was covered (R8)
+        # when each spit pile card was covered (R8), by its place in the pile (0: bottom)
+        self.covered = [array("i", bytes(4 * DECK_SIZE)), array("i", bytes(4 * DECK_SIZE))]
         self.target = [0, 1]
         self.two_piles = True
         self.lone_pile = -1  # V8.7: the pile a lone spitter keeps spitting onto
@@ -112,7 +115,7 @@ class Spit(GameCore):
             rng.shuffle(deck, 0, DECK_SIZE)
             for p in range(2):
                 cards = held[p]
-                cards[0:] = ()
+                cards[0:] = b""
                 for i in range(p * _HALF, p * _HALF + _HALF):
                     cards.append(deck[i])
         else:
@@ -123,7 +126,7 @@ class Spit(GameCore):
             cards = held[p]
             places = self.stock[p]
             for s in range(PLACES):
-                places[s][0:] = ()
+                places[s][0:] = b""
             i = 0
             for row in range(PLACES):  # row by row: place s gets s + 1 cards, as far as they go
                 for s in range(row, PLACES):
@@ -133,13 +136,12 @@ class Spit(GameCore):
             for s in range(PLACES):
                 self.up[p][s] = len(places[s]) > 0
             spit = self.spit[p]
-            spit[0:] = ()
+            spit[0:] = b""
             while i < len(cards):
                 spit.append(cards[i])
                 i += 1
-            cards[0:] = ()
-            self.piles[p][0:] = ()
-            self.covered[p][0:] = ()
+            cards[0:] = b""
+            self.piles[p][0:] = b""
             self.took[p] = -1
             if spit:
                 openers += 1
@@ -151,7 +153,7 @@ class Spit(GameCore):
         for p in range(2):  # V8.2: "Spit!": each turns a spit card onto a pile of their own
             if self.spit[p]:
                 self.piles[p].append(take_top(self.spit[p]))
-                self.covered[p].append(0)
+                self.covered[p][0] = 0
         if not self.two_piles:  # V8.9: a player short of cards cannot spit: one pile only
             self.lone_pile = self.opener
         self._clear(False)
@@ -304,10 +306,7 @@ class Spit(GameCore):
             return PLAYED
         pile = self.pile_for(p, card, aim)
         if pile >= 0:  # V8.3: onto a spit pile
-            covered = self.covered[pile]
-            covered[len(covered) - 1] = t
-            self.piles[pile].append(card)
-            covered.append(0)
+            self._cover(pile, card, t)
             take_top(place)
             self.up[p][s] = False
             log.begin(EV_PLAY, t, p)
@@ -349,6 +348,15 @@ class Spit(GameCore):
         log.number(b',"slot":', s)
         log.card(b',"card":', card)
 
+    def _cover(self, pile: int, card: int, t: int) -> None:
+        """``card`` goes onto spit pile ``pile`` at t: its old top was covered then."""
+        cards = self.piles[pile]
+        top = len(cards)
+        covered = self.covered[pile]
+        covered[top - 1] = t
+        cards.append(card)
+        covered[top] = 0
+
     def _late(self, t: int, card: int) -> bool:
         """R8: did a spit pile card this one fitted get covered less than the window ago?"""
         window = self.rules.race_window_ms
@@ -389,10 +397,7 @@ class Spit(GameCore):
 
     def _spit_one(self, t: int, p: int, pile: int) -> None:
         card = take_top(self.spit[p])
-        covered = self.covered[pile]
-        covered[len(covered) - 1] = t
-        self.piles[pile].append(card)
-        covered.append(0)
+        self._cover(pile, card, t)
         log = self.log
         log.begin(EV_SPIT, t, p)
         log.number(b',"p":', p)
@@ -447,14 +452,14 @@ class Spit(GameCore):
         """Each player gathers places, spit cards and the pile they took (``took``)."""
         for p in range(2):
             cards = self.held[p]
-            cards[0:] = ()
+            cards[0:] = b""
             for place in self.stock[p]:
                 for card in place:
                     cards.append(card)
-                place[0:] = ()
+                place[0:] = b""
             for card in self.spit[p]:
                 cards.append(card)
-            self.spit[p][0:] = ()
+            self.spit[p][0:] = b""
             if self.took[p] >= 0:
                 for card in self.piles[self.took[p]]:
                     cards.append(card)

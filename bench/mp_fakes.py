@@ -1,0 +1,47 @@
+"""Stand-ins for the keypad under the MicroPython VM (bench/mp_heap_lock*.py): an event and
+a queue whose events come from preallocated arrays, so reading them allocates nothing."""
+
+from array import array
+
+
+class FakeEvent:
+    """A keypad.Event stand-in: what get_into fills in."""
+
+    def __init__(self):
+        self.key_number = 0
+        self.pressed = False
+        self.timestamp = 0
+
+
+class FakeQueue:
+    """An EventQueue stand-in whose events come from preallocated arrays."""
+
+    def __init__(self):
+        self.keys = bytearray(8)
+        self.pressed = bytearray(8)
+        self.stamps = array("i", [0] * 8)
+        self.n = 0
+        self.i = 0
+        self.overflowed = False
+
+    def load(self, k, key, pressed, stamp):
+        self.keys[k] = key
+        self.pressed[k] = pressed
+        self.stamps[k] = stamp
+
+    def get_into(self, event):
+        i = self.i
+        if i >= self.n:
+            return False
+        event.key_number = self.keys[i]
+        event.pressed = self.pressed[i] == 1
+        event.timestamp = self.stamps[i]
+        self.i = i + 1
+        return True
+
+    def __len__(self):
+        return self.n - self.i
+
+    def clear(self):
+        self.i = self.n
+        self.overflowed = False  # a plain attribute here; read-only for the arbiter
