@@ -128,6 +128,7 @@ class GameApp:
         self._phase = -1  # the match phase the sound was last told
         self.arbiter = self  # what profiling.Profiler reads of an App: .presses
         self.log.notes_on = True
+        self.log.sink = send_line  # a pass that logs more than the log's pool holds
         self._drain()  # the match line, before play
 
     @property

@@ -15,6 +15,9 @@ stores, no string is built, so a press allocates nothing (bench/mp_heap_lock.py)
 ``drain_into(sink)`` hands each finished line (a ``bytearray`` without its
 newline) to ``sink``, which must use it before it returns (the board's
 ``LogPort.send`` appends to it); ``drain(write)`` is the host's form (a str each).
+The pool holds two lines of 1 KiB (a deal line and a full key record fit in one);
+when a pass logs more, the board's loop (``sink`` set) sends the waiting ones at
+once rather than growing it.
 
 ``begin`` also notes the event for the board's loop (``notes_on``): its kind
 (codes.EV_*), player, one number (a refusal's why, a deal's number, an end's
@@ -47,7 +50,7 @@ LOG_VERSION = const(2)
 KEYS_CAPACITY = const(400)  # as matchlog.KEYS_CAPACITY (docs/match-log.md "Key events")
 KEY_TEXT_MAX = const(26)  # the longest key entry
 NO_T = const(-1)  # begin(): an event without a ``t`` field
-_LINES = const(4)  # lines the pool starts with (a loop pass rarely finishes more)
+_LINES = const(2)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
 _LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
 _NOTES = const(32)  # events noted for the board's loop between two passes
 _NO_NOTE = const(-2)  # a note's time when the event has no t (the loop's now)
@@ -95,6 +98,7 @@ class GameLog:
         self._keys[:] = b""
         self.keys_total = 0
         self.match = None  # the GameMatch (its hand_start times the notes)
+        self.sink = None  # the board's way out (drain_into's): lines go early when the pool is full
         self.notes_on = False  # note events for the board's loop (game_app.GameApp)
         self.notes = 0
         self.notes_lost = 0
@@ -106,10 +110,15 @@ class GameLog:
     # ---- lines ----
 
     def _new_line(self):
-        """The next free line of the pool (a new one when all wait: a pass that logged a lot)."""
+        """The next free line of the pool. When every line waits (a pass that logged a
+        lot), they go out at once to ``sink`` (the board's: nothing allocated), else (the
+        host's ``drain``) the pool grows."""
         pool = self._pool
         if self._count == len(pool):
-            pool.append(bytearray(_LINE_ROOM))
+            if self.sink is not None:
+                self.drain_into(self.sink)
+            else:
+                pool.append(bytearray(_LINE_ROOM))
         line = pool[self._count]
         line[:] = b""
         self._line = line
