@@ -305,7 +305,12 @@ class PlayerView:
         panel = self.panel
         x = _PILE_X[side]
         # the frame: solid when this is the player's target pile, else blank
-        panel.fill(x - 1, 1, _FRAME_W, 4, 0xFF if aimed else 0, SHARED)
+        ground = 0xFF if aimed else 0
+        if card == NO_CARD or card >= JOKER1:  # (their glyphs leave the card's area open)
+            panel.fill(x - 1, 1, _FRAME_W, 4, ground, SHARED)
+        else:  # the card's area is drawn whole below: only the columns around it
+            panel.fill(x - 1, 1, 1, 4, ground, SHARED)
+            panel.fill(x + glyphs.LARGE_W, 1, _FRAME_W - 1 - glyphs.LARGE_W, 4, ground, SHARED)
         if card == _BACK:
             panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
