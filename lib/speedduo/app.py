@@ -74,6 +74,11 @@ class App:
     def over(self) -> bool:
         return self.match.phase == OVER
 
+    @property
+    def presses(self) -> int:
+        """Key-down events read (profiling.Profiler's count, as GameApp's)."""
+        return self.arbiter.presses
+
     def step(self) -> None:
         """One loop pass.
 

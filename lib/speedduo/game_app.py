@@ -49,19 +49,6 @@ from array import array
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import (
-    EV_COVER,
-    EV_DEAL,
-    EV_FLIP,
-    EV_HAND_END,
-    EV_MATCH_END,
-    EV_MOVE,
-    EV_PLAY,
-    EV_REJECT,
-    EV_SLAP,
-    EV_SPIT,
-    EV_STALL,
-    EV_STOP,
-    EV_TURN,
     NULL_PLAYER,
     OVER,
 )
@@ -126,7 +113,6 @@ class GameApp:
         self._news = 0  # events logged since the last refresh
         self._drawn_at = -REDRAW_MS
         self._phase = -1  # the match phase the sound was last told
-        self.arbiter = self  # what profiling.Profiler reads of an App: .presses
         self.log.notes_on = True
         self.log.sink = send_line  # a pass that logs more than the log's pool holds
         self._drain()  # the match line, before play
@@ -250,7 +236,7 @@ class GameApp:
                 for view in screens.views:
                     view.event(kind, p, arg, now)
             if sound is not None:
-                _sound(sound, kind, NULL_PLAYER if p < 0 else p, arg)
+                sound.event(kind, NULL_PLAYER if p < 0 else p, arg)  # (codes.EV_*, as classic's)
 
     def _drain(self) -> None:
         self.log.drain_into(self.send_line)
@@ -264,19 +250,6 @@ class GameApp:
             if feed is not None:
                 feed()
         self._drain()
-
-
-def _sound(sound, kind: int, p: int, arg: int) -> None:
-    """What the piezo (sound.py, which knows classic Speed's records) hears of an event: a
-    card put down clicks, a card turned onto a pile by the table (spit, stop) flips."""
-    if kind == EV_TURN or kind == EV_MOVE or kind == EV_SLAP or kind == EV_COVER:
-        sound.event(EV_PLAY, p, 0)
-    elif kind == EV_SPIT or kind == EV_STOP:
-        sound.event(EV_FLIP, 0, 0)
-    elif kind == EV_STALL or kind == EV_DEAL:
-        sound.event(kind, NULL_PLAYER, 0)  # R9: ticks until the countdown runs out
-    elif kind == EV_PLAY or kind == EV_REJECT or kind == EV_HAND_END or kind == EV_MATCH_END:
-        sound.event(kind, p, arg)
 
 
 # the modules a game brings in (board_io unloads them after the match: classic Speed
