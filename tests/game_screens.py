@@ -57,13 +57,7 @@ class Table:
 
     def refresh(self):
         self.session.log.drain(self._logged)
-        log = self.session.log
-        for i in range(log.take_notes()):
-            now = log.note_now[i]
-            for v in self.screens.views:
-                v.event(
-                    log.note_kind[i], log.note_p[i], log.note_arg[i], now if now >= 0 else self.now
-                )
+        self.session.log.observe(self.screens.event)  # as the board's loop (App.step)
         self.screens.refresh(self.core, self.match, self.now)
 
     def _logged(self, line):

@@ -69,7 +69,7 @@ class _View:
     def forget(self):
         pass
 
-    def event(self, kind, p, arg, now):
+    def event(self, kind, p, why, t, now):
         self.events.append((EV_WORDS[kind].decode(), p, now))
 
     def update_shared(self, core, match, now):
@@ -95,6 +95,10 @@ class _Screens:
     def show_overflow(self, now):
         for view in self.views:
             view.show_overflow(now)
+
+    def event(self, kind, p, why, t, now):
+        for view in self.views:
+            view.event(kind, p, why, t, now)
 
 
 def _play(game, start, presses, opponent=0, seed=3, limit_ms=400000, **options):
@@ -162,7 +166,7 @@ def test_a_match_on_the_board_loop_replays_byte_for_byte_across_the_ticks_wrap(g
     REFEREES[game]().check_log(lines)
     keys = [k for _, obj in entries for k in obj.get("keys", ())]
     assert keys and any(t > 4000 for t, _, _ in keys)  # past the wrap
-    assert app.applied > 20
+    assert app.arbiter.applied > 20
 
 
 def test_one_instant_of_both_players_is_one_step_and_ties_rotate():
@@ -214,7 +218,7 @@ def test_chatter_and_unpaired_edges_stay_out_of_the_key_record():
     presses += [(3600, 1, 1), (3650, 1, 0), (3650 + REBOUNCE_MS - 5, 1, 1), (3700, 1, 0)]
     app, lines, _ = _play("spit", 0, presses, idle_ms=1000)
     keys = [k for line in lines for k in json.loads(line).get("keys", ())]
-    assert keys == [[3600, 1, 1], [3650, 1, 0]] and app.bounces == 1
+    assert keys == [[3600, 1, 1], [3650, 1, 0]] and app.arbiter.bounces == 1
     _replays(lines)
 
 

@@ -352,7 +352,7 @@ def test_a_second_match_on_the_same_views_starts_clean():
     first.start_round()
     first.play_to_end()
     views = first.views
-    views[0].event(EV_REJECT, 0, INVALID, first.now)  # late on
+    views[0].event(EV_REJECT, 0, INVALID, 0, first.now)  # late on
     second = Table("spit", SEED + 1)
     second.screens.views = views  # (they draw on their own panels: only moments are checked)
     second.start_round()

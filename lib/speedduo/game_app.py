@@ -1,26 +1,18 @@
-"""The board's loop for the other games (V8 Spit, V9 California Speed): keys -> GameSession
--> screens, sound and the log's way out. What ``app.App`` is for classic Speed.
+"""The board's loop for the other games (V8 Spit, V9 California Speed): ``app.App``'s loop
+with these games' match, arbiter and log.
 
 One ``GameApp`` plays one match of a ``gamematch.GameSession`` (the simulator's
-runner and ``replay`` drive the same object). ``step()`` is one loop pass:
-
-1. the key events waiting in the queue (the keypad's, or the board opponent's
-   merge in front of it: ``game_opponent.py``) are read into preallocated
-   arrays and stamped by their keypad ``timestamp`` as ms since the PLAY press
-   (``start_ticks``; ticks_ms wraps at 2**29, as ``arbiter.py`` handles it);
-2. the events of each millisecond before the current one go to
-   ``GameSession.step(t, events)`` together, in the order read: one instant,
-   arbitrated there (ties rotate, R4, R8, R13), so the log's key record
-   replays to the same lines (``python -m host_sim replay``). Events of the
-   current millisecond wait a pass (a later scan may add to the instant);
-3. the match's clock moves on to the millisecond before now when nothing is
-   pressed (R3 countdowns, R9 stall countdowns, R17 idle stop);
-4. each event the rules core logged (the log's notes: kind, player, one
-   number, match time) is shown to both views (``event(kind, p, arg, now)``)
-   and to the sound; the screens refresh when something happened and at least
-   every ``REDRAW_MS``; the log's lines go to ``send_line`` (the board's
-   ``LogPort.send``, which takes a bytearray and appends to it: the log's own
-   reusable lines).
+runner and ``replay`` drive the same session). Its ``step()`` is ``App.step``
+(docs/architecture.md): the arbiter (``arbiter.Arbiter``: the key batch, the
+overflow, the tick wrap, the instants in time order, written once) reads the
+keypad's events, or the board opponent's merge in front of them
+(``game_opponent.py``), stamped as ms since the PLAY press; each millisecond
+before the current one goes to ``GameSession.step_group`` as one instant
+(``GameArbiter._apply_group``), arbitrated there (ties rotate, R4, R8, R13), so
+the log's key record replays to the same lines (``python -m host_sim
+replay``); the match's clock moves on to the millisecond before now; the log's
+notes go to both views and the sound (``App._event``); the screens refresh;
+the log's lines go to ``send_line``.
 
 What the version 2 key record must hold for the replay, and what the keypad
 may still do:
@@ -44,24 +36,73 @@ their lists' room, the log writes bytes into reusable lines and notes events in
 arrays (bench/mp_heap_lock.py proves it for both games).
 """
 
-from array import array
-
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import (
-    NULL_PLAYER,
-    OVER,
-)
-from speedduo.keybatch import KeyBatch
+from speedduo.app import App
+from speedduo.arbiter import REBOUNCE_MS, Arbiter  # noqa: F401  (REBOUNCE_MS: re-exported)
+from speedduo.codes import OVER
 
-REDRAW_MS = const(40)  # as app.REDRAW_MS
-REBOUNCE_MS = const(25)  # as arbiter.REBOUNCE_MS: chatter after a release
 _KEYS = const(14)  # two rows of L 1 2 3 4 5 R
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29 (as in adafruit_ticks)
-_TICKS_HALF = const(0x10000000)
 
 
-class GameApp:
+class GameArbiter(Arbiter):
+    """The arbiter's instants for a ``GameSession``: its version 2 key record (above)."""
+
+    def __init__(self, events, session, start_ticks: int, event) -> None:
+        Arbiter.__init__(self, events, session.match, start_ticks, event)
+        self.session = session
+        self.moved_to = -1  # the match time the match's clock has been moved on to
+
+    def _lost(self) -> None:
+        """Version 2 has no loss marker: the screens say it (App.step: TOO FAST)."""
+
+    def _catch_up(self, now: int) -> None:
+        if now > self.moved_to and self.match.phase != OVER:
+            self.moved_to = now
+            self.match.advance(now)
+
+    def _apply_group(self, first: int, end: int) -> None:
+        """The events of one millisecond: one instant of the session (R4, R8, R13)."""
+        batch = self.batch
+        t = batch.at[first]
+        if t <= self.moved_to:  # the clock is past it already: the next millisecond
+            t = self.moved_to + 1
+        held = self._held
+        session = self.session
+        keys = session.group_key
+        downs = session.group_down
+        n = 0
+        presses = 0
+        for i in range(first, end):
+            k = batch.key[i]
+            if k >= _KEYS:
+                continue
+            if batch.down[i]:
+                if held[k]:  # its release was lost: record one first
+                    keys[n] = k
+                    downs[n] = 0
+                    n += 1
+                elif self._bounce(k, t):  # chatter: neither it nor its release is recorded
+                    continue
+                held[k] = 1
+                keys[n] = k
+                downs[n] = 1
+                n += 1
+                presses += 1
+            elif held[k]:
+                held[k] = 0
+                self._released_at[k] = t
+                keys[n] = k
+                downs[n] = 0
+                n += 1
+        if not n:
+            return
+        self.moved_to = t
+        session.step_group(t, n)
+        self.applied += presses
+
+
+class GameApp(App):
     """One match of another game on the board (see the module docstring)."""
 
     def __init__(
@@ -83,173 +124,20 @@ class GameApp:
         ``opponent``: a ``game_opponent.GameOpponent`` playing player 1, standing in
         front of ``events``; ``screens``: a ``screens.Screens`` whose ``views`` are the
         game's; ``sound``: a ``sound.Sound``."""
-        self.ticks_ms = ticks_ms
         self.session = session
-        self.match = session.match
         self.core = session.core
-        self.log = session.log
+        match = session.match
         if start_ticks is None:
             start_ticks = ticks_ms()
         self.start_ticks = start_ticks
-        self.opponent = opponent
         if opponent is not None:
-            events = opponent.join(events, self.match, start_ticks, event)
+            events = opponent.join(events, match, start_ticks, event)
             event = opponent.event
-        self.events = events
-        self._event = event
-        self.screens = screens
-        self.sound = sound
-        self.send_line = send_line
-        self.batch = KeyBatch()
-        self._time_of = self._time  # made once (making a bound method allocates)
-        self._held = bytearray(_KEYS)  # keys down, as recorded
-        self._released_at = array("i", [-REBOUNCE_MS] * _KEYS)
-        self._moved_to = -1  # the match time the match's clock has been moved on to
-        self._now = 0  # the match time being played (events without a ``t``)
-        self.presses = 0  # key-down events read
-        self.applied = 0  # presses handed to the session
-        self.bounces = 0  # presses dropped as chatter
-        self.overflows = 0  # times the keypad queue overflowed
-        self._news = 0  # events logged since the last refresh
-        self._drawn_at = -REDRAW_MS
-        self._phase = -1  # the match phase the sound was last told
-        self.log.notes_on = True
-        self.log.sink = send_line  # a pass that logs more than the log's pool holds
-        self._drain()  # the match line, before play
-
-    @property
-    def over(self) -> bool:
-        return self.match.phase == OVER
-
-    def _time(self, ticks: int) -> int:
-        """A ticks_ms value as ms since the PLAY press (wrap-safe)."""
-        return ((ticks - self.start_ticks + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
-
-    def step(self) -> None:
-        """One loop pass (see the module docstring)."""
-        now_ticks = self.ticks_ms()
-        if self.opponent is not None:
-            self.opponent.look(now_ticks)  # before the keys are read
-        now = self._time(now_ticks)
-        events = self.events
-        event = self._event
-        batch = self.batch
-        self.presses += batch.read(events, event, self._time_of)
-        if events.overflowed and not len(events):
-            events.clear()  # the flag is read-only on the board; clear() resets it
-            self.overflows += 1
-            if self.screens is not None:
-                self.screens.show_overflow(now)
-                self._news += 1
-        match = self.match
-        count = batch.count
-        at = batch.at
-        i = 0
-        while i < count and at[i] < now and match.phase != OVER:
-            j = batch.group_end(i)
-            self._apply(i, j)
-            i = j
-        if match.phase == OVER:
-            i = count  # what comes after the match's end is not played
-        batch.keep_from(i)
-        if now - 1 > self._moved_to and match.phase != OVER:
-            self._moved_to = now - 1
-            self._now = now - 1
-            match.advance(now - 1)  # what is due at `now` waits: a press of `now` may come
-        self._tell()
-        sound = self.sound
-        if sound is not None:
-            phase = match.phase
-            if phase != self._phase:
-                self._phase = phase
-                sound.phase(phase)  # R3: the countdown beeps
-            if sound.playing:
-                sound.update(now_ticks)
-        screens = self.screens
-        if screens is not None:
-            if self._news or now - self._drawn_at >= REDRAW_MS or now < self._drawn_at:
-                self._news = 0
-                self._drawn_at = now
-                screens.refresh(match.core, match, now)
-        self._drain()
-
-    def _apply(self, first: int, end: int) -> None:
-        """The events of one millisecond: one instant of the session (R4, R8, R13)."""
-        batch = self.batch
-        t = batch.at[first]
-        if t <= self._moved_to:  # the clock is past it already: the next millisecond
-            t = self._moved_to + 1
-        held = self._held
-        session = self.session
-        keys = session.group_key
-        downs = session.group_down
-        n = 0
-        presses = 0
-        for i in range(first, end):
-            k = batch.key[i]
-            if k >= _KEYS:
-                continue
-            if batch.down[i]:
-                if held[k]:  # its release was lost: record one first
-                    keys[n] = k
-                    downs[n] = 0
-                    n += 1
-                elif t - self._released_at[k] < REBOUNCE_MS:
-                    self.bounces += 1  # chatter: neither it nor its release is recorded
-                    continue
-                held[k] = 1
-                keys[n] = k
-                downs[n] = 1
-                n += 1
-                presses += 1
-            elif held[k]:
-                held[k] = 0
-                self._released_at[k] = t
-                keys[n] = k
-                downs[n] = 0
-                n += 1
-        if not n:
-            return
-        self._now = t
-        self._moved_to = t
-        session.step_group(t, n)
-        self.applied += presses
-        self._news += 1
-
-    def _tell(self) -> None:
-        """The events logged since the last pass, in order, to both views and the sound."""
-        log = self.log
-        n = log.take_notes()
-        if not n:
-            return
-        self._news += n
-        screens = self.screens
-        sound = self.sound
-        for i in range(n):
-            kind = log.note_kind[i]
-            p = log.note_p[i]
-            arg = log.note_arg[i]
-            now = log.note_now[i]
-            if now < -1:  # (an event without a t: the instant being played)
-                now = self._now
-            if screens is not None:
-                for view in screens.views:
-                    view.event(kind, p, arg, now)
-            if sound is not None:
-                sound.event(kind, NULL_PLAYER if p < 0 else p, arg)  # (codes.EV_*, as classic's)
-
-    def _drain(self) -> None:
-        self.log.drain_into(self.send_line)
-
-    def run(self, feed=None) -> None:
-        """Play the match to its end (V8.9-V8.11, V9.4-V9.7) or until it stops idle (R17).
-
-        ``feed``: called after every pass (the board's watchdog)."""
-        while not self.over:
-            self.step()
-            if feed is not None:
-                feed()
-        self._drain()
+        log = session.log
+        log.notes_on = True
+        log.sink = send_line  # a pass that logs more than the log's pool holds
+        arbiter = GameArbiter(events, session, start_ticks, event)
+        self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
 
 
 # the modules a game brings in (board_io unloads them after the match: classic Speed

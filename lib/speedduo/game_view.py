@@ -13,10 +13,10 @@ first two unchanged):
 - ``update_shared(core, match, now) -> bool``: what both players see, marked
   ``SHARED``; True while the game screen shows (then ``update_private``);
 - ``update_private(core, match)``: the player's own part;
-- ``event(kind, p, arg, now)``: each event the core logs (its codes.EV_*
-  kind, player, number: gamelog.GameLog.begin) at match time ``now``: a
-  refused press flashes the log's word (LATE / INVALID, ``arg``) on that
-  player's screen for 0.7 s;
+- ``event(kind, p, why, t, now)``: each event the core logs (its codes.EV_*
+  kind, player, number: gamelog.GameLog.begin; the hand's and the match's
+  time), as classic Speed's view hears its records: a refused press flashes
+  the log's word (LATE / INVALID, ``why``) on that player's screen for 0.7 s;
 - ``show_overflow(now)`` (TOO FAST), ``forget()`` (redraw everything),
   ``show_menu`` / ``hide_menu`` as ``PlayerView``'s.
 
@@ -88,14 +88,14 @@ class GameView(PlayerView):
             self.panel.fill(x0, page0, w, self._drawn_page1 - page0 + 1, 0, cls)
             self._drawn = False
 
-    def event(self, kind, p, arg, now):
+    def event(self, kind, p, why, t, now):
         """A refused press of this player flashes its word; the rest goes to ``_note``."""
         if kind == EV_REJECT:
             if p == self.player:
-                self._flash = M_LATE if arg == LATE else M_INVALID
+                self._flash = M_LATE if why == LATE else M_INVALID
                 self._flash_until = now + _FLASH_MS
             return
-        if kind == EV_DEAL and arg == 1:  # round 1: a new match, its clock restarts
+        if kind == EV_DEAL and why == 1:  # round 1 (a deal's number): a new match
             self._flash_until = 0
             self._hand_no = -1
         self._note(kind, now)

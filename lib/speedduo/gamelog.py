@@ -21,8 +21,9 @@ once rather than growing it.
 
 ``begin`` also notes the event for the board's loop (``notes_on``): its kind
 (codes.EV_*), player, one number (a refusal's why, a deal's number, an end's
-why) and match time, in preallocated arrays that ``game_app.GameApp`` reads
-after each pass for the screens and the sound.
+why), the hand's and the match's time, in preallocated arrays that the loop
+(``app.App.step``) reads after each pass through ``observe``, as classic
+Speed's records, for the screens and the sound.
 
 ``put(ev, fields)`` is the host's generic form (it builds strings): V10's core
 (speed_n.py), which never runs on the board, writes its lines with it.
@@ -43,6 +44,7 @@ from speedduo.codes import (
     EV_REJECT,
     EV_STALL,
     EV_WORDS,
+    NULL_PLAYER,
 )
 from speedduo.logtext import card_into, int_into
 
@@ -53,7 +55,6 @@ NO_T = const(-1)  # begin(): an event without a ``t`` field
 _LINES = const(2)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
 _LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
 _NOTES = const(32)  # events noted for the board's loop between two passes
-_NO_NOTE = const(-2)  # a note's time when the event has no t (the loop's now)
 
 # the events V10's ``put`` may name, by their word (the rest are the board games' own)
 _PUT_KINDS = {
@@ -105,7 +106,8 @@ class GameLog:
         self.note_kind = bytearray(_NOTES)
         self.note_p = array("b", bytes(_NOTES))
         self.note_arg = array("i", [0] * _NOTES)
-        self.note_now = array("i", [0] * _NOTES)  # match ms; _NO_NOTE: the loop's now
+        self.note_t = array("i", [0] * _NOTES)  # the hand's ms (NO_T: none)
+        self.note_now = array("i", [0] * _NOTES)  # the match's ms
 
     # ---- lines ----
 
@@ -196,13 +198,14 @@ class GameLog:
         self.note_kind[n] = kind
         self.note_p[n] = p
         self.note_arg[n] = arg
+        self.note_t[n] = t
         match = self.match
         if t != NO_T:
             self.note_now[n] = match.hand_start + t
         elif kind == EV_DEAL:
             self.note_now[n] = match.hand_start
-        else:
-            self.note_now[n] = _NO_NOTE
+        else:  # (match_end) the time the match has been moved on to
+            self.note_now[n] = match.clock
         self.notes = n + 1
 
     def number(self, key, n: int) -> None:
@@ -310,3 +313,22 @@ class GameLog:
         n = self.notes
         self.notes = 0
         return n
+
+    def observe(self, observer) -> int:
+        """Show each noted event to ``observer(kind, p, why, t, now)`` (as
+        ``matchlog.MatchLog.observe``; no player: codes.NULL_PLAYER); returns how many."""
+        n = self.take_notes()
+        for i in range(n):
+            p = self.note_p[i]
+            observer(
+                self.note_kind[i],
+                NULL_PLAYER if p < 0 else p,
+                self.note_arg[i],
+                self.note_t[i],
+                self.note_now[i],
+            )
+        return n
+
+    def may_wait(self) -> bool:
+        """May the finished lines wait a pass? No: the pool holds two (they go every pass)."""
+        return False

@@ -39,6 +39,7 @@ class Match(Phases):
         self.tie_first = Rng(seed ^ 0x15555555).next30() >> 29
         self.hand.tie_next = self.tie_first
         log.header = (seed, rules, best_of, self.tie_first)
+        log.match = self  # (its observe tells each record's match time)
         log.put_match()
 
     def finish_hand(self) -> None:

@@ -98,6 +98,7 @@ WHY_JOKER_LAST = JOKER_LAST
 REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
 END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")  # by END_*
 
+LOG_PATIENCE = const(64)  # records that may wait a pass after a redraw (may_wait; ring: 256)
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
 # pending key text + the longest line (match header, ~450) + the key fields < LINE_CAPACITY
 KEYS_CAPACITY = const(400)
@@ -121,6 +122,7 @@ class MatchLog:
         self._seen = 0  # of those, how many ``observe`` has shown
         self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
+        self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
         self._deal_size = 0
@@ -160,9 +162,10 @@ class MatchLog:
         self._seen = 0
 
     def observe(self, observer) -> int:
-        """Show each record not yet observed to ``observer(kind, p, slot, card, pile, why, t)``
-        (card lists are skipped), before ``drain_into`` formats them; returns how many
-        records were new. Allocation-free."""
+        """Show each record not yet observed to ``observer(kind, p, why, t, now)`` (``t``
+        the hand's time, ``now`` the match's: the hand's start + t; card lists and key
+        events are skipped), before ``drain_into`` formats them; returns how many records
+        were new. Allocation-free."""
         ring = self._ring
         k = self._seen
         while k < self._count:
@@ -173,11 +176,15 @@ class MatchLog:
             kind = ring[i]
             if kind != EV_CARDS and kind != EV_KEY:
                 t = ring[i + 8] | (ring[i + 9] << 8) | (ring[i + 10] << 16) | (ring[i + 11] << 24)
-                observer(kind, ring[i + 1], ring[i + 2], ring[i + 3], ring[i + 4], ring[i + 5], t)
+                observer(kind, ring[i + 1], ring[i + 5], t, self.match.hand_start + t)
             k += 1
         new = k - self._seen
         self._seen = k
         return new
+
+    def may_wait(self) -> bool:
+        """May the waiting records wait a pass (the loop redrew: the next press comes first)?"""
+        return self._count < LOG_PATIENCE
 
     # ---- formatting, outside the hot path ----
 

@@ -26,6 +26,7 @@ class Phases:
         self.phase = COUNTDOWN
         self.hand_start = countdown_ms  # `now` of the next/current hand's R3 flip
         self.last_press = 0  # R17
+        self.clock = 0  # the latest ``now`` advance was given (events without a time: log)
 
     def finish_hand(self) -> None:
         """Score the hand that just ended; schedule the next one or end the match."""
@@ -71,6 +72,7 @@ class Phases:
         However far ``now`` jumps, things happen in time order: what was due
         before the R17 idle instant happens first, then the idle stop.
         """
+        self.clock = now
         while True:
             idle_at = self.idle_at()
             if now < idle_at:
