@@ -39,8 +39,7 @@ from speedduo.codes import (
     TIE_WON,
 )
 from speedduo.gamelog import NO_T, GameLog
-from speedduo.phases import Phases
-from speedduo.rng import Rng
+from speedduo.phases import Phases, first_tie
 
 COUNTDOWN_MS = const(3000)  # R3
 RESULT_MS = const(3000)
@@ -91,8 +90,7 @@ class GameMatch(Phases):
         self.points = [0] * n  # R15 (V10 with points)
         self.winner = NO_PLAYER
         self.end_why = b""
-        draw = Rng(seed ^ 0x15555555)
-        self.tie_next = draw.next30() >> 29 if n == 2 else draw.below(n)
+        self.tie_next = first_tie(seed, n)
         log.match = self
         log.header(core.game, n, seed, rules.as_pairs(), best_of, self.tie_next)
         core.log = log

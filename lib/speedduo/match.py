@@ -12,8 +12,7 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.codes import COUNTDOWN, OVER, PLAYING, RESULT  # noqa: F401  (re-exported)
 from speedduo.core import Hand
 from speedduo.matchlog import END_ABANDONED, NULL_PLAYER
-from speedduo.phases import Phases
-from speedduo.rng import Rng
+from speedduo.phases import Phases, first_tie
 from speedduo.rules import BEST_OF
 
 COUNTDOWN_MS = const(3000)
@@ -36,7 +35,7 @@ class Match(Phases):
         self.fastest_ms = [0, 0]  # each player's quickest hand won: its end t (0: none; stats)
         self.winner = NULL_PLAYER
         # ties between players take turns (Hand.take_tie_turn); the first from the seed
-        self.tie_first = Rng(seed ^ 0x15555555).next30() >> 29
+        self.tie_first = first_tie(seed, 2)
         self.hand.tie_next = self.tie_first
         log.header = (seed, rules, best_of, self.tie_first)
         log.match = self  # (its observe tells each record's match time)

@@ -13,6 +13,13 @@ from speedduo.codes import COUNTDOWN, OVER, PLAYING, RESULT
 from speedduo.rng import Rng
 
 
+def first_tie(seed: int, players: int) -> int:
+    """The player the match's first tie goes to (the log's ``tie_first``), drawn from the
+    seed; later ties take turns (R4, R8)."""
+    draw = Rng(seed ^ 0x15555555)
+    return draw.next30() >> 29 if players == 2 else draw.below(players)
+
+
 class Phases:
     """Countdowns, hands, results and R17, in time order."""
 
