@@ -1,7 +1,10 @@
 """Stand-ins for the keypad under the MicroPython VM (bench/mp_heap_lock*.py): an event and
-a queue whose events come from preallocated arrays, so reading them allocates nothing."""
+a queue whose events come from preallocated arrays, so reading them allocates nothing; and
+``locked``, which runs a path with the heap locked."""
 
 from array import array
+
+import micropython
 
 
 class FakeEvent:
@@ -45,3 +48,16 @@ class FakeQueue:
     def clear(self):
         self.i = self.n
         self.overflowed = False  # a plain attribute here; read-only for the arbiter
+
+
+def locked(work, arg):
+    """Run work(arg) with the heap locked: 1 ok, 0 wrong result, -1 it allocated (the
+    MemoryError is caught here: a module-level ``except`` would itself allocate)."""
+    micropython.heap_lock()
+    try:
+        result = 1 if work(arg) else 0
+    except MemoryError:
+        result = -1
+    finally:
+        micropython.heap_unlock()
+    return result

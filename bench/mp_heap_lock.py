@@ -29,7 +29,7 @@ sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", 
 
 from array import array  # noqa: E402
 
-from mp_fakes import FakeEvent, FakeQueue  # noqa: E402  (this script's folder)
+from mp_fakes import FakeEvent, FakeQueue, locked  # noqa: E402  (this script's folder)
 from mp_selfplay import greedy_hand  # noqa: E402
 from position import set_piles, set_player  # noqa: E402
 from speedduo.app import App  # noqa: E402
@@ -443,18 +443,6 @@ def control_drain(m):
     return True
 
 
-def _locked(work, arg):
-    """Run work(arg) with the heap locked: 1 ok, 0 wrong result, -1 it allocated."""
-    micropython.heap_lock()
-    try:
-        result = 1 if work(arg) else 0
-    except MemoryError:
-        result = -1
-    finally:
-        micropython.heap_unlock()
-    return result
-
-
 def _bytes_unlocked(work, arg):
     before = micropython.mem_total()
     work(arg)
@@ -524,7 +512,7 @@ def main():
                 m = new_match(make, seed)
                 if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
-                results.append(_locked(work, m))
+                results.append(locked(work, m))
                 m = new_match(make, seed)
                 if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
@@ -532,7 +520,7 @@ def main():
             result = min(results)
             detail = "8 hands; %d bytes allocated when run unlocked" % total
         else:
-            result = _locked(work, make())
+            result = locked(work, make())
             detail = "%s; %d bytes allocated when run unlocked" % (
                 "a whole match" if work is path_opponent_match else "%d repeats" % REPEAT,
                 _bytes_unlocked(work, make()),
@@ -542,7 +530,7 @@ def main():
             failures += 1
         print("%s %s: %s" % (verdict, name, detail))
     # the harness must be able to fail: a path known to allocate has to be caught
-    control = _locked(control_drain, new_match(classic))
+    control = locked(control_drain, new_match(classic))
     if control == -1:
         print("CONTROL MatchLog.drain allocates and was caught: the lock works")
     else:

@@ -29,7 +29,7 @@ _root = sys.argv[1] if len(sys.argv) > 1 else "."
 _ticks_dir = sys.argv[2] if len(sys.argv) > 2 else "."
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim", _ticks_dir]
 
-from mp_fakes import FakeEvent, FakeQueue  # noqa: E402  (this script's folder)
+from mp_fakes import FakeEvent, FakeQueue, locked  # noqa: E402  (this script's folder)
 from speedduo.california import California  # noqa: E402
 from speedduo.game_app import GameApp  # noqa: E402
 from speedduo.game_opponent import GameOpponent  # noqa: E402
@@ -118,18 +118,6 @@ def play(made):
     return app.over and app.presses > 20 and app.opponent.presses > 0 and sink.lines > 20
 
 
-def _locked(work, arg):
-    """Run work(arg) with the heap locked: 1 ok, 0 wrong result, -1 it allocated."""
-    micropython.heap_lock()
-    try:
-        result = 1 if work(arg) else 0
-    except MemoryError:
-        result = -1
-    finally:
-        micropython.heap_unlock()
-    return result
-
-
 def control(made):
     """Something that allocates (a str per line), so a lock that caught nothing fails."""
     app = made[0]
@@ -147,7 +135,7 @@ def main():
     failures = 0
     for game in ("spit", "california"):
         for seed, level in ((3, 3), (5, 1), (8, 2)):
-            result = _locked(play, _match(game, seed, level))
+            result = locked(play, _match(game, seed, level))
             made = _match(game, seed, level)
             before = micropython.mem_total()
             play(made)
@@ -170,7 +158,7 @@ def main():
                     total,
                 )
             )
-    if _locked(control, _match("spit", 1, 1)) == -1:
+    if locked(control, _match("spit", 1, 1)) == -1:
         print("CONTROL GameLog.drain allocates and was caught: the lock works")
     else:
         print("CONTROL BROKEN GameLog.drain ran under heap_lock: the check proves nothing")

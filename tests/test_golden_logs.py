@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from board_loop import MASK, play_board_loop
 from referee import Referee
 from runner import Simulation
 from speedduo.rules import Rules
@@ -32,16 +33,8 @@ def test_seeded_match_matches_its_golden_log(name):
     seed, rules, players, best_of = CASES[name]
     lines = []
     Simulation(seed, Rules(**rules), best_of, players).run(lines.append)
-    path = os.path.join(HERE, name + ".jsonl")
-    if os.environ.get("SPEED_UPDATE_GOLDEN") == "1":
-        with open(path, "w") as f:
-            f.write("\n".join(lines) + "\n")
-    with open(path) as f:
-        golden = f.read().splitlines()
-    for number, (want, got) in enumerate(zip(golden, lines, strict=False), 1):
-        assert got == want, f"line {number} differs"
-    assert len(lines) == len(golden)
-    Referee().check_log(golden)
+    _check_golden(name, lines)
+    Referee().check_log(lines)
 
 
 # The other games (V8 Spit, V9 California, V10 Speed for three): the simulator's runner, and
@@ -84,46 +77,13 @@ def test_seeded_game_run_matches_its_golden_log(name):
 
 
 def _board_match(game, seed):
-    """A GameApp on a fake keypad starting 5 s before the ticks wrap: player 0 presses its
-    keys in turn every 70 ms (L and R among them), the board's HARD opponent plays player 1."""
-    from conftest import EventQueue
-    from games_runner import make_core
-    from speedduo.game_app import GameApp
-    from speedduo.game_opponent import GameOpponent
-    from speedduo.gamematch import GameSession
-    from speedduo.gamerules import GameRules
-    from speedduo.opponent import KeyEvent
-
-    mask = (1 << 29) - 1
-    start = mask - 5000
-    rules = GameRules(game)
-    session = GameSession(make_core(game, rules, 2), seed, rules, 1)
-    queue = EventQueue()
-    clock = [start]
-    lines = []
-    app = GameApp(
-        queue,
-        lambda: clock[0],
-        session,
-        lambda line: lines.append(bytes(line).decode()),
-        None,
-        start_ticks=start,
-        opponent=GameOpponent(3, seed),
-        event=KeyEvent(),
-    )
+    """The board's loop starting 5 s before the ticks wrap: player 0 presses its keys in
+    turn every 70 ms (L and R among them), the board's HARD opponent plays player 1."""
     keys = (1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6)
-    ms = 0
-    i = 0
-    while not app.over and ms < 600000:
-        if ms >= 3500 and ms % 70 == 0:
-            queue.items.append(((start + ms) & mask, keys[i % len(keys)], True))
-            i += 1
-        elif ms >= 3500 and ms % 70 == 30:
-            queue.items.append(((start + ms) & mask, keys[(i - 1) % len(keys)], False))
-        clock[0] = (start + ms) & mask
-        app.step()
-        ms += 1
-    app.run()
+    presses = []
+    for i, ms in enumerate(range(3500, 600000, 70)):
+        presses += [(ms, keys[i % len(keys)], 1), (ms + 30, keys[i % len(keys)], 0)]
+    _, lines, _ = play_board_loop(game, MASK - 5000, presses, 3, seed, 600000)
     return lines
 
 
