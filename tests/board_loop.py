@@ -3,9 +3,9 @@
 screens that record what the views are told."""
 
 from conftest import EventQueue
-from speedduo.codes import EV_WORDS
 from speedduo.game_app import GameApp
 from speedduo.game_opponent import GameOpponent
+from speedduo.gamelog import EV_WORDS
 from speedduo.gamematch import GameSession
 from speedduo.gamerules import GameRules
 from speedduo.opponent import KeyEvent

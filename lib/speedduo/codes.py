@@ -67,26 +67,3 @@ EV_SPIT = const(16)  # V8.6, V8.7: a spit card turned onto a spit pile
 EV_STOP = const(17)  # V8.8: the round stopped
 EV_SLAP = const(18)  # V8.8: a spit pile slapped
 EV_COVER = const(19)  # V9.3: a pile covered
-# each event's word in the log, by EV_* (b"" for records that are no line of their own)
-EV_WORDS = (
-    b"",
-    b"match",
-    b"deal",
-    b"play",
-    b"draw",
-    b"reject",
-    b"penalty",
-    b"stall",
-    b"redeal",
-    b"flip",
-    b"hand_end",
-    b"match_end",
-    b"",
-    b"keys",
-    b"turn",
-    b"move",
-    b"spit",
-    b"stop",
-    b"slap",
-    b"cover",
-)

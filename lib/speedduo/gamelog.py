@@ -15,9 +15,10 @@ stores, no string is built, so a press allocates nothing (bench/mp_heap_lock.py)
 ``drain_into(sink)`` hands each finished line (a ``bytearray`` without its
 newline) to ``sink``, which must use it before it returns (the board's
 ``LogPort.send`` appends to it); ``drain(write)`` is the host's form (a str each).
-The pool holds two lines of 1 KiB (a deal line and a full key record fit in one);
-when a pass logs more, the board's loop (``sink`` set) sends the waiting ones at
-once rather than growing it.
+On the board the pool is one line of 1 KiB (a deal line and a full key record fit
+in it): a pass's first line waits for the loop's drain, each further one sends
+the one before it at once (``sink`` set) rather than growing the pool; the host's
+pool grows instead.
 
 ``begin`` also notes the event for the board's loop (``notes_on``): its kind
 (codes.EV_*), player, one number (a refusal's why, a deal's number, an end's
@@ -25,64 +26,48 @@ why), the hand's and the match's time, in preallocated arrays that the loop
 (``app.App.step``) reads after each pass through ``observe``, as classic
 Speed's records, for the screens and the sound.
 
-``put(ev, fields)`` is the host's generic form (it builds strings): V10's core
-(speed_n.py), which never runs on the board, writes its lines with it.
+V10's core (speed_n.py), which never runs on the board, writes its fields as
+text (``raw``) between the same ``begin`` and ``end``.
 """
 
 from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import (
-    EV_DEAL,
-    EV_DRAW,
-    EV_FLIP,
-    EV_HAND_END,
-    EV_MATCH_END,
-    EV_PLAY,
-    EV_REDEAL,
-    EV_REJECT,
-    EV_STALL,
-    EV_WORDS,
-    NULL_PLAYER,
-)
+from speedduo.codes import EV_DEAL, EV_MATCH_END, NULL_PLAYER
 from speedduo.logtext import card_into, int_into
 
 LOG_VERSION = const(2)
 KEYS_CAPACITY = const(400)  # as matchlog.KEYS_CAPACITY (docs/match-log.md "Key events")
 KEY_TEXT_MAX = const(26)  # the longest key entry
 NO_T = const(-1)  # begin(): an event without a ``t`` field
-_LINES = const(2)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
+_LINES = const(1)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
 _LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
-_NOTES = const(32)  # events noted for the board's loop between two passes
+_NOTES = const(16)  # events noted for the board's loop between two passes
 
-# the events V10's ``put`` may name, by their word (the rest are the board games' own)
-_PUT_KINDS = {
-    "deal": EV_DEAL,
-    "play": EV_PLAY,
-    "draw": EV_DRAW,
-    "reject": EV_REJECT,
-    "stall": EV_STALL,
-    "redeal": EV_REDEAL,
-    "flip": EV_FLIP,
-    "hand_end": EV_HAND_END,
-    "match_end": EV_MATCH_END,
-}
-
-
-def value_text(value) -> str:
-    """A value as compact JSON (``put``'s host form)."""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value + '"'
-    return "[" + ",".join([value_text(item) for item in value]) + "]"
+# each event's word in the log, by codes.EV_* (b"": records that are no line of their own)
+EV_WORDS = (
+    b"",
+    b"match",
+    b"deal",
+    b"play",
+    b"draw",
+    b"reject",
+    b"penalty",
+    b"stall",
+    b"redeal",
+    b"flip",
+    b"hand_end",
+    b"match_end",
+    b"",
+    b"keys",
+    b"turn",
+    b"move",
+    b"spit",
+    b"stop",
+    b"slap",
+    b"cover",
+)
 
 
 class GameLog:
@@ -133,7 +118,7 @@ class GameLog:
     def header(self, game, players, seed, rules, best_of, tie_first) -> None:
         """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order.
         Once per match, before play (it builds strings)."""
-        options = ",".join(['"' + name + '":' + value_text(value) for name, value in rules])
+        options = ",".join(['"%s":%s' % (name, _option_text(value)) for name, value in rules])
         line = self._new_line()
         line.extend(
             (
@@ -276,19 +261,6 @@ class GameLog:
             self._key_fields(line)
         self._finish()
 
-    def put(self, ev: str, fields) -> None:
-        """One event, host form (V10): ``fields`` is a list of (name, value) pairs."""
-        text = '{"ev":"' + ev + '"'
-        for name, value in fields:
-            text += ',"' + name + '":' + value_text(value)
-        line = self._new_line()
-        line.extend(text.encode())
-        self._kind = _PUT_KINDS.get(ev, 0)
-        if self.notes_on and ev in _PUT_KINDS:
-            t = fields[0][1] if fields and fields[0][0] == "t" else NO_T
-            self._note(_PUT_KINDS[ev], t, -1, 0)
-        self.end()
-
     # ---- the way out ----
 
     def drain_into(self, sink) -> int:
@@ -330,5 +302,14 @@ class GameLog:
         return n
 
     def may_wait(self) -> bool:
-        """May the finished lines wait a pass? No: the pool holds two (they go every pass)."""
+        """May the finished lines wait a pass? No: the pool holds one (it goes every pass)."""
         return False
+
+
+def _option_text(value) -> str:
+    """A rule option's value (a switch or a number) as JSON."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)

@@ -15,6 +15,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS, card_name
 from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
+from speedduo.gamelog import EV_WORDS, NO_T
 from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, GameCore, aim_word, tie_word
 
 HAND_SLOTS = const(5)
@@ -78,7 +79,8 @@ class SpeedN(GameCore):
         self.plays_since_redeal = 0
         self.redeals = 0
         self.swept = False
-        self.log.put(
+        _put(
+            self.log,
             "deal",
             [
                 ("hand_no", hand_no),
@@ -183,7 +185,7 @@ class SpeedN(GameCore):
             fields.append(("why", "late" if late >= 0 else "invalid"))
             if word is not None:
                 fields.append(("tie", word))
-            self.log.put("reject", fields)
+            _put(self.log, "reject", fields)
             return LATE if late >= 0 else INVALID
         self.covered[pile][-1] = t
         self.centre[pile].append(card)
@@ -192,11 +194,11 @@ class SpeedN(GameCore):
         fields = [("t", t), ("p", p), ("slot", s), ("card", card_name(card)), ("pile", pile)]
         if word is not None:
             fields.append(("tie", word))
-        self.log.put("play", fields)
+        _put(self.log, "play", fields)
         if self.draw[p]:  # R7: the emptied slot is refilled at once
             drawn = self.draw[p].pop()
             self.hand[p][s] = drawn
-            self.log.put("draw", [("t", t), ("p", p), ("slot", s), ("card", card_name(drawn))])
+            _put(self.log, "draw", [("t", t), ("p", p), ("slot", s), ("card", card_name(drawn))])
         else:
             self.hand[p][s] = None
             if self.cards_left(p) == 0:
@@ -261,7 +263,7 @@ class SpeedN(GameCore):
         self.covered[p][-1] = t
         self.centre[p].append(card)
         self.covered[p].append(0)
-        self.log.put("flip", [("t", t), ("p", p), ("card", card_name(card)), ("pile", p)])
+        _put(self.log, "flip", [("t", t), ("p", p), ("card", card_name(card)), ("pile", p)])
 
     def _redeal(self, t: int) -> bool:
         """R10: centre cards under the tops, side piles and reserve, shuffled, dealt in turn
@@ -285,7 +287,7 @@ class SpeedN(GameCore):
         self.reserve = list(cards[dealt:])
         self.redeals += 1
         self.plays_since_redeal = 0
-        self.log.put("redeal", [("t", t), ("side", [_names(self.side[p]) for p in range(n)])])
+        _put(self.log, "redeal", [("t", t), ("side", [_names(self.side[p]) for p in range(n)])])
         for p in range(n):
             if self.side[p]:  # a side pile that got nothing does not flip
                 self._flip(t, p)
@@ -324,3 +326,26 @@ def _names(cards):
     names = [card_name(card) for card in cards]
     names.reverse()
     return names
+
+
+def _put(log, ev: str, fields) -> None:
+    """One line: ``fields`` are (name, value) pairs, written compact in that order (host)."""
+    log.begin(EV_WORDS.index(ev.encode()), NO_T)
+    for name, value in fields:
+        log.raw((',"%s":%s' % (name, _json(value))).encode())
+    log.end()
+
+
+def _json(value) -> str:
+    """A value (int, word, bool, None, or a list of these) as compact JSON."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value + '"'
+    return "[" + ",".join([_json(item) for item in value]) + "]"
