@@ -103,9 +103,7 @@ def main():
         session.group_down[0] = 1
         session.step_group(now, 1)
         stamps.append(time.ticks_us())
-        for i in range(log.take_notes()):
-            for view in views:
-                view.event(log.note_kind[i], log.note_p[i], log.note_arg[i], now)
+        log.observe(screens.event)
         stamps.append(time.ticks_us())
         shared0 = views[0].update_shared(core, match, now)
         shared1 = views[1].update_shared(core, match, now)

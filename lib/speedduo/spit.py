@@ -211,8 +211,21 @@ class Spit(GameCore):
         return -1
 
     def can_act(self, p: int) -> bool:
-        """V8.4/V8.6: can player p turn, play or move anything now?"""
-        return self._act_mask(p) != 0
+        """V8.4/V8.6: can player p turn, play or move anything now? (the first place that
+        can says so: every play asks it for both players, R9)"""
+        places = self.stock[p]
+        up = self.up[p]
+        empty = False
+        for place in places:
+            if not place:
+                empty = True
+        for s in range(PLACES):
+            place = places[s]
+            if not place:
+                continue
+            if not up[s] or (empty and len(place) > 1) or self.pile_for(p, place[-1]) >= 0:
+                return True
+        return False
 
     def _act_mask(self, p: int) -> int:
         """Bit 1 + s for each stockpile place s whose top can be turned, played or moved."""
