@@ -56,6 +56,7 @@ from speedduo.matchlog import (
     WHY_LATE,
     WHY_LOCKED,
 )
+from speedduo.phases import StallCountdown
 from speedduo.rules import CLAIM_OFF, CLAIM_RACE
 from speedduo.stall import stall_ends
 
@@ -112,7 +113,7 @@ def _ranks_held(hand, b: int) -> int:
     )
 
 
-class Hand:
+class Hand(StallCountdown):
     """The state of one hand: hands, draw, side and centre piles, reserve, timers."""
 
     def __init__(self, rules, log) -> None:
@@ -495,20 +496,11 @@ class Hand:
             return
         self._declare_stall(t)
 
-    def _declare_stall(self, t: int) -> None:
-        self.stall_due = t + self.rules.stall_countdown_ms
-        self.log.put_stall(t, self.stall_due)
+    def _stall_logged(self, t: int, due: int) -> None:
+        self.log.put_stall(t, due)
 
-    def next_due(self) -> int:
-        """The time the core next needs ``advance``; -1 when nothing is pending."""
-        return self.stall_due
-
-    def advance(self, t: int) -> None:
-        """Let time pass to t: every stall whose countdown ended by t flips, in order (R9-R11)."""
-        while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
-            due = self.stall_due
-            self.stall_due = _NO_TIME
-            stall_ends(self, due)
+    def _stall_ended(self, due: int) -> None:
+        stall_ends(self, due)  # R9-R11: flip, redeal, or end the hand
 
     def photo_finish(self, t: int) -> None:
         """R13: both played their last card with the same timestamp: replay the hand."""

@@ -39,7 +39,7 @@ from speedduo.codes import (
     TIE_WON,
 )
 from speedduo.gamelog import NO_T, GameLog
-from speedduo.phases import Phases, first_tie
+from speedduo.phases import Phases, StallCountdown, first_tie
 
 COUNTDOWN_MS = const(3000)  # R3
 RESULT_MS = const(3000)
@@ -277,10 +277,10 @@ def tie_word(tie: int):
     return None
 
 
-class GameCore:
+class GameCore(StallCountdown):
     """What the other games' rules cores (spit.py, california.py, speed_n.py) share: the
-    R9 stall countdown (``stall_due``, logged when declared, run out by ``advance``,
-    which calls the core's ``_stall_ended(due)``) and the end of a hand or round."""
+    R9 stall countdown (phases.StallCountdown, as classic Speed's core.Hand; its line
+    here) and the end of a hand or round."""
 
     def _clear(self, over: bool) -> None:
         """The hand's result and timers as at a deal (``over``: or "no hand yet")."""
@@ -289,27 +289,12 @@ class GameCore:
         self.winner = NO_PLAYER
         self.end_t = 0
 
-    def _declare_stall(self, t: int) -> None:
-        """R9 (V8.6, V9.5): nobody can act; the countdown runs out at ``stall_due``."""
-        self.stall_due = t + self.rules.stall_countdown_ms
+    def _stall_logged(self, t: int, due: int) -> None:
+        """R9 (V8.6, V9.5): nobody can act; the countdown runs out at ``due``."""
         log = self.log
         log.begin(EV_STALL, t)
-        log.number(b',"due":', self.stall_due)
+        log.number(b',"due":', due)
         log.end()
-
-    def next_due(self) -> int:
-        """The time the core next needs ``advance``; -1 when nothing is pending."""
-        return self.stall_due
-
-    def advance(self, t: int) -> None:
-        """Let time pass to t: every stall countdown that ran out by t, in order."""
-        while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
-            due = self.stall_due
-            self.stall_due = _NO_TIME
-            self._stall_ended(due)
-
-    def _stall_ended(self, t: int) -> None:
-        raise NotImplementedError
 
     def _hand_over(self, t: int, winner: int, why, left) -> None:
         """The hand (round) ends at t: its ``hand_end`` line with ``left`` cards each (a

@@ -20,6 +20,35 @@ def first_tie(seed: int, players: int) -> int:
     return draw.next30() >> 29 if players == 2 else draw.below(players)
 
 
+class StallCountdown:
+    """R9's visible countdown, for every rules core (core.Hand, gamematch.GameCore): declared
+    when nobody can act (logged by the core's ``_stall_logged(t, due)``), run out by
+    ``advance``, which calls the core's ``_stall_ended(due)``. The core holds
+    ``stall_due`` (-1: none pending), ``over`` and ``rules``."""
+
+    def _declare_stall(self, t: int) -> None:
+        """R9: the countdown starts at t and runs out stall_countdown_ms later."""
+        self.stall_due = t + self.rules.stall_countdown_ms
+        self._stall_logged(t, self.stall_due)
+
+    def next_due(self) -> int:
+        """The time the core next needs ``advance``; -1 when nothing is pending."""
+        return self.stall_due
+
+    def advance(self, t: int) -> None:
+        """Let time pass to t: every stall countdown that ran out by t, in order."""
+        while not self.over and self.stall_due >= 0 and t >= self.stall_due:
+            due = self.stall_due
+            self.stall_due = -1
+            self._stall_ended(due)
+
+    def _stall_logged(self, t: int, due: int) -> None:
+        raise NotImplementedError
+
+    def _stall_ended(self, due: int) -> None:
+        raise NotImplementedError
+
+
 class Phases:
     """Countdowns, hands, results and R17, in time order."""
 
