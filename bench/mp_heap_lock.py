@@ -303,12 +303,13 @@ class FakePWM:
         self.duty_cycle = 0
 
 
-# every kind of record that has a tune: (kind, player, why) triples (hand_end: 1 = out)
+# every kind of record that has a tune: (kind, player, why) triples (hand_end: 1 = out;
+# player 255: codes.NULL_PLAYER, no player)
 _SOUND_EVENTS = bytes(
     (
         EV_DEAL, 0, 0, EV_PLAY, 0, 0, EV_PLAY, 1, 0, EV_REJECT, 1, LATE, EV_REJECT, 0, INVALID,
         EV_STALL, 0, 0, EV_FLIP, 0, 0, EV_REDEAL, 0, 0, EV_HAND_END, 0, 1, EV_HAND_END, 1, 2,
-        EV_HAND_END, 2, 3, EV_MATCH_END, 0, 0, EV_MATCH_END, 2, 0,
+        EV_HAND_END, 255, 3, EV_MATCH_END, 0, 0, EV_MATCH_END, 255, 0,
     )
 )  # fmt: skip
 

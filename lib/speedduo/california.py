@@ -26,12 +26,12 @@ from speedduo.codes import (
     KEY_R,
     LATE,
     NOT_PLAYING,
+    NULL_PLAYER,
     PLAYED,
 )
 from speedduo.gamelog import NO_T
 from speedduo.gamematch import (
     CONTINUE,
-    NO_PLAYER,
     OUT_BIT,
     GameCore,
     aim_word,
@@ -101,7 +101,7 @@ class California(GameCore):
         self._clear(False)
         self.match_why = b""
         log = self.log
-        log.begin(EV_DEAL, NO_T, -1, hand_no)
+        log.begin(EV_DEAL, NO_T, NULL_PLAYER, hand_no)
         log.number(b',"hand_no":', hand_no)
         log.raw(b',"stock":[')
         log.cards(self.stock[0], len(self.stock[0]))
@@ -251,11 +251,11 @@ class California(GameCore):
 
     def _stall_ended(self, t: int) -> None:
         """V9.5: still no group to cover when the countdown ran out: the round ends."""
-        self._end(t, NO_PLAYER, b"blocked")
+        self._end(t, NULL_PLAYER, b"blocked")
 
     def abandon(self, t: int) -> None:
         """R17: the round ends without a result (the match stops)."""
-        self._end(t, NO_PLAYER, b"abandoned")
+        self._end(t, NULL_PLAYER, b"abandoned")
 
     def _end(self, t: int, winner: int, why) -> None:
         """V9.5: each player's row goes under their stock, place 1 first, each pile top first."""
@@ -279,13 +279,13 @@ class California(GameCore):
 
     def match_winner(self, wins, best_of: int, rounds: int) -> int:
         """V9.4: the player who covered with their last card wins; V9.7: max_rounds."""
-        if self.winner != NO_PLAYER:
+        if self.winner != NULL_PLAYER:
             return self.winner
         if rounds >= self.rules.max_rounds:
             self.match_why = b"max_rounds"
             left0 = len(self.stock[0])
             left1 = len(self.stock[1])
             if left0 == left1:
-                return NO_PLAYER
+                return NULL_PLAYER
             return 0 if left0 < left1 else 1
         return CONTINUE

@@ -25,8 +25,7 @@ Moments are packed as ``msg << 12 | arg`` (an int: nothing allocated).
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import COUNTDOWN, EV_DEAL, EV_REJECT, LATE, RESULT
-from speedduo.gamematch import NO_PLAYER
+from speedduo.codes import COUNTDOWN, EV_DEAL, EV_REJECT, LATE, NULL_PLAYER, RESULT
 from speedduo.ssd1306 import PRIVATE, WIDTH
 from speedduo.view import _FONT, _INDEX, PlayerView
 
@@ -154,7 +153,7 @@ class GameView(PlayerView):
         winner = core.winner
         if winner == self.player:
             return M_WIN
-        return M_BLOCKED if winner == NO_PLAYER else M_LOSE
+        return M_BLOCKED if winner == NULL_PLAYER else M_LOSE
 
     def _draw_over(self, match):
         """The match result, full screen: who won and the cards each still holds."""
@@ -165,7 +164,9 @@ class GameView(PlayerView):
         if match.end_why == b"max_rounds":  # V8.11, V9.7
             self._centred(b"ROUND LIMIT REACHED", 0, WIDTH, 2, PRIVATE, False)
         winner = match.winner
-        text = b"YOU WIN!" if winner == p else b"NO RESULT" if winner == NO_PLAYER else b"YOU LOSE"
+        text = (
+            b"YOU WIN!" if winner == p else b"NO RESULT" if winner == NULL_PLAYER else b"YOU LOSE"
+        )
         self._centred(text, 0, WIDTH, 3, PRIVATE, False)
         reason = self._over_reason(match)
         if reason is not None:

@@ -89,7 +89,7 @@ class GameLog:
         self.notes = 0
         self.notes_lost = 0
         self.note_kind = bytearray(_NOTES)
-        self.note_p = array("b", bytes(_NOTES))
+        self.note_p = bytearray(_NOTES)
         self.note_arg = array("i", [0] * _NOTES)
         self.note_t = array("i", [0] * _NOTES)  # the hand's ms (NO_T: none)
         self.note_now = array("i", [0] * _NOTES)  # the match's ms
@@ -161,7 +161,7 @@ class GameLog:
 
     # ---- one event, field by field (allocation-free) ----
 
-    def begin(self, kind: int, t: int, p: int = -1, arg: int = 0) -> None:
+    def begin(self, kind: int, t: int, p: int = NULL_PLAYER, arg: int = 0) -> None:
         """Start the line of event ``kind`` (codes.EV_*): ``{"ev":"<word>"`` and, unless
         ``t`` is NO_T, its ``t`` field; noted with player ``p`` and ``arg`` (see above)."""
         line = self._new_line()
@@ -213,10 +213,10 @@ class GameLog:
         card_into(line, card)
 
     def player(self, key, p: int) -> None:
-        """A player field: the number, or null for no player (p < 0)."""
+        """A player field: the number, or null for no player (codes.NULL_PLAYER)."""
         line = self._line
         line.extend(key)
-        if p < 0:
+        if p == NULL_PLAYER:
             line.extend(b"null")
         else:
             int_into(line, p)
@@ -288,13 +288,12 @@ class GameLog:
 
     def observe(self, observer) -> int:
         """Show each noted event to ``observer(kind, p, why, t, now)`` (as
-        ``matchlog.MatchLog.observe``; no player: codes.NULL_PLAYER); returns how many."""
+        ``matchlog.MatchLog.observe``); returns how many."""
         n = self.take_notes()
         for i in range(n):
-            p = self.note_p[i]
             observer(
                 self.note_kind[i],
-                NULL_PLAYER if p < 0 else p,
+                self.note_p[i],
                 self.note_arg[i],
                 self.note_t[i],
                 self.note_now[i],

@@ -31,6 +31,7 @@ from speedduo.codes import (
     EV_STALL,
     KEYS_PER_PLAYER,
     NOT_PLAYING,
+    NULL_PLAYER,
     OVER,
     PLAYING,
     RESULT,
@@ -43,7 +44,6 @@ from speedduo.phases import Phases, StallCountdown, first_tie
 
 COUNTDOWN_MS = const(3000)  # R3
 RESULT_MS = const(3000)
-NO_PLAYER = const(-1)
 _NO_TIME = const(-1)  # no stall pending
 CONTINUE = const(-2)  # match_winner(): the match goes on
 OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card
@@ -88,7 +88,7 @@ class GameMatch(Phases):
         n = core.players
         self.wins = [0] * n  # R14 (V8/V9: rounds won)
         self.points = [0] * n  # R15 (V10 with points)
-        self.winner = NO_PLAYER
+        self.winner = NULL_PLAYER
         self.end_why = b""
         self.tie_next = first_tie(seed, n)
         log.match = self
@@ -99,12 +99,12 @@ class GameMatch(Phases):
         """R17: the hand in play is abandoned without a result and the match stops."""
         if self.phase == PLAYING and not self.core.over:
             self.core.abandon(now - self.hand_start)
-        self._end_match(NO_PLAYER, b"")
+        self._end_match(NULL_PLAYER, b"")
 
     def finish_hand(self) -> None:
         core = self.core
         winner = core.winner
-        if winner != NO_PLAYER:
+        if winner != NULL_PLAYER:
             self.wins[winner] += 1
             self.points[winner] += 2 if core.swept else 1
         decided = core.match_winner(self.wins, self.best_of, self.hands_played)
@@ -286,7 +286,7 @@ class GameCore(StallCountdown):
         """The hand's result and timers as at a deal (``over``: or "no hand yet")."""
         self.stall_due = _NO_TIME
         self.over = over
-        self.winner = NO_PLAYER
+        self.winner = NULL_PLAYER
         self.end_t = 0
 
     def _stall_logged(self, t: int, due: int) -> None:

@@ -9,6 +9,11 @@ per game: ``finish_hand()`` (score the hand that
 just ended, schedule the next or end the match) and ``_idle_stop(now)`` (R17).
 """
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
 from speedduo.codes import COUNTDOWN, OVER, PLAYING, RESULT
 from speedduo.rng import Rng
 
@@ -25,6 +30,10 @@ class StallCountdown:
     when nobody can act (logged by the core's ``_stall_logged(t, due)``), run out by
     ``advance``, which calls the core's ``_stall_ended(due)``. The core holds
     ``stall_due`` (-1: none pending), ``over`` and ``rules``."""
+
+    stall_due = -1
+    over = False
+    rules = None  # type: Any
 
     def _declare_stall(self, t: int) -> None:
         """R9: the countdown starts at t and runs out stall_countdown_ms later."""

@@ -14,9 +14,9 @@ target; ``L``/``R`` move the target one pile down/up (round the table).
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS, card_name
-from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
+from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, NULL_PLAYER, PLAYED
 from speedduo.gamelog import EV_WORDS, NO_T
-from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, GameCore, aim_word, tie_word
+from speedduo.gamematch import CONTINUE, OUT_BIT, GameCore, aim_word, tie_word
 
 HAND_SLOTS = const(5)
 SIDE_CARDS = const(5)  # V10.1: five side cards each
@@ -232,7 +232,7 @@ class SpeedN(GameCore):
 
     def photo_finish(self, t: int) -> None:
         """R13: last cards of two or more players at one instant: the hand is replayed."""
-        self._end(t, NO_PLAYER, b"photo_finish")
+        self._end(t, NULL_PLAYER, b"photo_finish")
 
     # ---- R9-R11: stalls ----
 
@@ -297,18 +297,18 @@ class SpeedN(GameCore):
         """R11: the fewest cards left wins; a shared fewest replays the hand."""
         left = [self.cards_left(p) for p in range(self.players)]
         fewest = min(left)
-        winner = left.index(fewest) if left.count(fewest) == 1 else NO_PLAYER
+        winner = left.index(fewest) if left.count(fewest) == 1 else NULL_PLAYER
         self._end(t, winner, b"dead_stall")
 
     # ---- R12-R15, R17: the end ----
 
     def abandon(self, t: int) -> None:
-        self._end(t, NO_PLAYER, b"abandoned")
+        self._end(t, NULL_PLAYER, b"abandoned")
 
     def _end(self, t: int, winner: int, why) -> None:
         left = [self.cards_left(p) for p in range(self.players)]
         # R15 (V10.4): a sweep when every other player still holds sweep_cards or more
-        self.swept = winner != NO_PLAYER and all(
+        self.swept = winner != NULL_PLAYER and all(
             left[q] >= self.rules.sweep_cards for q in range(self.players) if q != winner
         )
         self._hand_over(t, winner, why, left)

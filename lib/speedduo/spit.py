@@ -37,12 +37,12 @@ from speedduo.codes import (
     KEY_R,
     LATE,
     NOT_PLAYING,
+    NULL_PLAYER,
     PLAYED,
 )
 from speedduo.gamelog import NO_T
 from speedduo.gamematch import (
     CONTINUE,
-    NO_PLAYER,
     OUT_BIT,
     GameCore,
     aim_word,
@@ -93,7 +93,7 @@ class Spit(GameCore):
         self.stall_due = _NO_TIME
         self.stopped = False  # V8.8: the round has stopped; only a slap counts
         self.stop_why = b""  # b"out" or b"blocked"
-        self.stop_p = NO_PLAYER  # who emptied the stockpiles first
+        self.stop_p = NULL_PLAYER  # who emptied the stockpiles first
         self.took = [-1, -1]  # the spit pile each player took at the round's end (-1: none)
         self._left = [0, 0]  # cards each holds at the round's end
         self._deck = bytearray(DECK_SIZE)
@@ -160,7 +160,7 @@ class Spit(GameCore):
         self.stopped = False
         self.match_why = b""
         log = self.log
-        log.begin(EV_DEAL, NO_T, -1, hand_no)
+        log.begin(EV_DEAL, NO_T, NULL_PLAYER, hand_no)
         log.number(b',"hand_no":', hand_no)
         log.raw(b',"stock":[[')
         for p in range(2):
@@ -396,7 +396,7 @@ class Spit(GameCore):
         """V8.6: both spit onto their own pile; V8.7: one alone onto one pile; none: blocked."""
         spit = self.spit
         if not spit[0] and not spit[1]:
-            self._stop(t, b"blocked", NO_PLAYER)  # V8.8
+            self._stop(t, b"blocked", NULL_PLAYER)  # V8.8
             return
         if spit[0] and spit[1]:
             for p in range(2):
@@ -459,7 +459,7 @@ class Spit(GameCore):
         """R17: the round ends without a result (the match stops)."""
         self.took[0] = -1
         self.took[1] = -1
-        self._end(t, NO_PLAYER, b"abandoned")
+        self._end(t, NULL_PLAYER, b"abandoned")
 
     def _end(self, t: int, winner: int, why) -> None:
         """Each player gathers places, spit cards and the pile they took (``took``)."""
@@ -480,9 +480,16 @@ class Spit(GameCore):
         self._hand_over(t, winner, why, self._left)
 
     def _end_fields(self, log) -> None:
+        """The spit pile each player took (null: none)."""
         took = self.took
-        log.player(b',"took":[', took[0])
-        log.player(b",", took[1])
+        log.raw(b',"took":[')
+        for p in range(2):
+            if p:
+                log.raw(b",")
+            if took[p] < 0:
+                log.raw(b"null")
+            else:
+                log.number(b"", took[p])
         log.raw(b"]")
 
     def match_winner(self, wins, best_of: int, rounds: int) -> int:
@@ -495,7 +502,7 @@ class Spit(GameCore):
             left0 = len(self.held[0])
             left1 = len(self.held[1])
             if left0 == left1:
-                return NO_PLAYER
+                return NULL_PLAYER
             return 0 if left0 < left1 else 1
         return CONTINUE
 
