@@ -30,10 +30,10 @@ may still do:
   recorded at the first millisecond after it (the record's time never runs
   backwards and what happened before it is what the replay sees).
 
-A press allocates nothing, as in classic Speed's loop (app.py): the key events
-go to the session through its preallocated group arrays, the rules cores keep
-their lists' room, the log writes bytes into reusable lines and notes events in
-arrays (bench/mp_heap_lock.py proves it for both games).
+A press allocates nothing, as in classic Speed: the key events go to the
+session through its preallocated group arrays, the rules cores keep their
+piles' room (bytearrays), the log writes bytes into a reusable line and notes
+events in arrays (bench/mp_heap_lock_games.py proves it for both games).
 """
 
 from micropython import const  # on the host, Blinka provides this module
