@@ -44,6 +44,7 @@ from speedduo.codes import (  # noqa: F401  (the results of play(), re-exported)
     PLAYED,
 )
 from speedduo.matchlog import (
+    END_ABANDONED,
     END_CLAIM,
     END_OUT,
     END_PHOTO_FINISH,
@@ -56,7 +57,7 @@ from speedduo.matchlog import (
     WHY_LATE,
     WHY_LOCKED,
 )
-from speedduo.phases import StallCountdown
+from speedduo.phases import CONTINUE, StallCountdown
 from speedduo.rules import CLAIM_OFF, CLAIM_RACE
 from speedduo.stall import stall_ends
 
@@ -115,6 +116,8 @@ def _ranks_held(hand, b: int) -> int:
 
 class Hand(StallCountdown):
     """The state of one hand: hands, draw, side and centre piles, reserve, timers."""
+
+    match_why = b""  # (phases.Phases: classic Speed's match end has no reason)
 
     def __init__(self, rules, log) -> None:
         self.rules = rules
@@ -506,7 +509,14 @@ class Hand(StallCountdown):
         """R13: both played their last card with the same timestamp: replay the hand."""
         self._end(t, NULL_PLAYER, END_PHOTO_FINISH)
 
-    def abandon(self, t: int, why: int) -> None:
+    def match_winner(self, wins, best_of: int, hands: int) -> int:
+        """R14: the first to win more than half of best_of hands (CONTINUE: play on)."""
+        for p in range(2):
+            if wins[p] * 2 > best_of:
+                return p
+        return CONTINUE
+
+    def abandon(self, t: int, why: int = END_ABANDONED) -> None:
         """End the hand without a result (R17 idle)."""
         self._end(t, NULL_PLAYER, why)
 

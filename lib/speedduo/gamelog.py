@@ -253,6 +253,18 @@ class GameLog:
             i -= 1
         line.append(93)  # ]
 
+    def match_end(self, winner: int, wins, points, why) -> None:
+        """The match's end (phases.Phases): winner, score, R15 points (None: off), why."""
+        n = len(wins)
+        self.begin(EV_MATCH_END, NO_T, winner)
+        self.player(b',"winner":', winner)
+        self.numbers(b',"score":', wins, n)
+        if points is not None:
+            self.numbers(b',"points":', points, n)
+        if why:
+            self.word(b',"why":', why)
+        self.end()
+
     def end(self) -> None:
         """Finish the line: the waiting key entries ride on it (a match_end always says
         ``keys_total``)."""

@@ -27,25 +27,22 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.codes import (
     END_OUT,
     EV_HAND_END,
-    EV_MATCH_END,
     EV_STALL,
     KEYS_PER_PLAYER,
     NOT_PLAYING,
     NULL_PLAYER,
     OVER,
     PLAYING,
-    RESULT,
     TIE_LOST,
     TIE_NONE,
     TIE_WON,
 )
-from speedduo.gamelog import NO_T, GameLog
-from speedduo.phases import Phases, StallCountdown, first_tie
+from speedduo.gamelog import GameLog
+from speedduo.phases import CONTINUE, Phases, StallCountdown, first_tie  # noqa: F401
 
 COUNTDOWN_MS = const(3000)  # R3
 RESULT_MS = const(3000)
 _NO_TIME = const(-1)  # no stall pending
-CONTINUE = const(-2)  # match_winner(): the match goes on
 OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card
 _AIM_SHIFT = const(21)  # aim_word: the pile + 1 above the bits
 _BITS_MASK = const((1 << 21) - 1)
@@ -78,56 +75,18 @@ def take_top(pile) -> int:
 
 
 class GameMatch(Phases):
-    """Score and hands (V8/V9: rounds) of one match of a rules core (phases: phases.py)."""
+    """One match of a rules core of the other games (V8/V9: rounds; phases.py is the
+    match): its log's match line and the first tie."""
 
     def __init__(self, core, seed: int, rules, best_of: int, log) -> None:
         Phases.__init__(self, core, rules, seed, COUNTDOWN_MS, RESULT_MS)
         self.core = core
-        self.best_of = best_of
-        self.log = log
         n = core.players
-        self.wins = [0] * n  # R14 (V8/V9: rounds won)
-        self.points = [0] * n  # R15 (V10 with points)
-        self.winner = NULL_PLAYER
-        self.end_why = b""
+        self._score(n, best_of, log)
         self.tie_next = first_tie(seed, n)
         log.match = self
         log.header(core.game, n, seed, rules.as_pairs(), best_of, self.tie_next)
         core.log = log
-
-    def _idle_stop(self, now: int) -> None:
-        """R17: the hand in play is abandoned without a result and the match stops."""
-        if self.phase == PLAYING and not self.core.over:
-            self.core.abandon(now - self.hand_start)
-        self._end_match(NULL_PLAYER, b"")
-
-    def finish_hand(self) -> None:
-        core = self.core
-        winner = core.winner
-        if winner != NULL_PLAYER:
-            self.wins[winner] += 1
-            self.points[winner] += 2 if core.swept else 1
-        decided = core.match_winner(self.wins, self.best_of, self.hands_played)
-        if decided != CONTINUE:
-            self._end_match(decided, core.match_why)
-            return
-        self.phase = RESULT
-        self.hand_start += core.end_t + self.result_ms + self.countdown_ms
-
-    def _end_match(self, winner: int, why) -> None:
-        self.phase = OVER
-        self.winner = winner
-        self.end_why = why
-        log = self.log
-        n = len(self.wins)
-        log.begin(EV_MATCH_END, NO_T, winner)
-        log.player(b',"winner":', winner)
-        log.numbers(b',"score":', self.wins, n)
-        if getattr(self.rules, "points", False):
-            log.numbers(b',"points":', self.points, n)
-        if why:
-            log.word(b',"why":', why)
-        log.end()
 
 
 class GameSession:

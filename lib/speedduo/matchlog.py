@@ -447,6 +447,10 @@ class MatchLog:
         else:
             self._put(EV_MATCH_END, winner, won0, won1, 0, 1, 0, points[0], points[1])
 
+    def match_end(self, winner, wins, points, why) -> None:
+        """The match's end (phases.Phases): version 1 has two players and no reason."""
+        self.put_match_end(winner, wins[0], wins[1], points)
+
     def _match_end_line(self, r, i, t, u) -> bool:
         line = self.line
         line.extend(b'{"ev":"match_end","winner":')
