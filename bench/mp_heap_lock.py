@@ -26,7 +26,8 @@ sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 from array import array  # noqa: E402
 
-from mp_selfplay import greedy_hand  # noqa: E402  (this script's folder)
+from mp_fakes import FakeEvent, FakeQueue, locked  # noqa: E402  (this script's folder)
+from mp_selfplay import greedy_hand  # noqa: E402
 from position import set_piles, set_player  # noqa: E402
 from speedduo.app import App  # noqa: E402
 from speedduo.arbiter import Arbiter  # noqa: E402
@@ -61,49 +62,6 @@ SLOTS_P0 = bytes([CARD_P0]) + FILLER[0:4]
 SLOTS_P1 = bytes([CARD_P1]) + FILLER[4:8]
 DRAW = FILLER + FILLER[:7]  # 15
 SIDE = FILLER[:5]
-
-
-class FakeEvent:
-    """A keypad.Event stand-in: what get_into fills in."""
-
-    def __init__(self):
-        self.key_number = 0
-        self.pressed = False
-        self.timestamp = 0
-
-
-class FakeQueue:
-    """An EventQueue stand-in whose events come from preallocated arrays."""
-
-    def __init__(self):
-        self.keys = bytearray(8)
-        self.pressed = bytearray(8)
-        self.stamps = array("i", [0] * 8)
-        self.n = 0
-        self.i = 0
-        self.overflowed = False
-
-    def load(self, k, key, pressed, stamp):
-        self.keys[k] = key
-        self.pressed[k] = pressed
-        self.stamps[k] = stamp
-
-    def get_into(self, event):
-        i = self.i
-        if i >= self.n:
-            return False
-        event.key_number = self.keys[i]
-        event.pressed = self.pressed[i] == 1
-        event.timestamp = self.stamps[i]
-        self.i = i + 1
-        return True
-
-    def __len__(self):
-        return self.n - self.i
-
-    def clear(self):
-        self.i = self.n
-        self.overflowed = False  # a plain attribute here; read-only for the arbiter
 
 
 def new_match(rules, seed=1):
@@ -342,12 +300,13 @@ class FakePWM:
         self.duty_cycle = 0
 
 
-# every kind of record that has a tune: (kind, player, why) triples (hand_end: 1 = out)
+# every kind of record that has a tune: (kind, player, why) triples (hand_end: 1 = out;
+# player 255: codes.NULL_PLAYER, no player)
 _SOUND_EVENTS = bytes(
     (
         EV_DEAL, 0, 0, EV_PLAY, 0, 0, EV_PLAY, 1, 0, EV_REJECT, 1, LATE, EV_REJECT, 0, INVALID,
         EV_STALL, 0, 0, EV_FLIP, 0, 0, EV_REDEAL, 0, 0, EV_HAND_END, 0, 1, EV_HAND_END, 1, 2,
-        EV_HAND_END, 2, 3, EV_MATCH_END, 0, 0, EV_MATCH_END, 2, 0,
+        EV_HAND_END, 255, 3, EV_MATCH_END, 0, 0, EV_MATCH_END, 255, 0,
     )
 )  # fmt: skip
 
@@ -482,18 +441,6 @@ def control_drain(m):
     return True
 
 
-def _locked(work, arg):
-    """Run work(arg) with the heap locked: 1 ok, 0 wrong result, -1 it allocated."""
-    micropython.heap_lock()
-    try:
-        result = 1 if work(arg) else 0
-    except MemoryError:
-        result = -1
-    finally:
-        micropython.heap_unlock()
-    return result
-
-
 def _bytes_unlocked(work, arg):
     before = micropython.mem_total()
     work(arg)
@@ -563,7 +510,7 @@ def main():
                 m = new_match(make, seed)
                 if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
-                results.append(_locked(work, m))
+                results.append(locked(work, m))
                 m = new_match(make, seed)
                 if work in (path_next_hand, path_next_deal_formatted):
                     path_greedy_hand(m)
@@ -571,7 +518,7 @@ def main():
             result = min(results)
             detail = "8 hands; %d bytes allocated when run unlocked" % total
         else:
-            result = _locked(work, make())
+            result = locked(work, make())
             detail = "%s; %d bytes allocated when run unlocked" % (
                 "a whole match" if work is path_opponent_match else "%d repeats" % REPEAT,
                 _bytes_unlocked(work, make()),
@@ -581,7 +528,7 @@ def main():
             failures += 1
         print("%s %s: %s" % (verdict, name, detail))
     # the harness must be able to fail: a path known to allocate has to be caught
-    control = _locked(control_drain, new_match(classic))
+    control = locked(control_drain, new_match(classic))
     if control == -1:
         print("CONTROL MatchLog.drain allocates and was caught: the lock works")
     else:

@@ -68,7 +68,8 @@ class GameSimulation:
             now = self._next_time(now)
             for bot in self.bots:
                 if bot.press_at == now:
-                    key, down, up = bot.fire()
+                    key = bot.fire()
+                    down, up = bot.down_at, bot.up_at
                     self._edges.setdefault(down, []).append((key, 1))
                     self._edges.setdefault(up, []).append((key, 0))
             events = sorted(self._edges.pop(now, []))

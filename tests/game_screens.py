@@ -6,6 +6,8 @@ now)``, as the board's loop does) and refreshes ``Screens`` after each step
 exactly as the board does: ``screens.refresh(core, match, now)``.
 """
 
+import json
+
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, OVER, PLAYING, RESULT
 from speedduo.gamematch import GameSession
 from speedduo.gamerules import GameRules
@@ -44,20 +46,8 @@ class Table:
         panels = (Panel(self.buses[0], rotation=0), Panel(self.buses[1], rotation=180))
         self.screens = Screens(panels, make_views(game, panels))
         self.screens.start()
-        self.events = []  # (ev, fields) as the views got them
-        put = self.session.log.put
-
-        def put_and_show(ev, fields):
-            put(ev, fields)
-            self.events.append((ev, fields))
-            t = 0
-            for name, value in fields:
-                if name == "t":
-                    t = value
-            for v in self.screens.views:
-                v.event(ev, fields, self.match.hand_start + t)
-
-        self.session.log.put = put_and_show
+        self.events = []  # (ev, fields) of every line logged, as the views got them
+        self.session.log.notes_on = True  # the views hear the log's notes, as on the board
         self.now = 0
         self.refresh()
 
@@ -66,8 +56,13 @@ class Table:
         return self.screens.views
 
     def refresh(self):
-        self.session.log.drain(lambda line: None)
+        self.session.log.drain(self._logged)
+        self.session.log.observe(self.screens.event)  # as the board's loop (App.step)
         self.screens.refresh(self.core, self.match, self.now)
+
+    def _logged(self, line):
+        event = json.loads(line)
+        self.events.append((event.pop("ev"), event))
 
     def at(self, now):
         """Let time pass to ``now`` with nobody pressing."""

@@ -8,10 +8,11 @@ import importlib.util
 import json
 
 import pytest
+from board_loop import RecordingScreens, make_core, play_board_loop
 from conftest import EventQueue, needs_firmware, needs_long, run_cli
 from referee import CaliforniaReferee, SpitReferee
 from speedduo.game_app import REBOUNCE_MS, GameApp
-from speedduo.game_opponent import GameBot, GameOpponent
+from speedduo.game_opponent import GameBot
 from speedduo.gamematch import GameSession
 from speedduo.gamerules import OPTIONS, GameRules
 from speedduo.menu import (
@@ -38,95 +39,12 @@ from speedduo.settings import Settings
 from host_sim.replay_games import parse_games_log, regenerate
 
 REFEREES = {"spit": SpitReferee, "california": CaliforniaReferee}
-MASK = (1 << 29) - 1
 # the games' views (spit_view.py, california_view.py) are written on another branch
 HAVE_VIEWS = all(
     importlib.util.find_spec("speedduo." + name) is not None
     for name in ("spit_view", "california_view")
 )
 needs_views = pytest.mark.skipif(not HAVE_VIEWS, reason="the games' views are not merged yet")
-
-
-def _core(game, rules):
-    if game == "spit":
-        from speedduo.spit import Spit
-
-        return Spit(rules)
-    from speedduo.california import California
-
-    return California(rules)
-
-
-class _View:
-    """A view with the games' views' interface, recording what it is told."""
-
-    def __init__(self):
-        self.events = []
-        self.refreshes = 0
-        self.overflows = 0
-
-    def forget(self):
-        pass
-
-    def event(self, ev, fields, now):
-        self.events.append((ev, dict(fields), now))
-
-    def update_shared(self, core, match, now):
-        self.refreshes += 1
-        return True
-
-    def update_private(self, core, match):
-        pass
-
-    def show_overflow(self, now):
-        self.overflows += 1
-
-
-class _Screens:
-    def __init__(self):
-        self.views = (_View(), _View())
-
-    def refresh(self, core, match, now):
-        for view in self.views:
-            if view.update_shared(core, match, now):
-                view.update_private(core, match)
-
-    def show_overflow(self, now):
-        for view in self.views:
-            view.show_overflow(now)
-
-
-def _play(game, start, presses, opponent=0, seed=3, limit_ms=400000, **options):
-    """A GameApp driven ms by ms on a fake clock starting at ticks ``start``; ``presses``:
-    (match ms, key, down) key events the keypad scans; returns (app, lines, screens)."""
-    rules = GameRules(game, **options)
-    session = GameSession(_core(game, rules), seed, rules, 1)
-    queue = EventQueue()
-    clock = [start]
-    lines = []
-    screens = _Screens()
-    player = GameOpponent(opponent, seed) if opponent else None
-    app = GameApp(
-        queue,
-        lambda: clock[0],
-        session,
-        lambda line: lines.append(bytes(line).decode()),
-        screens,
-        start_ticks=start,
-        opponent=player,
-        event=KeyEvent(),
-    )
-    todo = sorted(presses)
-    ms = 0
-    while not app.over and ms < limit_ms:
-        while todo and todo[0][0] <= ms:
-            t, key, down = todo.pop(0)
-            queue.items.append(((start + t) & MASK, key, bool(down)))
-        clock[0] = (start + ms) & MASK
-        app.step()
-        ms += 1
-    app.run()
-    return app, lines, screens
 
 
 def _mash(player=0, seconds=120, every=90, hold=40, start=3500):
@@ -155,13 +73,13 @@ def test_a_match_on_the_board_loop_replays_byte_for_byte_across_the_ticks_wrap(g
     lines; ticks_ms wraps at 2**29 during the match (as arbiter.py handles it)."""
     start = (1 << 29) - 4000
     presses = _mash(0) + _mash(1, every=110)
-    app, lines, _ = _play(game, start, presses)
+    app, lines, _ = play_board_loop(game, start, presses)
     assert app.over and json.loads(lines[-1])["ev"] == "match_end"
     entries = _replays(lines)
     REFEREES[game]().check_log(lines)
     keys = [k for _, obj in entries for k in obj.get("keys", ())]
     assert keys and any(t > 4000 for t, _, _ in keys)  # past the wrap
-    assert app.applied > 20
+    assert app.arbiter.applied > 20
 
 
 def test_one_instant_of_both_players_is_one_step_and_ties_rotate():
@@ -171,7 +89,7 @@ def test_one_instant_of_both_players_is_one_step_and_ties_rotate():
         t = 3600 + 300 * i
         for key in (1 + i % 5, 8 + i % 5):
             presses += [(t, key, 1), (t + 50, key, 0)]
-    app, lines, _ = _play("california", 77, presses)
+    app, lines, _ = play_board_loop("california", 77, presses)
     _replays(lines)
     instants = {}
     for _, obj in parse_games_log("".join(line + "\n" for line in lines))[1:]:
@@ -186,8 +104,8 @@ def test_views_hear_every_logged_event_and_the_send_line_gets_bytearrays():
     sent = []
     clock = [0]
     rules = GameRules("spit", idle_ms=2000)
-    session = GameSession(_core("spit", rules), 5, rules, 1)
-    screens = _Screens()
+    session = GameSession(make_core("spit", rules), 5, rules, 1)
+    screens = RecordingScreens()
     app = GameApp(
         EventQueue(),
         lambda: clock[0],
@@ -211,15 +129,15 @@ def test_chatter_and_unpaired_edges_stay_out_of_the_key_record():
     of a key not down (the PLAY press's) is not recorded: each key alternates (replay)."""
     presses = [(10, 3, 0)]  # the PLAY press's release
     presses += [(3600, 1, 1), (3650, 1, 0), (3650 + REBOUNCE_MS - 5, 1, 1), (3700, 1, 0)]
-    app, lines, _ = _play("spit", 0, presses, idle_ms=1000)
+    app, lines, _ = play_board_loop("spit", 0, presses, idle_ms=1000)
     keys = [k for line in lines for k in json.loads(line).get("keys", ())]
-    assert keys == [[3600, 1, 1], [3650, 1, 0]] and app.bounces == 1
+    assert keys == [[3600, 1, 1], [3650, 1, 0]] and app.arbiter.bounces == 1
     _replays(lines)
 
 
 def test_a_lost_release_is_recorded_before_the_next_press_and_overflow_flashes():
     presses = [(3600, 2, 1), (3700, 2, 1), (3750, 2, 0)]
-    app, lines, screens = _play("spit", 0, presses, idle_ms=1000)
+    app, lines, screens = play_board_loop("spit", 0, presses, idle_ms=1000)
     keys = [k for line in lines for k in json.loads(line).get("keys", ())]
     assert keys == [[3600, 2, 1], [3700, 2, 0], [3700, 2, 1], [3750, 2, 0]]
     _replays(lines)
@@ -230,7 +148,7 @@ def test_the_boards_opponent_plays_player_1_through_the_key_record(game):
     """game_opponent.GameOpponent: its presses are key events (logged, replayed); the
     physical row of player 1 is ignored while it plays."""
     presses = _mash(0, seconds=60) + [(5000, 9, 1), (5040, 9, 0)]
-    app, lines, _ = _play(game, 123, presses, opponent=3, idle_ms=4000)
+    app, lines, _ = play_board_loop(game, 123, presses, opponent=3, idle_ms=4000)
     entries = _replays(lines)
     REFEREES[game]().check_log(lines)
     moves = [obj for _, obj in entries if obj.get("p") == 1 and obj["ev"] != "reject"]

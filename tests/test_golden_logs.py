@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from board_loop import MASK, play_board_loop
 from referee import Referee
 from runner import Simulation
 from speedduo.rules import Rules
@@ -32,6 +33,27 @@ def test_seeded_match_matches_its_golden_log(name):
     seed, rules, players, best_of = CASES[name]
     lines = []
     Simulation(seed, Rules(**rules), best_of, players).run(lines.append)
+    _check_golden(name, lines)
+    Referee().check_log(lines)
+
+
+# The other games (V8 Spit, V9 California, V10 Speed for three): the simulator's runner, and
+# the board's loop (game_app.GameApp) against the board's opponent with player 0 mashing keys.
+GAME_CASES = {
+    "game_spit_seed3_hard_vs_medium": ("spit", 3, ["bot:hard", "bot:medium"]),
+    "game_spit_seed11_perfect_vs_easy": ("spit", 11, ["bot:perfect", "bot:easy"]),
+    "game_spit_seed5_perfect_vs_perfect": ("spit", 5, ["bot:perfect", "bot:perfect"]),
+    "game_california_seed3_hard_vs_medium": ("california", 3, ["bot:hard", "bot:medium"]),
+    "game_california_seed8_perfect_vs_perfect": ("california", 8, ["bot:perfect", "bot:perfect"]),
+    "game_speed3_seed5_hard_medium_easy": ("speed", 5, ["bot:hard", "bot:medium", "bot:easy"]),
+}
+BOARD_CASES = {
+    "board_spit_seed3_mash_vs_hard": ("spit", 3),
+    "board_california_seed5_mash_vs_hard": ("california", 5),
+}
+
+
+def _check_golden(name, lines):
     path = os.path.join(HERE, name + ".jsonl")
     if os.environ.get("SPEED_UPDATE_GOLDEN") == "1":
         with open(path, "w") as f:
@@ -41,4 +63,30 @@ def test_seeded_match_matches_its_golden_log(name):
     for number, (want, got) in enumerate(zip(golden, lines, strict=False), 1):
         assert got == want, f"line {number} differs"
     assert len(lines) == len(golden)
-    Referee().check_log(golden)
+
+
+@pytest.mark.parametrize("name", sorted(GAME_CASES))
+def test_seeded_game_run_matches_its_golden_log(name):
+    from games_runner import GameSimulation
+    from speedduo.gamerules import GameRules
+
+    game, seed, players = GAME_CASES[name]
+    lines = []
+    GameSimulation(game, seed, GameRules(game), 3, players).run(lines.append)
+    _check_golden(name, lines)
+
+
+def _board_match(game, seed):
+    """The board's loop starting 5 s before the ticks wrap: player 0 presses its keys in
+    turn every 70 ms (L and R among them), the board's HARD opponent plays player 1."""
+    keys = (1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6)
+    presses = []
+    for i, ms in enumerate(range(3500, 600000, 70)):
+        presses += [(ms, keys[i % len(keys)], 1), (ms + 30, keys[i % len(keys)], 0)]
+    _, lines, _ = play_board_loop(game, MASK - 5000, presses, 3, seed, 600000)
+    return lines
+
+
+@pytest.mark.parametrize("name", sorted(BOARD_CASES))
+def test_a_board_loop_match_matches_its_golden_log(name):
+    _check_golden(name, _board_match(*BOARD_CASES[name]))

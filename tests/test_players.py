@@ -26,7 +26,7 @@ def set_table(core, hands, piles, draw=None, side=None, reserve=()):
     for p in range(n):
         core.hand[p] = cards(*hands[p]) + [None] * (5 - len(hands[p]))
         core.centre[p] = cards(*piles[p])
-        core.covered[p] = [0] * len(piles[p])
+        core.covered[p] = [0] * 52  # by place in the pile
         core.draw[p] = cards(*(draw[p] if draw else ()))
         core.side[p] = cards(*(side[p] if side else ()))
     core.reserve = cards(*reserve)
@@ -59,7 +59,7 @@ def test_v10_5_a_card_goes_to_the_target_pile_and_l_r_move_the_target_round_the_
 def test_r8_late_and_invalid_with_more_piles():
     core = dealt(4)
     set_table(core, [["5C", "9C"], ["KD"], ["KH"], ["2S"]], [["4S", "JD"], ["9D"], ["9H"], ["QS"]])
-    core.covered[0] = [100, 0]
+    core.covered[0] = [100, 0] + [0] * 50
     assert core.press(300, 0, 1, -1, 0) == LATE
     assert lines_of(core)[0]["pile"] == 0
     assert core.press(300, 0, 2, -1, 0) == INVALID

@@ -58,12 +58,9 @@ class Game:
         return self.match.hand
 
     def refresh(self):
-        self.match.log.observe(self._event)  # as the App does: the screens see the records
+        self.match.log.observe(self.screens.event)  # as the App does: the screens see the records
         self.match.log.drain(lambda line: None)
         self.screens.refresh(self.hand, self.match, self.now)
-
-    def _event(self, kind, p, slot, card, pile, why, t):
-        self.screens.event(kind, p, why, t, self.match.hand_start + t)
 
     def refuse(self, p, why):
         """A refused press as the core records it (a reject line)."""

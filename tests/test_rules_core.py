@@ -5,6 +5,7 @@ import json
 import pytest
 from conftest import drained, lay_out, new_hand
 from speedduo.cards import NO_CARD, PILE_CAP, card_from_name, card_name
+from speedduo.codes import NULL_PLAYER
 from speedduo.core import EMPTY_SLOT, INVALID, LATE, LOCKED, NOT_PLAYING, PLAYED
 from speedduo.match import OVER, RESULT, Match
 from speedduo.matchlog import MatchLog
@@ -239,7 +240,7 @@ def test_r11_dead_stall_with_equal_counts_is_replayed():
     lay_out(hand, [FILLER0, FILLER1], [["5H"], ["QC"]])
     hand._check_stall(0)
     hand.advance(1000)
-    assert hand.over and hand.winner == 2
+    assert hand.over and hand.winner == NULL_PLAYER
     assert events(drained(hand))[-1]["winner"] is None
 
 
@@ -383,7 +384,7 @@ def test_r17_idle_abandons_the_hand_and_stops_the_match():
     match = Match(1, Rules(idle_ms=5000), 3, log)
     _next_hand(match)
     match.advance(match.hand_start + 60000)
-    assert match.phase == OVER and match.winner == 2
+    assert match.phase == OVER and match.winner == NULL_PLAYER
     lines = []
     log.drain(lines.append)
     parsed = events(lines)

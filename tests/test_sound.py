@@ -16,6 +16,12 @@ from speedduo.codes import (
     END_CLAIM,
     END_DEAD_STALL,
     END_OUT,
+    EV_COVER,
+    EV_MOVE,
+    EV_SLAP,
+    EV_SPIT,
+    EV_STOP,
+    EV_TURN,
     INVALID,
     JOKER_LAST,
     LATE,
@@ -426,3 +432,21 @@ def test_menu_sound_item_cycles_the_volume():
     assert menu.volume == 3 and "SOUND 3" in menu.lines()
     menu.press(8)
     assert "SOUND OFF" in menu.lines()
+
+
+@pytest.mark.parametrize(
+    "kind, p, tune",
+    [
+        (EV_TURN, 0, TUNE_PLAY),  # V8.4
+        (EV_MOVE, 1, TUNE_PLAY_P1),  # V8.5
+        (EV_SLAP, 0, TUNE_PLAY),  # V8.8
+        (EV_COVER, 1, TUNE_PLAY_P1),  # V9.3
+        (EV_SPIT, 0, TUNE_FLIP),  # V8.6
+        (EV_STOP, 1, TUNE_FLIP),  # V8.8
+    ],
+)
+def test_the_other_games_events_sound_by_their_own_kind(kind, p, tune):
+    """One vocabulary (codes.EV_*): a card put down clicks, one the table turns flips."""
+    sound = Sound(FakePWM(), 3)
+    sound.event(kind, p, 0)
+    assert [(hz, ms) for _, hz, ms in heard(sound)] == sounding(tune)

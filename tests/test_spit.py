@@ -30,7 +30,7 @@ def set_table(core, places, piles, spit=((), ())):
         core.up[p] = [bool(place) for place in places[p]]
         core.spit[p] = cards(*spit[p])
     core.piles = [cards(*pile) for pile in piles]
-    core.covered = [[0] * len(pile) for pile in piles]
+    core.covered = [[0] * 52 for _ in piles]  # by place in the pile
     core.stall_due = -1
     lines_of(core)
 
@@ -103,7 +103,7 @@ def test_r8_a_card_that_fitted_a_spit_card_covered_just_before_is_late_not_moved
     places = [(("JH", "5C"), (), (), (), ()), (("6D",),) + EMPTY5[1:]]
     set_table(core, places, (["4S", "3D"], ["9D"]), (["3C"], ["8C"]))
     # the 4 was covered by the 3 at t=100
-    core.covered[0] = [100, 0]
+    core.covered[0] = [100, 0] + [0] * 50
     assert core.press(300, 0, 1, -1, 0) == LATE  # 5C fitted the 4 200 ms ago
     assert lines_of(core)[0]["why"] == "late"
     assert core.press(600, 0, 1, -1, 0) == PLAYED  # past the window: it moves instead
@@ -158,7 +158,7 @@ def _slap_session(seed):
     session.step(3000, [])
     places = [(("9H",), (), (), (), ()), (("9C",),) + EMPTY5[1:]]
     set_table(core, places, (["4S"], ["4D"]), ([], []))
-    core._stop(10, "blocked", -1)
+    core._stop(10, b"blocked", -1)
     session.log.drain(lambda line: None)
     return session
 

@@ -14,7 +14,7 @@ import sys
 import pytest
 from game_screens import Table, check_refusal, golden_test, page_row, shows
 from speedduo import game_view
-from speedduo.codes import KEY_L, KEY_R, PLAYING, RESULT
+from speedduo.codes import EV_REJECT, INVALID, KEY_L, KEY_R, PLAYING, RESULT
 from speedduo.spit import fits
 from speedduo.ssd1306 import ROW
 
@@ -352,7 +352,7 @@ def test_a_second_match_on_the_same_views_starts_clean():
     first.start_round()
     first.play_to_end()
     views = first.views
-    views[0].event("reject", [("t", 0), ("p", 0), ("why", "invalid")], first.now)  # late on
+    views[0].event(EV_REJECT, 0, INVALID, 0, first.now)  # late on
     second = Table("spit", SEED + 1)
     second.screens.views = views  # (they draw on their own panels: only moments are checked)
     second.start_round()

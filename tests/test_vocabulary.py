@@ -39,3 +39,17 @@ def test_the_logs_reject_reasons_are_the_cores_results():
     )
     assert matchlog.REJECT_WHY[codes.LATE] == b"late"
     assert matchlog.END_WHY[codes.END_ABANDONED] == b"abandoned"
+
+
+def test_no_player_is_one_value_in_every_game():
+    """A match stopped idle (R17) has no winner: codes.NULL_PLAYER, as classic Speed's."""
+    from speedduo import gamematch
+    from speedduo.gamematch import GameSession
+    from speedduo.gamerules import GameRules
+    from speedduo.spit import Spit
+
+    rules = GameRules("spit", idle_ms=1000)
+    session = GameSession(Spit(rules), 3, rules, 1)
+    session.finish()
+    assert session.match.winner == codes.NULL_PLAYER
+    assert not hasattr(gamematch, "NO_PLAYER")

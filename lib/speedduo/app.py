@@ -1,14 +1,18 @@
-"""The game loop: keys -> arbiter -> match -> screens, and the log to its sink.
+"""The game loop, one for every game: keys -> arbiter -> match -> screens and sound, and
+the log to its sink (docs/architecture.md).
 
 One ``App`` plays one match. ``step()`` is one loop pass: the arbiter drains
 the keypad queue and applies the presses in time order (the match's clock
-catches up on the way), the screens show what changed (pile tops to both
-panels first), refusals and a keypad overflow flash on the player's screen,
-and the match log's waiting records are formatted, each into the log's one
-reusable line buffer, and handed to ``send_line(line)`` (a ``bytearray``, to
-be used before it returns: the board's ``LogPort.send``). The board
-(``board_io.py``) and the simulator (``host_sim/runner.py``) both drive this
-same object.
+catches up on the way), the sound and the screens hear what the log recorded
+(one vocabulary, codes.EV_*), the screens show what changed (what both
+players see to both panels first), refusals and a keypad overflow flash on the
+player's screen, and the log's waiting lines are handed to ``send_line(line)``
+(a ``bytearray``, to be used before it returns: the board's ``LogPort.send``).
+The board (``board_io.py``) and the simulator (``host_sim/runner.py``) both
+drive this same object. Classic Speed's is made here from a seed and rules;
+the other games' (V8, V9) by ``game_app.GameApp`` from a ``GameSession``, with
+their own arbiter's instants (``game_app.GameArbiter``) and log
+(``gamelog.GameLog``): the loop is this one.
 """
 
 from micropython import const  # on the host, Blinka provides this module
@@ -19,7 +23,6 @@ from speedduo.match import OVER, Match
 from speedduo.matchlog import MatchLog
 
 REDRAW_MS = const(40)  # the screens follow time at least this often
-LOG_PATIENCE = const(64)  # log records that may wait a pass after a redraw (ring: 256)
 
 
 class App:
@@ -46,20 +49,27 @@ class App:
         ``sound``: a ``sound.Sound`` (the piezo), told the core's records and each
         change of the match's phase, and advanced every pass while a tune plays (it
         only sets the PWM's registers)."""
-        self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
-        self.log = MatchLog()
-        self.match = Match(seed, rules, best_of, self.log)
+        log = MatchLog()
+        match = Match(seed, rules, best_of, log)
         if start_ticks is None:
             start_ticks = ticks_ms()
-        self.opponent = opponent
         if opponent is not None:
             # the opponent reads the real queue into ``event``; the arbiter reads the
             # merged stream into the opponent's own (keypad.Event is read-only on the board)
-            events = opponent.join(events, self.match, start_ticks, event)
+            events = opponent.join(events, match, start_ticks, event)
             event = opponent.event
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
-        recorder = KeyRecorder(events, self.log, start_ticks, self.match)
-        self.arbiter = Arbiter(recorder, self.match, start_ticks, event)
+        recorder = KeyRecorder(events, log, start_ticks, match)
+        arbiter = Arbiter(recorder, match, start_ticks, event)
+        self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
+
+    def _start(self, ticks_ms, log, match, arbiter, send_line, screens, opponent, sound):
+        """What every game's loop holds; the log's first line goes out."""
+        self.ticks_ms = ticks_ms  # supervisor.ticks_ms on the board and in the simulator
+        self.log = log
+        self.match = match
+        self.arbiter = arbiter
+        self.opponent = opponent
         self.screens = screens
         self.sound = sound
         self.send_line = send_line
@@ -74,8 +84,13 @@ class App:
     def over(self) -> bool:
         return self.match.phase == OVER
 
+    @property
+    def presses(self) -> int:
+        """Key-down events read (profiling.Profiler's count, as GameApp's)."""
+        return self.arbiter.presses
+
     def step(self) -> None:
-        """One loop pass.
+        """One loop pass (the same for every game).
 
         The screens are brought up to date when something happened (a key event, a
         record of the core, lost presses) and at least every ``REDRAW_MS`` for what
@@ -109,14 +124,15 @@ class App:
             if news or now - self._drawn_at >= REDRAW_MS or now < self._drawn_at:
                 self._drawn_at = now
                 screens.refresh(self.match.hand, self.match, now)
-                if self.log.waiting < LOG_PATIENCE:
+                if self.log.may_wait():
                     return  # the log waits a pass: the next press is seen sooner
         self.log.drain_into(self.send_line)
 
-    def _event(self, kind, p, slot, card, pile, why, t) -> None:
-        """A record of the hand, at its own match time (the hand's t + the hand's start)."""
+    def _event(self, kind, p, why, t, now) -> None:
+        """An event the log recorded (its codes.EV_* kind, player, why, hand time ``t`` and
+        match time ``now``), after the core has returned (CircuitPython's stack is short)."""
         if self.screens is not None:
-            self.screens.event(kind, p, why, t, self.match.hand_start + t)
+            self.screens.event(kind, p, why, t, now)
         if self.sound is not None:
             self.sound.event(kind, p, why)
 

@@ -19,15 +19,21 @@ scan that saw the contact close; the chatter after it is dropped here: a press
 of a key less than ``REBOUNCE_MS`` after that key's release is bounce.
 
 Key numbers: player p's row ``L 1 2 3 4 5 R`` is keys ``7p .. 7p+6``.
+
+One arbiter for every game: reading the queue, the overflow, the tick wrap, the
+instants in time order and the match's clock catching up are written here once.
+What an instant does is the game family's: classic Speed's ``_apply_group``
+below; the other games' (V8, V9) ``game_app.GameArbiter._apply_group``, which
+hands the instant to their ``gamematch.GameSession``. A subclass may also say
+what a lost event means (``_lost``) and how the clock catches up (``_catch_up``).
 """
 
 from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER  # noqa: F401  (re-exported)
+from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, OVER, PLAYING  # noqa: F401
 from speedduo.keybatch import KeyBatch
-from speedduo.match import PLAYING
 from speedduo.ticks import ticks_diff
 
 KEY_NAMES = "L12345R"
@@ -82,21 +88,39 @@ class Arbiter:
             # empties the queue, so it waits until everything queued is drained.
             events.clear()
             self.overflows += 1
-            self.match.hand.keys_lost()
+            self._lost()
         # A scan later in this same millisecond may still add to the newest
         # timestamp's group, so only instants before `now` are complete.
         now = self.match_time(now_ticks)
+        match = self.match
         count = batch.count
         at = batch.at
         i = 0
-        while i < count and at[i] < now:
+        while i < count and at[i] < now and match.phase != OVER:
             j = batch.group_end(i)
             self._apply_group(i, j)
             i = j
+        if match.phase == OVER:
+            i = count  # what comes after the match's end is not played
         batch.keep_from(i)  # the rest waits for the next pass
         # things due at `now` wait one pass: a press stamped `now` may still arrive
-        self.match.advance(now - 1)
+        self._catch_up(now - 1)
         return count
+
+    def _lost(self) -> None:
+        """The keypad queue dropped events (classic Speed: the hand counts it, R-log)."""
+        self.match.hand.keys_lost()
+
+    def _catch_up(self, now: int) -> None:
+        """The match's clock moves on to ``now`` (countdowns, stalls, R17)."""
+        self.match.advance(now)
+
+    def _bounce(self, k: int, now: int) -> bool:
+        """A press of key k at ``now``: contact chatter after its release?"""
+        if now - self._released_at[k] < REBOUNCE_MS:
+            self.bounces += 1
+            return True
+        return False
 
     def _apply_group(self, first: int, end: int) -> None:
         """Apply the events sharing one timestamp: a tie when they conflict."""
@@ -114,8 +138,7 @@ class Arbiter:
                 self._held[k] = 0
                 self._released_at[k] = now
                 down[i] = 0
-            elif now - self._released_at[k] < REBOUNCE_MS:
-                self.bounces += 1  # contact chatter: not a new press
+            elif self._bounce(k, now):  # contact chatter: not a new press
                 down[i] = 0
             else:
                 self._held[k] = 1

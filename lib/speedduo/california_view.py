@@ -30,6 +30,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
 from speedduo.cards import NO_CARD
+from speedduo.codes import NULL_PLAYER
 from speedduo.game_view import (
     ARG_BITS,
     BACK,
@@ -104,7 +105,7 @@ class CaliforniaView(GameView):
 
     def _over_reason(self, match):
         """V9.4: the match ends when a player covers with their last stock card."""
-        if match.end_why or match.winner < 0:  # V9.7 max_rounds, R17: the cards left
+        if match.end_why or match.winner == NULL_PLAYER:  # V9.7 max_rounds, R17: the cards left
             return None
         return b"NO CARDS LEFT!" if match.winner == self.player else b"THEY RAN OUT FIRST"
 

@@ -44,6 +44,7 @@ from speedduo.codes import (  # noqa: F401  (the results of play(), re-exported)
     PLAYED,
 )
 from speedduo.matchlog import (
+    END_ABANDONED,
     END_CLAIM,
     END_OUT,
     END_PHOTO_FINISH,
@@ -56,6 +57,7 @@ from speedduo.matchlog import (
     WHY_LATE,
     WHY_LOCKED,
 )
+from speedduo.phases import CONTINUE, StallCountdown
 from speedduo.rules import CLAIM_OFF, CLAIM_RACE
 from speedduo.stall import stall_ends
 
@@ -112,8 +114,10 @@ def _ranks_held(hand, b: int) -> int:
     )
 
 
-class Hand:
+class Hand(StallCountdown):
     """The state of one hand: hands, draw, side and centre piles, reserve, timers."""
+
+    match_why = b""  # (phases.Phases: classic Speed's match end has no reason)
 
     def __init__(self, rules, log) -> None:
         self.rules = rules
@@ -495,26 +499,24 @@ class Hand:
             return
         self._declare_stall(t)
 
-    def _declare_stall(self, t: int) -> None:
-        self.stall_due = t + self.rules.stall_countdown_ms
-        self.log.put_stall(t, self.stall_due)
+    def _stall_logged(self, t: int, due: int) -> None:
+        self.log.put_stall(t, due)
 
-    def next_due(self) -> int:
-        """The time the core next needs ``advance``; -1 when nothing is pending."""
-        return self.stall_due
-
-    def advance(self, t: int) -> None:
-        """Let time pass to t: every stall whose countdown ended by t flips, in order (R9-R11)."""
-        while not self.over and self.stall_due != _NO_TIME and t >= self.stall_due:
-            due = self.stall_due
-            self.stall_due = _NO_TIME
-            stall_ends(self, due)
+    def _stall_ended(self, due: int) -> None:
+        stall_ends(self, due)  # R9-R11: flip, redeal, or end the hand
 
     def photo_finish(self, t: int) -> None:
         """R13: both played their last card with the same timestamp: replay the hand."""
         self._end(t, NULL_PLAYER, END_PHOTO_FINISH)
 
-    def abandon(self, t: int, why: int) -> None:
+    def match_winner(self, wins, best_of: int, hands: int) -> int:
+        """R14: the first to win more than half of best_of hands (CONTINUE: play on)."""
+        for p in range(2):
+            if wins[p] * 2 > best_of:
+                return p
+        return CONTINUE
+
+    def abandon(self, t: int, why: int = END_ABANDONED) -> None:
         """End the hand without a result (R17 idle)."""
         self._end(t, NULL_PLAYER, why)
 

@@ -1,8 +1,8 @@
 """The board's opponent in the other games (V8 Spit, V9 California Speed), and the simulator's
 bots for them (V10 too): one ``GameBot``.
 
-A bot sees what a player sees (the rules core's ``bot_keys(p)``: the keys that
-do something for it now), picks one of them from its own seeded stream after
+A bot sees what a player sees (the rules core's ``bot_mask(p)``: the keys that
+do something for it now, one bit each), picks one of them from its own seeded stream after
 a reaction time of its level (``opponent.py``'s: easy 700-1500 ms, medium
 450-900, hard 250-500, in whole ms; ``perfect`` reacts in 1 ms, the next
 millisecond) and commits to it: if the table changes meanwhile it still
@@ -33,6 +33,8 @@ from speedduo.opponent import (
 from speedduo.rng import Rng
 from speedduo.ticks import ticks_diff
 
+_KEYS = KEYS_PER_PLAYER
+
 
 class GameBot:
     """Player ``player`` of a rules core at ``level`` (a LEVEL_NAMES name), drawing from ``rng``."""
@@ -48,6 +50,8 @@ class GameBot:
         self.press_at = -1  # match ms of the planned press
         self.key = 0
         self.resume_at = 0  # no new plan before this
+        self.down_at = 0  # the last press fired: down and up (match ms)
+        self.up_at = 0
 
     def reaction_ms(self):
         spread = self._spread
@@ -57,19 +61,30 @@ class GameBot:
         """Plan a press when something can be done and nothing is planned."""
         if self.press_at >= 0 or now < self.resume_at or core.over:
             return
-        keys = core.bot_keys(self.player)
-        if not keys:
+        mask = core.bot_mask(self.player)
+        if not mask:
             return
-        self.key = keys[self.rng.below(len(keys))]
+        count = 0
+        for key in range(_KEYS):
+            count += mask >> key & 1
+        pick = self.rng.below(count)  # the pick-th of the keys, in key order
+        key = 0
+        while pick or not mask >> key & 1:
+            pick -= mask >> key & 1
+            key += 1
+        self.key = key
         self.press_at = now + self.reaction_ms()
 
-    def fire(self):
-        """The planned press: (key number, down at, up at); the bot waits for it to land."""
+    def fire(self) -> int:
+        """The planned press: its key number (held from ``down_at`` to ``up_at``); the bot
+        waits for it to land."""
         hold = HOLD_MS + self.rng.below(HOLD_SPREAD_MS + 1)
         at = self.press_at
         self.press_at = -1
         self.resume_at = at + hold + SETTLE_MS
-        return self.player * KEYS_PER_PLAYER + self.key, at, at + hold
+        self.down_at = at
+        self.up_at = at + hold
+        return self.player * KEYS_PER_PLAYER + self.key
 
     def forget(self):
         self.press_at = -1
@@ -113,8 +128,9 @@ class GameOpponent(Opponent):
         bot.observe(now, core)
         if bot.press_at < 0:
             return
-        key, down, up = bot.fire()
-        key -= self.player * KEYS_PER_PLAYER
+        key = bot.fire() - self.player * KEYS_PER_PLAYER
+        down = bot.down_at
+        up = bot.up_at
         self._hand_no = core.hand_no
         self._put(0, down, key, 1)
         self._put(1, up, key, 0)

@@ -13,9 +13,10 @@ first two unchanged):
 - ``update_shared(core, match, now) -> bool``: what both players see, marked
   ``SHARED``; True while the game screen shows (then ``update_private``);
 - ``update_private(core, match)``: the player's own part;
-- ``event(ev, fields, now)``: each event the core logs (the ``GameLog.put``
-  name and (name, value) pairs) at match time ``now``: a refused press
-  flashes the log's word (LATE / INVALID) on that player's screen for 0.7 s;
+- ``event(kind, p, why, t, now)``: each event the core logs (its codes.EV_*
+  kind, player, number: gamelog.GameLog.begin; the hand's and the match's
+  time), as classic Speed's view hears its records: a refused press flashes
+  the log's word (LATE / INVALID, ``why``) on that player's screen for 0.7 s;
 - ``show_overflow(now)`` (TOO FAST), ``forget()`` (redraw everything),
   ``show_menu`` / ``hide_menu`` as ``PlayerView``'s.
 
@@ -24,8 +25,7 @@ Moments are packed as ``msg << 12 | arg`` (an int: nothing allocated).
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import COUNTDOWN, RESULT
-from speedduo.gamematch import NO_PLAYER
+from speedduo.codes import COUNTDOWN, EV_DEAL, EV_REJECT, LATE, NULL_PLAYER, RESULT
 from speedduo.ssd1306 import PRIVATE, WIDTH
 from speedduo.view import _FONT, _INDEX, PlayerView
 
@@ -50,14 +50,6 @@ FORCE = const(252)  # nothing known on the panel (view.py's _FORCE)
 _SCREEN_OVER = const(2)  # view.py's
 _FLASH_MS = const(700)
 _STALL_STEPS = const(6)  # view.py's
-
-
-def field(fields, name):
-    """The value of ``name`` in an event's (name, value) pairs (None: absent)."""
-    for pair in fields:
-        if pair[0] == name:
-            return pair[1]
-    return None
 
 
 class GameView(PlayerView):
@@ -95,21 +87,21 @@ class GameView(PlayerView):
             self.panel.fill(x0, page0, w, self._drawn_page1 - page0 + 1, 0, cls)
             self._drawn = False
 
-    def event(self, ev, fields, now):
+    def event(self, kind, p, why, t, now):
         """A refused press of this player flashes its word; the rest goes to ``_note``."""
-        if ev == "reject":
-            if field(fields, "p") == self.player:
-                self._flash = M_LATE if field(fields, "why") == "late" else M_INVALID
+        if kind == EV_REJECT:
+            if p == self.player:
+                self._flash = M_LATE if why == LATE else M_INVALID
                 self._flash_until = now + _FLASH_MS
             return
-        if ev == "deal" and field(fields, "hand_no") == 1:  # a new match: its clock restarts
+        if kind == EV_DEAL and why == 1:  # round 1 (a deal's number): a new match
             self._flash_until = 0
             self._hand_no = -1
-        self._note(ev, fields, now)
+        self._note(kind, now)
 
     # ---- what a game's view gives ----
 
-    def _note(self, ev, fields, now):
+    def _note(self, kind, now):
         """An event other than a refusal (nothing by default)."""
 
     def _moment(self, core, now):
@@ -161,7 +153,7 @@ class GameView(PlayerView):
         winner = core.winner
         if winner == self.player:
             return M_WIN
-        return M_BLOCKED if winner == NO_PLAYER else M_LOSE
+        return M_BLOCKED if winner == NULL_PLAYER else M_LOSE
 
     def _draw_over(self, match):
         """The match result, full screen: who won and the cards each still holds."""
@@ -169,10 +161,12 @@ class GameView(PlayerView):
         panel.clear(PRIVATE)
         p = self.player
         self._centred(b"MATCH OVER", 0, WIDTH, 1, PRIVATE, True)
-        if match.end_why == "max_rounds":  # V8.11, V9.7
+        if match.end_why == b"max_rounds":  # V8.11, V9.7
             self._centred(b"ROUND LIMIT REACHED", 0, WIDTH, 2, PRIVATE, False)
         winner = match.winner
-        text = b"YOU WIN!" if winner == p else b"NO RESULT" if winner == NO_PLAYER else b"YOU LOSE"
+        text = (
+            b"YOU WIN!" if winner == p else b"NO RESULT" if winner == NULL_PLAYER else b"YOU LOSE"
+        )
         self._centred(text, 0, WIDTH, 3, PRIVATE, False)
         reason = self._over_reason(match)
         if reason is not None:

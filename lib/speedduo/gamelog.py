@@ -8,87 +8,319 @@ when the waiting entries' text passes 374 bytes) is version 1's, to the letter.
 Classic two-player Speed keeps writing version 1 (``matchlog.py``); nothing here
 touches it.
 
-Lines are built as strings (these games are not held to classic Speed's
-allocation-free play path): each event is a list of (name, value) pairs,
-written compact and in that order. On the board (``game_app.py``) an
-``observer(ev, fields)`` is shown every event as it is put, for the screens
-and the sound.
-Values are ints, strings without quotes or backslashes (card names, words),
-True/False, None (null) and lists of these.
+A rules core writes each event's line as it happens, field by field, straight
+into a line of a preallocated pool (``begin``, then ``number`` / ``word`` /
+``card`` / ``player`` / ``numbers`` / ``cards``, then ``end``): a few byte
+stores, no string is built, so a press allocates nothing (bench/mp_heap_lock.py).
+``drain_into(sink)`` hands each finished line (a ``bytearray`` without its
+newline) to ``sink``, which must use it before it returns (the board's
+``LogPort.send`` appends to it); ``drain(write)`` is the host's form (a str each).
+On the board the pool is one line of 1 KiB (a deal line and a full key record fit
+in it): a pass's first line waits for the loop's drain, each further one sends
+the one before it at once (``sink`` set) rather than growing the pool; the host's
+pool grows instead.
+
+``begin`` also notes the event for the board's loop (``notes_on``): its kind
+(codes.EV_*), player, one number (a refusal's why, a deal's number, an end's
+why), the hand's and the match's time, in preallocated arrays that the loop
+(``app.App.step``) reads after each pass through ``observe``, as classic
+Speed's records, for the screens and the sound.
+
+V10's core (speed_n.py), which never runs on the board, writes its fields as
+text (``raw``) between the same ``begin`` and ``end``.
 """
 
+from array import array
+
 from micropython import const  # on the host, Blinka provides this module
+
+from speedduo.codes import EV_DEAL, EV_MATCH_END, NULL_PLAYER
+from speedduo.logtext import card_into, int_into
 
 LOG_VERSION = const(2)
 KEYS_CAPACITY = const(400)  # as matchlog.KEYS_CAPACITY (docs/match-log.md "Key events")
 KEY_TEXT_MAX = const(26)  # the longest key entry
+NO_T = const(-1)  # begin(): an event without a ``t`` field
+_LINES = const(1)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
+_LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
+_NOTES = const(16)  # events noted for the board's loop between two passes
+
+# each event's word in the log, by codes.EV_* (b"": records that are no line of their own)
+EV_WORDS = (
+    b"",
+    b"match",
+    b"deal",
+    b"play",
+    b"draw",
+    b"reject",
+    b"penalty",
+    b"stall",
+    b"redeal",
+    b"flip",
+    b"hand_end",
+    b"match_end",
+    b"",
+    b"keys",
+    b"turn",
+    b"move",
+    b"spit",
+    b"stop",
+    b"slap",
+    b"cover",
+)
 
 
-def value_text(value) -> str:
-    """A value as compact JSON."""
+class GameLog:
+    """Writes events as JSON Lines into a pool of reusable lines, the key record onto them."""
+
+    def __init__(self) -> None:
+        self._pool = [bytearray(_LINE_ROOM) for _ in range(_LINES)]
+        for line in self._pool:
+            line[:] = b""  # empty; the capacity stays
+        self._count = 0  # finished lines waiting in the pool
+        self._line = self._pool[0]  # the line being written
+        self._kind = 0  # its event (codes.EV_*)
+        self._keys = bytearray(KEYS_CAPACITY)  # key entries waiting for the next line
+        self._keys[:] = b""
+        self.keys_total = 0
+        self.match = None  # the GameMatch (its hand_start times the notes)
+        self.sink = None  # the board's way out (drain_into's): lines go early when the pool is full
+        self.notes_on = False  # note events for the board's loop (game_app.GameApp)
+        self.notes = 0
+        self.notes_lost = 0
+        self.note_kind = bytearray(_NOTES)
+        self.note_p = bytearray(_NOTES)
+        self.note_arg = array("i", [0] * _NOTES)
+        self.note_t = array("i", [0] * _NOTES)  # the hand's ms (NO_T: none)
+        self.note_now = array("i", [0] * _NOTES)  # the match's ms
+
+    # ---- lines ----
+
+    def _new_line(self):
+        """The next free line of the pool. When every line waits (a pass that logged a
+        lot), they go out at once to ``sink`` (the board's: nothing allocated), else (the
+        host's ``drain``) the pool grows."""
+        pool = self._pool
+        if self._count == len(pool):
+            if self.sink is not None:
+                self.drain_into(self.sink)
+            else:
+                pool.append(bytearray(_LINE_ROOM))
+        line = pool[self._count]
+        line[:] = b""
+        self._line = line
+        return line
+
+    def _finish(self) -> None:
+        self._line.append(125)  # }
+        self._count += 1
+
+    def header(self, game, players, seed, rules, best_of, tie_first) -> None:
+        """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order.
+        Once per match, before play (it builds strings)."""
+        options = ",".join(['"%s":%s' % (name, _option_text(value)) for name, value in rules])
+        line = self._new_line()
+        line.extend(
+            (
+                '{"ev":"match","v":%d,"game":"%s","players":%d,"seed":%d,"rules":{%s},'
+                '"best_of":%d,"tie_break":"rotate","tie_first":%d'
+                % (LOG_VERSION, game, players, seed, options, best_of, tie_first)
+            ).encode()
+        )
+        self._finish()
+
+    def key(self, t: int, key: int, pressed: int) -> None:
+        """A key event read (``[t, key, pressed]``, t in ms since the match began)."""
+        keys = self._keys
+        if len(keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go now
+            line = self._new_line()
+            line.extend(b'{"ev":"keys"')
+            self._kind = 0
+            self._key_fields(line)
+            self._finish()
+        if len(keys):
+            keys.append(44)  # ,
+        keys.append(91)  # [
+        int_into(keys, t)
+        keys.append(44)
+        int_into(keys, key)
+        keys.append(44)
+        int_into(keys, pressed)
+        keys.append(93)  # ]
+        self.keys_total += 1
+
+    def _key_fields(self, line) -> None:
+        keys = self._keys
+        if len(keys):
+            line.extend(b',"keys":[')
+            line.extend(keys)
+            line.append(93)  # ]
+            keys[:] = b""
+        line.extend(b',"keys_total":')
+        int_into(line, self.keys_total)
+
+    # ---- one event, field by field (allocation-free) ----
+
+    def begin(self, kind: int, t: int, p: int = NULL_PLAYER, arg: int = 0) -> None:
+        """Start the line of event ``kind`` (codes.EV_*): ``{"ev":"<word>"`` and, unless
+        ``t`` is NO_T, its ``t`` field; noted with player ``p`` and ``arg`` (see above)."""
+        line = self._new_line()
+        self._kind = kind
+        line.extend(b'{"ev":"')
+        line.extend(EV_WORDS[kind])
+        line.append(34)  # "
+        if t != NO_T:
+            line.extend(b',"t":')
+            int_into(line, t)
+        if self.notes_on:
+            self._note(kind, t, p, arg)
+
+    def _note(self, kind, t, p, arg) -> None:
+        n = self.notes
+        if n == _NOTES:
+            self.notes_lost += 1
+            return
+        self.note_kind[n] = kind
+        self.note_p[n] = p
+        self.note_arg[n] = arg
+        self.note_t[n] = t
+        match = self.match
+        if t != NO_T:
+            self.note_now[n] = match.hand_start + t
+        elif kind == EV_DEAL:
+            self.note_now[n] = match.hand_start
+        else:  # (match_end) the time the match has been moved on to
+            self.note_now[n] = match.clock
+        self.notes = n + 1
+
+    def number(self, key, n: int) -> None:
+        """A field: ``key`` is its text up to the value (``b',"p":'``), then the number."""
+        line = self._line
+        line.extend(key)
+        int_into(line, n)
+
+    def word(self, key, word) -> None:
+        """A field whose value is a word (bytes), quoted."""
+        line = self._line
+        line.extend(key)
+        line.append(34)
+        line.extend(word)
+        line.append(34)
+
+    def card(self, key, card: int) -> None:
+        line = self._line
+        line.extend(key)
+        card_into(line, card)
+
+    def player(self, key, p: int) -> None:
+        """A player field: the number, or null for no player (codes.NULL_PLAYER)."""
+        line = self._line
+        line.extend(key)
+        if p == NULL_PLAYER:
+            line.extend(b"null")
+        else:
+            int_into(line, p)
+
+    def flag(self, key, value: bool) -> None:
+        line = self._line
+        line.extend(key)
+        line.extend(b"true" if value else b"false")
+
+    def numbers(self, key, values, n: int) -> None:
+        """A list field of the first ``n`` ints of ``values``."""
+        line = self._line
+        line.extend(key)
+        line.append(91)  # [
+        for i in range(n):
+            if i:
+                line.append(44)
+            int_into(line, values[i])
+        line.append(93)  # ]
+
+    def raw(self, text) -> None:
+        """Text as it is (a field's name, a list's brackets)."""
+        self._line.extend(text)
+
+    def cards(self, pile, n: int) -> None:
+        """A card list: the first ``n`` cards of ``pile`` (top last), written top first."""
+        line = self._line
+        line.append(91)  # [
+        i = n - 1
+        while i >= 0:
+            card_into(line, pile[i])
+            if i:
+                line.append(44)
+            i -= 1
+        line.append(93)  # ]
+
+    def match_end(self, winner: int, wins, points, why) -> None:
+        """The match's end (phases.Phases): winner, score, R15 points (None: off), why."""
+        n = len(wins)
+        self.begin(EV_MATCH_END, NO_T, winner)
+        self.player(b',"winner":', winner)
+        self.numbers(b',"score":', wins, n)
+        if points is not None:
+            self.numbers(b',"points":', points, n)
+        if why:
+            self.word(b',"why":', why)
+        self.end()
+
+    def end(self) -> None:
+        """Finish the line: the waiting key entries ride on it (a match_end always says
+        ``keys_total``)."""
+        line = self._line
+        if len(self._keys) or self._kind == EV_MATCH_END:
+            self._key_fields(line)
+        self._finish()
+
+    # ---- the way out ----
+
+    def drain_into(self, sink) -> int:
+        """Hand every finished line to ``sink`` (a bytearray, no newline); returns how many."""
+        count = self._count
+        pool = self._pool
+        for i in range(count):
+            sink(pool[i])
+        self._count = 0
+        return count
+
+    def drain(self, write) -> int:
+        """Host form of ``drain_into``: each line as a str."""
+        count = self._count
+        for i in range(count):
+            write(bytes(self._pool[i]).decode())
+        self._count = 0
+        return count
+
+    def take_notes(self) -> int:
+        """How many events are noted (read note_*[0 .. n-1]); the next pass starts afresh."""
+        n = self.notes
+        self.notes = 0
+        return n
+
+    def observe(self, observer) -> int:
+        """Show each noted event to ``observer(kind, p, why, t, now)`` (as
+        ``matchlog.MatchLog.observe``); returns how many."""
+        n = self.take_notes()
+        for i in range(n):
+            observer(
+                self.note_kind[i],
+                self.note_p[i],
+                self.note_arg[i],
+                self.note_t[i],
+                self.note_now[i],
+            )
+        return n
+
+    def may_wait(self) -> bool:
+        """May the finished lines wait a pass? No: the pool holds one (it goes every pass)."""
+        return False
+
+
+def _option_text(value) -> str:
+    """A rule option's value (a switch or a number) as JSON."""
     if value is True:
         return "true"
     if value is False:
         return "false"
-    if value is None:
-        return "null"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value + '"'
-    return "[" + ",".join([value_text(item) for item in value]) + "]"
-
-
-class GameLog:
-    """Formats events as JSON Lines and carries the key record onto them."""
-
-    def __init__(self) -> None:
-        self._lines = []  # formatted lines not yet drained
-        self._keys = ""  # formatted key entries waiting for the next line
-        self.keys_total = 0
-        self.observer = None  # observer(ev, fields): each event put (the board's GameApp)
-
-    def header(self, game, players, seed, rules, best_of, tie_first) -> None:
-        """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order."""
-        options = ",".join(['"' + name + '":' + value_text(value) for name, value in rules])
-        self._lines.append(
-            '{"ev":"match","v":%d,"game":"%s","players":%d,"seed":%d,"rules":{%s},'
-            '"best_of":%d,"tie_break":"rotate","tie_first":%d}'
-            % (LOG_VERSION, game, players, seed, options, best_of, tie_first)
-        )
-
-    def key(self, t: int, key: int, pressed: int) -> None:
-        """A key event read (``[t, key, pressed]``, t in ms since the match began)."""
-        if len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go now
-            self._lines.append('{"ev":"keys"' + self._key_fields() + "}")
-        entry = "[%d,%d,%d]" % (t, key, pressed)
-        self._keys = self._keys + "," + entry if self._keys else entry
-        self.keys_total += 1
-
-    def _key_fields(self) -> str:
-        text = ""
-        if self._keys:
-            text = ',"keys":[' + self._keys + "]"
-            self._keys = ""
-        return text + ',"keys_total":%d' % self.keys_total
-
-    def put(self, ev: str, fields) -> None:
-        """One event: ``fields`` is a list of (name, value) pairs, in log order."""
-        text = '{"ev":"' + ev + '"'
-        for name, value in fields:
-            text += ',"' + name + '":' + value_text(value)
-        if self._keys or ev == "match_end":
-            text += self._key_fields()
-        self._lines.append(text + "}")
-        if self.observer is not None:
-            self.observer(ev, fields)
-
-    def drain(self, write) -> int:
-        """Hand every waiting line to ``write`` (a str each, no newline); returns how many."""
-        if not self._lines:
-            return 0  # (the board's loop asks every pass: no new list when there is nothing)
-        lines = self._lines
-        self._lines = []
-        for line in lines:
-            write(line)
-        return len(lines)
+    return str(value)

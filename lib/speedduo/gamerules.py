@@ -2,8 +2,10 @@
 
 Each game has its own list; the match log's ``rules`` object holds every
 option of the game in this order (docs/match-log.md, version 2). Values are
-checked as ``rules.Rules`` checks them.
+checked where ``rules.Rules`` checks them (``rules.check_value``).
 """
+
+from speedduo.rules import check_value
 
 _COMMON = (
     ("stall_countdown_ms", 1000),  # R9 (V8.6, V9.5): visible countdown before a stall resolves
@@ -39,17 +41,7 @@ class GameRules:
                 default = option_default
         if default is None:
             raise ValueError("rule option %s does not apply to %s" % (name, self.game))
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise ValueError(name + " must be true or false")
-        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(name + " must be a whole number >= 0")
-        elif value > 3600000:
-            raise ValueError(name + " must be at most 3600000")
-        if name == "idle_ms" and value < 1000:
-            raise ValueError("idle_ms must be at least 1000 (R17 ends every silent match)")
-        if name == "max_rounds" and value < 1:
-            raise ValueError("max_rounds must be at least 1")
+        check_value(name, default, value)
         setattr(self, name, value)
 
     def as_pairs(self):

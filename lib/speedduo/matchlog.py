@@ -55,6 +55,19 @@ from speedduo.codes import (  # noqa: F401  (re-exported: the log's words for th
     END_DEAD_STALL,
     END_OUT,
     END_PHOTO_FINISH,
+    EV_CARDS,
+    EV_DEAL,
+    EV_DRAW,
+    EV_FLIP,
+    EV_HAND_END,
+    EV_KEY,
+    EV_MATCH,
+    EV_MATCH_END,
+    EV_PENALTY,
+    EV_PLAY,
+    EV_REDEAL,
+    EV_REJECT,
+    EV_STALL,
     INVALID,
     JOKER_LAST,
     LATE,
@@ -74,19 +87,6 @@ from speedduo.logtext import (
     int_into,
 )
 
-EV_MATCH = const(1)
-EV_DEAL = const(2)
-EV_PLAY = const(3)
-EV_DRAW = const(4)
-EV_REJECT = const(5)
-EV_PENALTY = const(6)
-EV_STALL = const(7)
-EV_REDEAL = const(8)
-EV_FLIP = const(9)
-EV_HAND_END = const(10)
-EV_MATCH_END = const(11)
-EV_CARDS = const(12)
-EV_KEY = const(13)  # a key event read by the arbiter (extra field "keys" of the next line)
 KEY_OVERFLOW = const(255)  # EV_KEY's key number for "the keypad queue dropped events here"
 KEY_CLEARED = const(254)  # ... "the queue was cleared here" (a loss's window ends; 2: the hand)
 
@@ -98,6 +98,7 @@ WHY_JOKER_LAST = JOKER_LAST
 REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
 END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")  # by END_*
 
+LOG_PATIENCE = const(64)  # records that may wait a pass after a redraw (may_wait; ring: 256)
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
 # pending key text + the longest line (match header, ~450) + the key fields < LINE_CAPACITY
 KEYS_CAPACITY = const(400)
@@ -121,6 +122,7 @@ class MatchLog:
         self._seen = 0  # of those, how many ``observe`` has shown
         self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
+        self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
         self._deal_size = 0
@@ -160,9 +162,10 @@ class MatchLog:
         self._seen = 0
 
     def observe(self, observer) -> int:
-        """Show each record not yet observed to ``observer(kind, p, slot, card, pile, why, t)``
-        (card lists are skipped), before ``drain_into`` formats them; returns how many
-        records were new. Allocation-free."""
+        """Show each record not yet observed to ``observer(kind, p, why, t, now)`` (``t``
+        the hand's time, ``now`` the match's: the hand's start + t; card lists and key
+        events are skipped), before ``drain_into`` formats them; returns how many records
+        were new. Allocation-free."""
         ring = self._ring
         k = self._seen
         while k < self._count:
@@ -173,11 +176,15 @@ class MatchLog:
             kind = ring[i]
             if kind != EV_CARDS and kind != EV_KEY:
                 t = ring[i + 8] | (ring[i + 9] << 8) | (ring[i + 10] << 16) | (ring[i + 11] << 24)
-                observer(kind, ring[i + 1], ring[i + 2], ring[i + 3], ring[i + 4], ring[i + 5], t)
+                observer(kind, ring[i + 1], ring[i + 5], t, self.match.hand_start + t)
             k += 1
         new = k - self._seen
         self._seen = k
         return new
+
+    def may_wait(self) -> bool:
+        """May the waiting records wait a pass (the loop redrew: the next press comes first)?"""
+        return self._count < LOG_PATIENCE
 
     # ---- formatting, outside the hot path ----
 
@@ -439,6 +446,10 @@ class MatchLog:
             self._put(EV_MATCH_END, winner, won0, won1, 0, 0, 0, 0, 0)
         else:
             self._put(EV_MATCH_END, winner, won0, won1, 0, 1, 0, points[0], points[1])
+
+    def match_end(self, winner, wins, points, why) -> None:
+        """The match's end (phases.Phases): version 1 has two players and no reason."""
+        self.put_match_end(winner, wins[0], wins[1], points)
 
     def _match_end_line(self, r, i, t, u) -> bool:
         line = self.line

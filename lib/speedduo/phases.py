@@ -1,20 +1,71 @@
-"""The phases of a match around its hands, for any rules core (docs/rules.md R3, R17).
+"""A match around its hands, for any rules core (docs/rules.md R3, R13-R15, R17).
 
 Countdown (R3), the hand in play, the result on screen, the next countdown,
-and R17's idle stop, all on ``now``, milliseconds since the match began. A
-match class (``match.Match`` for Speed, ``gamematch.GameMatch`` for the other
-games) inherits this, passes the rules core in play (``deal``, ``advance``,
-``next_due``, ``over``) to ``__init__``, and gives the two things that differ
-per game: ``finish_hand()`` (score the hand that
-just ended, schedule the next or end the match) and ``_idle_stop(now)`` (R17).
+and R17's idle stop, all on ``now``, milliseconds since the match began; the
+score (R14, R15) and the match's end. One match for every game: ``match.Match``
+(classic Speed) and ``gamematch.GameMatch`` (the other games) only set it up
+(its rules core, its log's first line, the first tie). The rules core answers
+``deal``, ``advance``, ``next_due``, ``over``, ``winner``, ``swept``, ``end_t``,
+``abandon(t)`` and ``match_winner(wins, best_of, hands)`` (CONTINUE: play on;
+``match_why``: the log's reason); the log answers ``match_end(winner, wins,
+points, why)``.
 """
 
-from speedduo.codes import COUNTDOWN, OVER, PLAYING, RESULT
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
+from micropython import const  # on the host, Blinka provides this module
+
+from speedduo.codes import COUNTDOWN, NULL_PLAYER, OVER, PLAYING, RESULT
 from speedduo.rng import Rng
+
+CONTINUE = const(-2)  # match_winner(): the match goes on
+
+
+def first_tie(seed: int, players: int) -> int:
+    """The player the match's first tie goes to (the log's ``tie_first``), drawn from the
+    seed; later ties take turns (R4, R8)."""
+    draw = Rng(seed ^ 0x15555555)
+    return draw.next30() >> 29 if players == 2 else draw.below(players)
+
+
+class StallCountdown:
+    """R9's visible countdown, for every rules core (core.Hand, gamematch.GameCore): declared
+    when nobody can act (logged by the core's ``_stall_logged(t, due)``), run out by
+    ``advance``, which calls the core's ``_stall_ended(due)``. The core holds
+    ``stall_due`` (-1: none pending), ``over`` and ``rules``."""
+
+    stall_due = -1
+    over = False
+    rules = None  # type: Any
+
+    def _declare_stall(self, t: int) -> None:
+        """R9: the countdown starts at t and runs out stall_countdown_ms later."""
+        self.stall_due = t + self.rules.stall_countdown_ms
+        self._stall_logged(t, self.stall_due)
+
+    def next_due(self) -> int:
+        """The time the core next needs ``advance``; -1 when nothing is pending."""
+        return self.stall_due
+
+    def advance(self, t: int) -> None:
+        """Let time pass to t: every stall countdown that ran out by t, in order."""
+        while not self.over and self.stall_due >= 0 and t >= self.stall_due:
+            due = self.stall_due
+            self.stall_due = -1
+            self._stall_ended(due)
+
+    def _stall_logged(self, t: int, due: int) -> None:
+        raise NotImplementedError
+
+    def _stall_ended(self, due: int) -> None:
+        raise NotImplementedError
 
 
 class Phases:
-    """Countdowns, hands, results and R17, in time order."""
+    """Countdowns, hands, results, the score and R17, in time order."""
 
     def __init__(self, hand, rules, seed: int, countdown_ms: int, result_ms: int) -> None:
         self.hand = hand  # the rules core in play
@@ -26,14 +77,48 @@ class Phases:
         self.phase = COUNTDOWN
         self.hand_start = countdown_ms  # `now` of the next/current hand's R3 flip
         self.last_press = 0  # R17
+        self.clock = 0  # the latest ``now`` advance was given (events without a time: log)
+        self.winner = NULL_PLAYER
+        self.end_why = b""  # the log's reason for the match's end (V8.11, V9.7: max_rounds)
+
+    def _score(self, players: int, best_of: int, log) -> None:
+        """The score the match keeps (R14 hands or rounds won, R15 points, each player's
+        quickest hand won: its end t, 0: none, for the stats) and its log."""
+        self.best_of = best_of
+        self.log = log
+        self.wins = [0] * players
+        self.points = [0] * players
+        self.fastest_ms = [0] * players
 
     def finish_hand(self) -> None:
-        """Score the hand that just ended; schedule the next one or end the match."""
-        raise NotImplementedError
+        """Score the hand that just ended (R14, R15); schedule the next one or end the match
+        (R13/R11 ties are replayed and do not count)."""
+        hand = self.hand
+        winner = hand.winner
+        if winner != NULL_PLAYER:
+            self.wins[winner] += 1
+            if self.fastest_ms[winner] == 0 or hand.end_t < self.fastest_ms[winner]:
+                self.fastest_ms[winner] = hand.end_t
+            self.points[winner] += 2 if hand.swept else 1
+        decided = hand.match_winner(self.wins, self.best_of, self.hands_played)
+        if decided != CONTINUE:
+            self._end_match(decided, hand.match_why)
+            return
+        self.phase = RESULT
+        self.hand_start += hand.end_t + self.result_ms + self.countdown_ms
 
     def _idle_stop(self, now: int) -> None:
-        """R17: the match stops idle at ``now``."""
-        raise NotImplementedError
+        """R17: the hand in play is abandoned without a result and the match stops."""
+        if self.phase == PLAYING and not self.hand.over:
+            self.hand.abandon(now - self.hand_start)
+        self._end_match(NULL_PLAYER, b"")
+
+    def _end_match(self, winner: int, why) -> None:
+        self.phase = OVER
+        self.winner = winner
+        self.end_why = why
+        points = self.points if getattr(self.rules, "points", False) else None
+        self.log.match_end(winner, self.wins, points, why)
 
     def hand_time(self, now: int) -> int:
         """The current hand's ``t`` for a match time."""
@@ -71,6 +156,7 @@ class Phases:
         However far ``now`` jumps, things happen in time order: what was due
         before the R17 idle instant happens first, then the idle stop.
         """
+        self.clock = now
         while True:
             idle_at = self.idle_at()
             if now < idle_at:

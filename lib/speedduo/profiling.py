@@ -57,7 +57,7 @@ class Profiler:
         the probe's high time, not around every step."""
         probe = self.probe
         match = app.match
-        presses_before = app.arbiter.presses
+        presses_before = app.presses
         self.alloc = 0
         self.collections = 0
         self.link_polls = 0
@@ -109,7 +109,7 @@ class Profiler:
             % (
                 live_min,
                 self.alloc,
-                app.arbiter.presses - presses_before,
+                app.presses - presses_before,
                 steps,
                 self.collections,
                 self.link_polls,

@@ -50,18 +50,7 @@ class Rules:
                 default = option_default
         if default is None:
             raise ValueError("unknown rule option: " + name)
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise ValueError(name + " must be true or false")
-        elif isinstance(default, int):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(name + " must be a whole number >= 0")
-            if value > 3600000:
-                raise ValueError(name + " must be at most 3600000")
-        elif value not in CLAIM_NAMES:
-            raise ValueError("claim must be one of off, simple, race")
-        if name == "idle_ms" and value < 1000:
-            raise ValueError("idle_ms must be at least 1000 (R17 ends every silent match)")
+        check_value(name, default, value)
         setattr(self, name, value)
         if name == "claim":
             self.claim_mode = CLAIM_NAMES.index(value)
@@ -69,6 +58,25 @@ class Rules:
     def as_pairs(self):
         """(name, value) for every option, in the fixed log order."""
         return [(name, getattr(self, name)) for name, _ in _OPTIONS]
+
+
+def check_value(name: str, default, value) -> None:
+    """ValueError (one line) unless ``value`` suits option ``name``, whose default is
+    ``default``: every game's options are checked here (rules.Rules, gamerules.GameRules)."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(name + " must be true or false")
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(name + " must be a whole number >= 0")
+        if value > 3600000:
+            raise ValueError(name + " must be at most 3600000")
+    elif value not in CLAIM_NAMES:
+        raise ValueError("claim must be one of off, simple, race")
+    if name == "idle_ms" and value < 1000:
+        raise ValueError("idle_ms must be at least 1000 (R17 ends every silent match)")
+    if name == "max_rounds" and value < 1:  # V8.11, V9.7
+        raise ValueError("max_rounds must be at least 1")
 
 
 def option_names():

@@ -30,20 +30,24 @@ from speedduo.codes import (  # noqa: F401  (re-exported)
     COUNTDOWN,
     END_CLAIM,
     END_OUT,
-    LATE,
-    NULL_PLAYER,
-    VOLUME_DEFAULT,
-    VOLUME_MAX,
-)
-from speedduo.matchlog import (
+    EV_COVER,
     EV_DEAL,
     EV_FLIP,
     EV_HAND_END,
     EV_MATCH_END,
+    EV_MOVE,
     EV_PLAY,
     EV_REDEAL,
     EV_REJECT,
+    EV_SLAP,
+    EV_SPIT,
     EV_STALL,
+    EV_STOP,
+    EV_TURN,
+    LATE,
+    NULL_PLAYER,
+    VOLUME_DEFAULT,
+    VOLUME_MAX,
 )
 from speedduo.ticks import ticks_add, ticks_less
 
@@ -165,15 +169,23 @@ class Sound:
         self._silence()
 
     def event(self, kind, p, why):
-        """A record of the core (MatchLog.observe): its tune, if it has one."""
-        if kind == EV_PLAY:
+        """An event of any game's log (codes.EV_*; MatchLog.observe, GameLog's notes): its
+        tune, if it has one. A card put down clicks (V8 turn, move, slap; V9 cover too); a
+        card the table turns (V8 spit, stop) flips."""
+        if (
+            kind == EV_PLAY
+            or kind == EV_TURN
+            or kind == EV_MOVE
+            or kind == EV_SLAP
+            or kind == EV_COVER
+        ):
             self.play(TUNE_PLAY_P1 if p else TUNE_PLAY)
         elif kind == EV_REJECT:
             self.play(TUNE_LATE if why == LATE else TUNE_INVALID)
         elif kind == EV_STALL:  # R9: ticks until the flip
             self._loop = TUNE_STALL
             self.play(TUNE_STALL)
-        elif kind == EV_FLIP or kind == EV_REDEAL:
+        elif kind == EV_FLIP or kind == EV_REDEAL or kind == EV_SPIT or kind == EV_STOP:
             self._loop = _NO_TUNE
             self.play(TUNE_FLIP)
         elif kind == EV_DEAL:  # R3: the start signal

@@ -14,8 +14,9 @@ target; ``L``/``R`` move the target one pile down/up (round the table).
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import DECK_SIZE, RANKS, card_name
-from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, PLAYED
-from speedduo.gamematch import CONTINUE, NO_PLAYER, OUT_BIT, GameCore, tie_word
+from speedduo.codes import EMPTY_SLOT, INVALID, KEY_L, KEY_R, LATE, NOT_PLAYING, NULL_PLAYER, PLAYED
+from speedduo.gamelog import EV_WORDS, NO_T
+from speedduo.gamematch import CONTINUE, OUT_BIT, GameCore, aim_word, tie_word
 
 HAND_SLOTS = const(5)
 SIDE_CARDS = const(5)  # V10.1: five side cards each
@@ -50,7 +51,7 @@ class SpeedN(GameCore):
         self.redeals = 0
         self.hand_no = 0
         self.swept = False
-        self.match_why = ""
+        self.match_why = b""
         self._rng = None
 
     # ---- V10.1: the deal ----
@@ -78,7 +79,8 @@ class SpeedN(GameCore):
         self.plays_since_redeal = 0
         self.redeals = 0
         self.swept = False
-        self.log.put(
+        _put(
+            self.log,
             "deal",
             [
                 ("hand_no", hand_no),
@@ -124,14 +126,20 @@ class SpeedN(GameCore):
         """Hand + draw pile (R11, R15)."""
         return len(self.draw[p]) + sum(1 for card in self.hand[p] if card is not None)
 
-    def bot_keys(self, p: int):
+    def bot_mask(self, p: int) -> int:
+        """The keys that play a card for player p now, one bit each (bit k: key k)."""
         if self.over or self.stall_due != _NO_TIME:
-            return []
-        return [
-            1 + s
-            for s in range(HAND_SLOTS)
-            if self.hand[p][s] is not None and self.pile_for(p, self.hand[p][s]) >= 0
-        ]
+            return 0
+        mask = 0
+        for s in range(HAND_SLOTS):
+            if self.hand[p][s] is not None and self.pile_for(p, self.hand[p][s]) >= 0:
+                mask |= 2 << s
+        return mask
+
+    def bot_keys(self, p: int):
+        """``bot_mask`` as a list of keys."""
+        mask = self.bot_mask(p)
+        return [k for k in range(HAND_SLOTS + 2) if mask >> k & 1]
 
     # ---- the arbiter's questions ----
 
@@ -147,17 +155,17 @@ class SpeedN(GameCore):
 
     def aim(self, p: int, key: int):
         if self.over:
-            return -1, 0
+            return 0
         card = self.hand[p][key - 1]
         if card is None:
-            return -1, 0
+            return 0
         pile = self.pile_for(p, card)
         if pile < 0:
-            return -1, 0
+            return 0
         bits = 1 << pile
         if self.cards_left(p) == 1:
             bits |= OUT_BIT  # R13: a last card
-        return pile, bits
+        return aim_word(pile, bits)
 
     # ---- R4-R8: a play ----
 
@@ -177,7 +185,7 @@ class SpeedN(GameCore):
             fields.append(("why", "late" if late >= 0 else "invalid"))
             if word is not None:
                 fields.append(("tie", word))
-            self.log.put("reject", fields)
+            _put(self.log, "reject", fields)
             return LATE if late >= 0 else INVALID
         self.covered[pile][-1] = t
         self.centre[pile].append(card)
@@ -186,15 +194,15 @@ class SpeedN(GameCore):
         fields = [("t", t), ("p", p), ("slot", s), ("card", card_name(card)), ("pile", pile)]
         if word is not None:
             fields.append(("tie", word))
-        self.log.put("play", fields)
+        _put(self.log, "play", fields)
         if self.draw[p]:  # R7: the emptied slot is refilled at once
             drawn = self.draw[p].pop()
             self.hand[p][s] = drawn
-            self.log.put("draw", [("t", t), ("p", p), ("slot", s), ("card", card_name(drawn))])
+            _put(self.log, "draw", [("t", t), ("p", p), ("slot", s), ("card", card_name(drawn))])
         else:
             self.hand[p][s] = None
             if self.cards_left(p) == 0:
-                self._end(t, p, "out")  # R12
+                self._end(t, p, b"out")  # R12
                 return PLAYED
         self._check_stall(t)
         return PLAYED
@@ -224,7 +232,7 @@ class SpeedN(GameCore):
 
     def photo_finish(self, t: int) -> None:
         """R13: last cards of two or more players at one instant: the hand is replayed."""
-        self._end(t, NO_PLAYER, "photo_finish")
+        self._end(t, NULL_PLAYER, b"photo_finish")
 
     # ---- R9-R11: stalls ----
 
@@ -255,7 +263,7 @@ class SpeedN(GameCore):
         self.covered[p][-1] = t
         self.centre[p].append(card)
         self.covered[p].append(0)
-        self.log.put("flip", [("t", t), ("p", p), ("card", card_name(card)), ("pile", p)])
+        _put(self.log, "flip", [("t", t), ("p", p), ("card", card_name(card)), ("pile", p)])
 
     def _redeal(self, t: int) -> bool:
         """R10: centre cards under the tops, side piles and reserve, shuffled, dealt in turn
@@ -279,7 +287,7 @@ class SpeedN(GameCore):
         self.reserve = list(cards[dealt:])
         self.redeals += 1
         self.plays_since_redeal = 0
-        self.log.put("redeal", [("t", t), ("side", [_names(self.side[p]) for p in range(n)])])
+        _put(self.log, "redeal", [("t", t), ("side", [_names(self.side[p]) for p in range(n)])])
         for p in range(n):
             if self.side[p]:  # a side pile that got nothing does not flip
                 self._flip(t, p)
@@ -289,18 +297,18 @@ class SpeedN(GameCore):
         """R11: the fewest cards left wins; a shared fewest replays the hand."""
         left = [self.cards_left(p) for p in range(self.players)]
         fewest = min(left)
-        winner = left.index(fewest) if left.count(fewest) == 1 else NO_PLAYER
-        self._end(t, winner, "dead_stall")
+        winner = left.index(fewest) if left.count(fewest) == 1 else NULL_PLAYER
+        self._end(t, winner, b"dead_stall")
 
     # ---- R12-R15, R17: the end ----
 
     def abandon(self, t: int) -> None:
-        self._end(t, NO_PLAYER, "abandoned")
+        self._end(t, NULL_PLAYER, b"abandoned")
 
-    def _end(self, t: int, winner: int, why: str) -> None:
+    def _end(self, t: int, winner: int, why) -> None:
         left = [self.cards_left(p) for p in range(self.players)]
         # R15 (V10.4): a sweep when every other player still holds sweep_cards or more
-        self.swept = winner != NO_PLAYER and all(
+        self.swept = winner != NULL_PLAYER and all(
             left[q] >= self.rules.sweep_cards for q in range(self.players) if q != winner
         )
         self._hand_over(t, winner, why, left)
@@ -318,3 +326,26 @@ def _names(cards):
     names = [card_name(card) for card in cards]
     names.reverse()
     return names
+
+
+def _put(log, ev: str, fields) -> None:
+    """One line: ``fields`` are (name, value) pairs, written compact in that order (host)."""
+    log.begin(EV_WORDS.index(ev.encode()), NO_T)
+    for name, value in fields:
+        log.raw((',"%s":%s' % (name, _json(value))).encode())
+    log.end()
+
+
+def _json(value) -> str:
+    """A value (int, word, bool, None, or a list of these) as compact JSON."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value + '"'
+    return "[" + ",".join([_json(item) for item in value]) + "]"

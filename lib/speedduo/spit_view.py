@@ -27,7 +27,7 @@ play path allocates nothing.
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.cards import NO_CARD
-from speedduo.codes import COUNTDOWN
+from speedduo.codes import COUNTDOWN, EV_DEAL, EV_SPIT
 from speedduo.game_view import (
     ARG_BITS,
     BACK,
@@ -38,7 +38,6 @@ from speedduo.game_view import (
     M_WIN,
     NOT_AIMED,
     GameView,
-    field,
 )
 from speedduo.ssd1306 import PRIVATE, SHARED
 from speedduo.view import _FONT, _INDEX, PlayerView
@@ -59,22 +58,14 @@ class SpitView(GameView):
     def __init__(self, panel, player):
         GameView.__init__(self, panel, player)
         self._note_until = 0  # SPIT! on show until then
-        self._took = -1  # the spit pile this player took at the round's end (-1: none)
 
     def _forget(self):
         PlayerView._forget(self)
         self._spit_left = FORCE
 
-    def _note(self, ev, fields, now):
-        if ev == "deal" or ev == "spit":  # V8.2 (the opening spit), V8.6/V8.7
+    def _note(self, kind, now):
+        if kind == EV_DEAL or kind == EV_SPIT:  # V8.2 (the opening spit), V8.6/V8.7
             self._note_until = now + _NOTE_MS
-            if ev == "deal":
-                self._took = -1
-        elif ev == "hand_end":
-            took = field(fields, "took")
-            if took is not None:
-                pile = took[self.player]
-                self._took = -1 if pile is None else pile
 
     # ---- the table ----
 
@@ -141,7 +132,8 @@ class SpitView(GameView):
         return 0
 
     def _result(self, core):
-        took = len(core.piles[self._took]) if self._took >= 0 else 0
+        pile = core.took[self.player]  # the spit pile this player took (V8.8, V8.9)
+        took = len(core.piles[pile]) if pile >= 0 else 0
         return self._result_msg(core) << ARG_BITS | took
 
     def _draw_centre(self, old, msg, arg):

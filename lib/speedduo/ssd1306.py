@@ -392,9 +392,15 @@ class Panel:
         self.mark(cls, page, page, x, x + n - 1)
 
     def fill(self, x, page, width, pages, value, cls):
-        """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear)."""
-        self._value[0] = value
-        self._copy(self._value, 0, 0, 0, width, pages, x, page, cls, 0)
+        """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear). A row
+        that holds ``value`` already is passed over in one C call (``bytearray.count``)."""
+        one = self._value
+        one[0] = value
+        buf = self.buf
+        for k in range(pages):
+            d = (page + k) * ROW + 1 + x
+            if buf.count(one, d, d + width) != width:
+                self._copy(one, 0, 0, 0, width, 1, x, page + k, cls, 0)
 
     def clear(self, cls=PRIVATE):
         self.fill(0, 0, WIDTH, PAGES, 0, cls)

@@ -309,18 +309,13 @@ class PlayerView:
     def _draw_top(self, side, card, aimed):
         panel = self.panel
         x = _PILE_X[side]
-        frame = 0xFF if aimed else 0  # solid when this is the player's target pile, else blank
-        if card < JOKER1 and card != _BACK:  # (NO_CARD and _BACK are above JOKER1)
-            # a rank sprite covers columns x .. x+LARGE_W-1 of pages 1-4 whole: only the
-            # frame around it is filled (the byte loops are what a press waits for)
-            panel.fill(x - 1, 1, 1, 4, frame, SHARED)
-            panel.fill(x + glyphs.LARGE_W, 1, 1, 4, frame, SHARED)
-            right = _SUIT_DX - glyphs.LARGE_W  # the suit's column on, on page 1
-            panel.fill(x + _SUIT_DX, 2, _FRAME_W - 1 - _SUIT_DX, 3, frame, SHARED)
-            if right > 1:
-                panel.fill(x + glyphs.LARGE_W + 1, 1, right - 1, 4, frame, SHARED)
-        else:
-            panel.fill(x - 1, 1, _FRAME_W, 4, frame, SHARED)
+        # the frame: solid when this is the player's target pile, else blank
+        ground = 0xFF if aimed else 0
+        if card == NO_CARD or card >= JOKER1:  # (their glyphs leave the card's area open)
+            panel.fill(x - 1, 1, _FRAME_W, 4, ground, SHARED)
+        else:  # the card's area is drawn whole below: only the columns around it
+            panel.fill(x - 1, 1, 1, 4, ground, SHARED)
+            panel.fill(x + glyphs.LARGE_W, 1, _FRAME_W - 1 - glyphs.LARGE_W, 4, ground, SHARED)
         if card == _BACK:
             panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
