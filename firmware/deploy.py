@@ -110,6 +110,11 @@ def usable_mpy_cross(path, build_dir):
     return None
 
 
+# board modules the board never imports: V10 (Speed for 3-4 players) plays on the
+# simulator only (the board has two rows of keys), so its core is not copied
+HOST_ONLY = ("speed_n.py",)
+
+
 def board_files(mpy_cross=None, build_dir=None):
     """(source path, path on a plain drive) of everything the game needs.
 
@@ -121,7 +126,7 @@ def board_files(mpy_cross=None, build_dir=None):
     modules = []
     lib = os.path.join(ROOT, "lib", "speedduo")
     for name in sorted(os.listdir(lib)):
-        if name.endswith(".py"):
+        if name.endswith(".py") and name not in HOST_ONLY:
             modules.append((os.path.join(lib, name), "lib/speedduo/" + name))
     if mpy_cross is None:
         return files + modules

@@ -187,6 +187,13 @@ def test_the_board_gets_no_simulator_code():
     assert not any("host_sim" in src for src, _ in dp.board_files())
 
 
+def test_the_board_gets_no_core_it_cannot_run():
+    """V10 (Speed for 3-4 players) never runs on a board with two rows of keys (issue 21:
+    deploy copied speed_n.py onto it): nothing the board program imports names it."""
+    rels = [rel for _, rel in dp.board_files()]
+    assert "lib/speedduo/speed_n.py" not in rels and "lib/speedduo/spit.py" in rels
+
+
 def fresh_clone(tmp_path):
     """The repository's files as a clone has them: no .venv, nothing installed."""
     skip = shutil.ignore_patterns(".venv", ".git", "node_modules", "__pycache__", "*.pyc")
