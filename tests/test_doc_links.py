@@ -42,3 +42,19 @@ def test_the_bom_and_the_build_guide_name_the_pin_maps_panel_address():
     assert f"address {address}" in panel_row
     with open(os.path.join(ROOT, "hardware", "BUILD.md"), encoding="utf-8") as f:
         assert f"address **{address}**" in f.read()
+
+
+def test_the_readme_layout_names_every_module():
+    """Every board module, simulator module, shim and tool is in the README's layout
+    (issue 21: the table left out 16 of lib/speedduo's files)."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    layout = readme[
+        readme.index("## Layout") : readme.index("\n## ", readme.index("## Layout") + 3)
+    ]
+    missing = []
+    for folder in ("lib/speedduo", "host_sim", "host_sim/shims", "firmware", "hardware"):
+        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+            if name.endswith(".py") and name != "__init__.py" and f"`{name}`" not in layout:
+                missing.append(f"{folder}/{name}")
+    assert missing == []
