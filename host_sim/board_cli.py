@@ -45,7 +45,7 @@ import sys
 import tempfile
 
 from host_sim import HOST_SIM, ROOT, host_requests
-from host_sim.cli_options import add_rule_options, heap_type, seed_type
+from host_sim.cli_options import BOARD_GAMES, add_rule_options, heap_type, seed_type
 from host_sim.logfile import (
     check_out_paths,
     write_atomically,
@@ -136,7 +136,7 @@ def add_parsers(sub):
         )
         p.add_argument(
             "--game",
-            choices=("speed", "spit", "california"),
+            choices=BOARD_GAMES,
             default=None,
             help="V8 spit, V9 california (SPEED_GAME; default: classic speed)",
         )

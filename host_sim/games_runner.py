@@ -18,18 +18,12 @@ _MAX_STEPS = 2000000
 
 
 def make_core(game, rules, players):
-    """The rules core of a game (V8, V9, V10)."""
-    if game == "spit":
-        from speedduo.spit import Spit
+    """The rules core of a game (V8, V9, V10), from the registry (lib/speedduo/games.py)."""
+    from speedduo.games import core_class
 
-        return Spit(rules)
-    if game == "california":
-        from speedduo.california import California
-
-        return California(rules)
-    from speedduo.speed_n import SpeedN
-
-    return SpeedN(rules, players)
+    if game == "speed":
+        return core_class(game, players)(rules, players)  # V10: SpeedN
+    return core_class(game)(rules)
 
 
 def best_of_for(game, best_of):

@@ -31,7 +31,9 @@ def main(argv):
         rules.set(name, option_value(text))
     # one module at a time, collecting between (vm_main.py: compiling leaves garbage); the
     # bots' reaction times come from bots.py, which brings in classic Speed's arbiter
-    core = {"spit": "spit", "california": "california"}.get(game, "speed_n")
+    from speedduo.games import SPEED_N, entry
+
+    core = SPEED_N[0] if game == "speed" else entry(game)[1]  # the registry's module
     for name in _BOARD_MODULES + ("gamelog", "gamematch", core):
         __import__("speedduo." + name)
         gc.collect()

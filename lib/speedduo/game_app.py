@@ -142,17 +142,7 @@ class GameApp(App):
 
 # the modules a game brings in (board_io unloads them after the match: classic Speed
 # gets its room back)
-MODULES = (
-    "game_app",
-    "gamematch",
-    "gamelog",
-    "gamerules",
-    "spit",
-    "spit_view",
-    "california",
-    "california_view",
-    "game_opponent",
-)
+MODULES = ("game_app", "gamematch", "gamelog", "gamerules", "game_view", "game_opponent")
 
 
 def board_match(menu, settings, seed, start_ticks, events, screens, log_port, board):
@@ -166,33 +156,22 @@ def board_match(menu, settings, seed, start_ticks, events, screens, log_port, bo
     ticks_ms, event, sound, feed, profiler, unload, link = board
     import gc
 
-    from speedduo.menu import GAME_IDS
+    from speedduo.games import BOARD_GAMES, core_class, modules, view_class
 
     # one module at a time, collecting before each (compiling needs room on the board;
     # board_io imports the classic opponent the same way)
     gc.collect()
     from speedduo.gamerules import OPTIONS, GameRules
 
-    game = GAME_IDS[menu.game]
+    game = BOARD_GAMES[menu.game]
     game_rules = GameRules(game)
     for name, _ in OPTIONS[game]:
         if hasattr(settings.rules, name):
             game_rules.set(name, getattr(settings.rules, name))
     gc.collect()
-    if game == "spit":
-        from speedduo.spit import Spit
-
-        core = Spit(game_rules)
-        gc.collect()
-        from speedduo.spit_view import SpitView as view
-    elif game == "california":
-        from speedduo.california import California
-
-        core = California(game_rules)
-        gc.collect()
-        from speedduo.california_view import CaliforniaView as view
-    else:
-        raise ValueError("no board loop for game " + str(game))
+    core = core_class(game)(game_rules)  # the registry's (games.py)
+    gc.collect()
+    view = view_class(game)
     gc.collect()
     from speedduo.gamematch import GameSession
 
@@ -227,6 +206,6 @@ def board_match(menu, settings, seed, start_ticks, events, screens, log_port, bo
     finally:
         screens.views = saved
         log_port.flush()
-        for name in MODULES:
+        for name in MODULES + modules(game):  # and the game's core and view (games.py)
             unload(name)
     return app

@@ -5,6 +5,7 @@ option of the game in this order (docs/match-log.md, version 2). Values are
 checked where ``rules.Rules`` checks them (``rules.check_value``).
 """
 
+from speedduo.games import GAME_IDS
 from speedduo.rules import check_value
 
 _COMMON = (
@@ -19,7 +20,7 @@ OPTIONS = {
     "spit": (("no_wrap", False),) + _COMMON + (("max_rounds", 100),),  # V8 (V8.11: max_rounds)
     "california": _COMMON + (("max_rounds", 100),),  # V9 (V9.7: max_rounds)
 }
-GAMES = ("speed", "spit", "california")
+GAMES = GAME_IDS  # the registry's (games.py)
 
 
 class GameRules:

@@ -16,6 +16,7 @@ Not on the play path: it may build strings.
 """
 
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
+from speedduo.games import BOARD_GAMES, MENU_NAMES, MENU_OPTIONS
 
 PLAY = 0
 BEST_OF = 1
@@ -31,13 +32,13 @@ STATS = 10
 SELF_TEST = 11
 HOW_TO_PLAY = 12  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
-GAME_SPEED = 0  # the games by number, as gamerules.GAMES names them
-GAME_IDS = ("speed", "spit", "california")
-GAME_NAMES = ("SPEED", "SPIT", "CALIFORNIA")
-# the items each game takes (gamerules.OPTIONS: V8 has no_wrap, V9 none; both play one
-# game of rounds, so no BEST OF; classic Speed takes them all)
-_APPLIES = ((), (NO_WRAP,), ())
+GAME_SPEED = 0  # the games by number, as the registry lists them (games.BOARD_GAMES)
+GAME_IDS = BOARD_GAMES
+# the rule items, by the option each sets; a game takes those its registry entry names
+# (games.MENU_OPTIONS: V8 no_wrap, V9 none; both play one game of rounds, so no BEST OF;
+# classic Speed takes them all)
 _GAME_RULES = (BEST_OF, PENALTY, NO_WRAP, SAME_RANK, JOKERS, DOUBLE_DECK)
+_RULE_NAMES = ("best_of", "penalty", "no_wrap", "same_rank", "jokers", "double_deck")
 TITLE = "SPEED DUO"
 
 # what a press asks for (press())
@@ -68,7 +69,7 @@ class Menu:
             "JOKERS " + ("ON" if rules.jokers else "OFF"),
             "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
-            "GAME " + GAME_NAMES[self.game],
+            "GAME " + MENU_NAMES[self.game],
             "SOUND %d" % self.volume if self.volume else "SOUND OFF",
             "STATS",
             "SELF TEST",
@@ -83,7 +84,10 @@ class Menu:
 
     def applies(self, item):
         """Does the chosen game take this menu item's setting?"""
-        return self.game == GAME_SPEED or item not in _GAME_RULES or item in _APPLIES[self.game]
+        taken = MENU_OPTIONS[self.game]
+        if taken is None or item not in _GAME_RULES:
+            return True
+        return _RULE_NAMES[_GAME_RULES.index(item)] in taken
 
     def press(self, key_number):
         """A key went down: START (PLAY chosen), SHOW_STATS, SHOW_SELF_TEST,

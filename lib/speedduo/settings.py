@@ -29,6 +29,7 @@ the default and the notice names the file. A line ``getenv`` cannot parse (it ra
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import VOLUME_DEFAULT, VOLUME_MAX
+from speedduo.games import BOARD_GAMES
 from speedduo.rng import SEED_LIMIT
 from speedduo.rules import Rules, option_names
 
@@ -47,7 +48,7 @@ _CHUNK = const(128)  # bytes read at a time
 _NAME_LIMIT = const(40)  # a longer key is no setting of ours
 IDLE_OFF_MIN_DEFAULT = 5
 OPPONENTS = ("off", "easy", "medium", "hard")  # SPEED_OPPONENT: opponent.LEVEL_NAMES 0-3
-GAMES = ("speed", "spit", "california")  # SPEED_GAME: menu.GAME_IDS, gamerules.GAMES
+GAMES = BOARD_GAMES  # SPEED_GAME: the registry's (games.py)
 
 
 def _flag(value):

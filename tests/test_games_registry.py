@@ -1,0 +1,47 @@
+"""The registry of games (lib/speedduo/games.py): every game named once, read by all."""
+
+import pytest
+from speedduo import games
+from speedduo.gamerules import GAMES, OPTIONS
+from speedduo.menu import GAME, Menu
+from speedduo.rules import Rules
+from speedduo.settings import Settings
+
+
+def test_every_game_in_the_registry_has_a_core_a_view_and_options():
+    for game in games.GAME_IDS:
+        assert isinstance(games.core_class(game), type)
+        assert isinstance(games.view_class(game), type)
+        assert game in OPTIONS and game in GAMES
+
+
+def test_speed_for_three_or_four_is_v10s_core_and_never_on_the_board():
+    assert games.core_class("speed", 4).__name__ == "SpeedN"
+    assert games.core_class("speed").__name__ == "Hand"
+    assert "speed_n" not in [entry[1] for entry in games.ENTRIES]
+
+
+def test_an_unknown_game_is_refused_naming_the_games():
+    with pytest.raises(ValueError, match="unknown game 'poker': speed, spit, california"):
+        games.entry("poker")
+
+
+def test_the_menu_offers_the_registrys_board_games_in_its_order():
+    menu = Menu(Rules(), 3)
+    shown = []
+    for _ in games.BOARD_GAMES:
+        shown.append(menu.lines()[GAME])
+        menu.selected = GAME
+        menu.press(1)  # any of 1-5 changes the selected setting
+    assert shown == ["GAME " + name for name in games.MENU_NAMES]
+
+
+def test_settings_take_each_board_game_by_its_registry_id():
+    for index, game in enumerate(games.BOARD_GAMES):
+        values = {"SPEED_GAME": game}
+        settings = Settings(values.get, list(values), 400000, 1000000)
+        assert settings.game == index and not settings.problems
+
+
+def test_a_games_modules_are_its_core_and_view():
+    assert games.modules("spit") == ("spit", "spit_view")
