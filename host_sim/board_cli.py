@@ -230,6 +230,56 @@ def add_parsers(sub):
 
 
 def run_board(args, changed):
+    """``python -m host_sim board``: the board program on the shims, in steps: the options
+    checked (every one before the run), the board's environment, the run, what it wrote."""
+    values, sends, nvm_image = _checked_options(args, changed)
+    env = _board_environment(args, values)
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = {name: os.path.join(tmp, name) for name in ("i2c.jsonl", "data.bin", "nvm.bin")}
+        paths["sounds.jsonl"] = os.path.join(tmp, "sounds.jsonl")
+        faults, script, pty = _faults_and_script(args, tmp, sends)
+        if nvm_image is not None:
+            with open(paths["nvm.bin"], "wb") as f:
+                f.write(nvm_image)
+        command = [
+            *_interpreter(args),
+            os.path.join(HOST_SIM, "board_run.py"),
+            ROOT,
+            str(args.step_us),
+            str(args.matches),
+            script,
+            paths["i2c.jsonl"] if (args.screens or args.snap) else "-",
+            ",".join(faults),
+            paths["data.bin"],
+            paths["nvm.bin"] if args.nvm else "-",
+            paths["sounds.jsonl"] if args.sounds else "-",
+        ]
+        try:
+            result = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=None if pty else 3600,
+                pass_fds=(pty.master,) if pty else (),
+            )
+        except KeyboardInterrupt:
+            say("board: stopped")
+            return 130
+        finally:
+            if pty is not None:
+                pty.close()  # once the host has read what is queued (or has gone)
+        if result.returncode != 0:
+            tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
+            raise RuntimeError(f"the board program failed on the shims ({args.vm}): {tail[0]}")
+        data_bytes, lines, tones = _collect(args, paths)
+    _report(args, result.stdout, data_bytes, lines, tones, sends)
+    return 0
+
+
+def _checked_options(args, changed):
+    """The settings the options make, the host's sends and the nvm image, every option
+    checked before anything runs (one line, exit 2)."""
     if args.matches < 1:
         raise ValueError("--matches must be at least 1 on the simulator (it has no time limit)")
     if args.step_us < 1:
@@ -251,6 +301,12 @@ def run_board(args, changed):
     nvm_image = read_nvm(args.nvm) if args.nvm else None
     if args.power_cut_ms is not None and not 0 <= args.power_cut_ms < 1e9:
         raise ValueError("--power-cut-ms must be 0 <= T_MS < 1e9")
+    return values, sends, nvm_image
+
+
+def _board_environment(args, values):
+    """The environment the board program reads its settings from (``os.getenv`` on the
+    shims): this run's values only, or the drive's settings.toml as it is."""
     env = dict(os.environ)
     for key in [k for k in env if k.startswith(("SPEED_", "IDLE_OFF_"))]:
         del env[key]
@@ -261,100 +317,80 @@ def run_board(args, changed):
         env["SPEEDDUO_SETTINGS"] = settings_file
     if drive:
         env["SPEEDDUO_DRIVE"] = drive
-    with tempfile.TemporaryDirectory() as tmp:
-        trace = os.path.join(tmp, "i2c.jsonl")
-        data = os.path.join(tmp, "data.bin")
-        sounds = os.path.join(tmp, "sounds.jsonl")
-        if args.vm == "micropython":
-            micropython = shutil.which("micropython", path=os.path.dirname(sys.executable))
-            micropython = micropython or shutil.which("micropython")
-            if not micropython:
-                raise ValueError("micropython not found: run `python3 dev.py setup`")
-            interpreter = [micropython, "-X", f"heapsize={args.heap}"]
-        else:
-            interpreter = [sys.executable]
-        faults = [f"p0={args.panel0}", f"p1={args.panel1}", f"data={args.data_port}"]
-        script = os.path.abspath(args.script) if args.script else "-"
-        pty = None
-        if args.pty:
-            from host_sim.pty_port import PtyPort
+    return env
 
-            if not args.script:
-                script = os.path.join(tmp, "demo.txt")
-                with open(script, "w") as f:
-                    f.write(demo_script())
-            pty = PtyPort()
-            say(pty.path)
-            faults += [f"pty={pty.master}", f"speed={args.speed}"]
-            if not args.no_wait:
-                pty.wait_for_host()
-        if args.power_cut_ms is not None:
-            faults.append(f"cut={round(args.power_cut_ms * 1000)}")
-        if sends:
-            sends_path = os.path.join(tmp, "sends.txt")
-            with open(sends_path, "w") as f:
-                f.writelines(f"{t_us} {data.hex()}\n" for t_us, data in sends)
-            faults.append(f"send={sends_path}")
-        nvm = os.path.join(tmp, "nvm.bin")
-        if nvm_image is not None:
-            with open(nvm, "wb") as f:
-                f.write(nvm_image)
-        command = [
-            *interpreter,
-            os.path.join(HOST_SIM, "board_run.py"),
-            ROOT,
-            str(args.step_us),
-            str(args.matches),
-            script,
-            trace if (args.screens or args.snap) else "-",
-            ",".join(faults),
-            data,
-            nvm if args.nvm else "-",
-            sounds if args.sounds else "-",
-        ]
-        try:
-            result = subprocess.run(
-                command,
-                capture_output=True,
-                text=True,
-                env=env,
-                timeout=None if pty else 3600,
-                pass_fds=(pty.master,) if pty else (),
-            )
-        except KeyboardInterrupt:
-            say("board: stopped")
-            return 130
-        finally:
-            if pty is not None:
-                pty.close()  # once the host has read what is queued (or has gone)
-        if result.returncode != 0:
-            tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
-            raise RuntimeError(f"the board program failed on the shims ({args.vm}): {tail[0]}")
-        from host_sim.wire import log_lines
 
-        with open(data, "rb") as f:
-            data_bytes = f.read()
-        lines = log_lines(data_bytes, args.matches)
-        power_cut = "# power cut at " in result.stdout
-        if args.nvm:
-            with open(nvm, "rb") as f:
-                write_bytes_atomically(args.nvm, f.read())
-        if args.screens or args.snap:
-            traces = read_traces(trace, buses=2)
-            render_snaps(traces, args.snap, args.screens or ".")
-        if args.sounds:
-            with open(sounds) as f:
-                tones = f.read().splitlines()
+def _interpreter(args):
+    """CPython, or the venv's MicroPython VM with the heap asked for."""
+    if args.vm != "micropython":
+        return [sys.executable]
+    micropython = shutil.which("micropython", path=os.path.dirname(sys.executable))
+    micropython = micropython or shutil.which("micropython")
+    if not micropython:
+        raise ValueError("micropython not found: run `python3 dev.py setup`")
+    return [micropython, "-X", f"heapsize={args.heap}"]
+
+
+def _faults_and_script(args, tmp, sends):
+    """board_run.py's FAULTS words, its script's path and the pty (or None)."""
+    faults = [f"p0={args.panel0}", f"p1={args.panel1}", f"data={args.data_port}"]
+    script = os.path.abspath(args.script) if args.script else "-"
+    pty = None
+    if args.pty:
+        from host_sim.pty_port import PtyPort
+
+        if not args.script:
+            script = os.path.join(tmp, "demo.txt")
+            with open(script, "w") as f:
+                f.write(demo_script())
+        pty = PtyPort()
+        say(pty.path)
+        faults += [f"pty={pty.master}", f"speed={args.speed}"]
+        if not args.no_wait:
+            pty.wait_for_host()
+    if args.power_cut_ms is not None:
+        faults.append(f"cut={round(args.power_cut_ms * 1000)}")
+    if sends:
+        sends_path = os.path.join(tmp, "sends.txt")
+        with open(sends_path, "w") as f:
+            f.writelines(f"{t_us} {data.hex()}\n" for t_us, data in sends)
+        faults.append(f"send={sends_path}")
+    return faults, script, pty
+
+
+def _collect(args, paths):
+    """What the run left in its temporary files: the data port's bytes, the log's lines
+    and the tones; the nvm and the panel pictures go where the options say."""
+    from host_sim.wire import log_lines
+
+    with open(paths["data.bin"], "rb") as f:
+        data_bytes = f.read()
+    lines = log_lines(data_bytes, args.matches)
+    if args.nvm:
+        with open(paths["nvm.bin"], "rb") as f:
+            write_bytes_atomically(args.nvm, f.read())
+    if args.screens or args.snap:
+        traces = read_traces(paths["i2c.jsonl"], buses=2)
+        render_snaps(traces, args.snap, args.screens or ".")
+    tones = None
+    if args.sounds:
+        with open(paths["sounds.jsonl"]) as f:
+            tones = f.read().splitlines()
+    return data_bytes, lines, tones
+
+
+def _report(args, stdout, data_bytes, lines, tones, sends):
+    """The log and the tones written, and the run's summary lines."""
     if args.log:
         write_atomically(args.log, lines)
     if args.sounds:
         write_atomically(args.sounds, tones)
-    cut = f"; power cut at {args.power_cut_ms:g} ms" if power_cut else ""
+    cut = f"; power cut at {args.power_cut_ms:g} ms" if "# power cut at " in stdout else ""
     say(summary("board", args, lines) + cut)
     if sends:
         unsent = sum(
             int(line.split()[-1])
-            for line in result.stdout.splitlines()
+            for line in stdout.splitlines()
             if line.startswith("# host unsent ")
         )
         total = sum(len(d) for _, d in sends)
@@ -365,14 +401,13 @@ def run_board(args, changed):
         for line in host_requests.reply_lines(data_bytes):
             say(line)
     if args.nvm:
-        for line in result.stdout.splitlines():
+        for line in stdout.splitlines():
             if line.startswith("stats: "):  # what the board said on its console at boot
                 print(f"board console: {line}")
             elif line.startswith("# nvm write "):
                 t0, t1 = (int(word) / 1000 for word in line.split()[3:5])
                 print(f"nvm: write at {t0:.3f}-{t1:.3f} ms")
         print(f"nvm: saved to {args.nvm}")
-    return 0
 
 
 def say(text):
