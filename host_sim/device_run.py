@@ -336,6 +336,9 @@ def log_lines(data, matches=0):
 
 
 def run_device(args, changed):
+    """``python -m host_sim device``: the board program on CircuitPython itself, in steps:
+    the options checked, the CIRCUITPY image, the harness's run, its recordings read, then
+    the outputs written and the summary printed."""
     if args.data_port.startswith("pull:"):
         raise ValueError("--data-port pull: is a board (shims) fault; the harness has none")
     firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy")
@@ -350,63 +353,23 @@ def run_device(args, changed):
     if sends and args.data_port == "never":
         raise ValueError("--ask/--send: the host never opens the data port (--data-port never)")
     last_us = max([t for t, _, _, _ in script] + [host_requests.run_until_us(sends)])
-    limit_ms = args.limit_ms
-    if limit_ms is None:
-        limit_ms = last_us // 1000 + DEFAULT_LIMIT_PAD_MS
     snaps = sorted(args.snap)
     with tempfile.TemporaryDirectory() as work:
         out = args.keep or os.path.join(work, "out")
         os.makedirs(out, exist_ok=True)
-        from host_sim.fatimage import fat12_image
-
-        build = os.path.join(work, "build")
-        if drive:
-            files = folder_files(drive)
-        else:
-            mpy_cross = firmware.get("mpy-cross")
-            files = drive_files(settings_toml(values), args.deploy, mpy_cross, build)
-        if settings_file:
-            files = [(rel, data) for rel, data in files if rel != "settings.toml"]
-            if os.path.isfile(settings_file):
-                with open(settings_file, "rb") as f:
-                    files.append(("settings.toml", f.read()))
-        fat = os.path.join(work, "circuitpy.img")
-        with open(fat, "wb") as f:
-            f.write(fat12_image(files))
-        nvm = {"offset": NVM_OFFSET, "size": NVM_SIZE, "load": None}
+        fat = _drive_image(args, values, firmware, drive, settings_file, work)
+        config = _harness_config(args, firmware, fat, out, script, last_us, snaps, sends)
         if nvm_image is not None:
-            nvm["load"] = os.path.join(work, "nvm_in.bin")
-            with open(nvm["load"], "wb") as f:
+            config["nvm"]["load"] = os.path.join(work, "nvm_in.bin")
+            with open(config["nvm"]["load"], "wb") as f:
                 f.write(nvm_image)
-        config = {
-            "bootrom": firmware["bootrom.bin"],
-            "uf2": firmware["firmware.uf2"],
-            "fat": fat,
-            "out": out,
-            "buttons": button_edges(script),
-            "button_gpios": _all_button_gpios(),
-            "panels": [_panel_config(args.panel0, 0), _panel_config(args.panel1, 1)],
-            "data_port": _data_config(args.data_port),
-            "matches": args.matches,
-            "min_us": max([last_us] + [s * 1000 for s in snaps]),
-            "settle_us": SOUND_SETTLE_US if args.sounds else 300000,
-            "limit_us": limit_ms * 1000,
-            "led_gpio": 25,
-            "nvm": nvm,
-        }
-        classic = getattr(args, "game", None) in (None, "speed")  # V8/V9 keep no stats
-        if args.nvm and args.matches and classic:  # run on until each match's stats are saved
-            config["wait_console"] = {"text": STATS_SAVED, "count": args.matches}
-        if args.sounds:
-            config["pwm_slice"] = piezo_slice()
-        if sends:
-            config["data_send"] = [[t_us, data.hex()] for t_us, data in sends]
         result = run_harness(config, work, sys.stderr if _on_terminal() else None)
         console, data, traces, led = read_recordings(out)
         with open(os.path.join(out, "nvm.bin"), "rb") as f:
             nvm_after = f.read()
         with open(os.path.join(out, "nvm_writes.jsonl")) as f:
             nvm_writes = [json.loads(line) for line in f]
+        tones = None
         if args.sounds:
             with open(os.path.join(out, "pwm.txt")) as f:
                 tones = pwm_tones(f.read(), result["end_us"], channel=piezo_gpio() & 1)
@@ -429,19 +392,84 @@ def run_device(args, changed):
     if args.sounds:
         write_atomically(args.sounds, [tone_line(*tone) for tone in tones])
     if args.report:
-        report = measure(console, lines, traces, led, script)
-        report["emulated_ms"] = result["end_us"] // 1000
-        report["wall_s"] = int(result["wall_s"])
-        if sends:
-            report["replies"] = [
-                {"seq": item.seq, "name": item.name, "body": item.obj}
-                if item.kind == "reply"
-                else {"seq": item.seq, "garbled": item.text}
-                for item in host_requests.replies(data.encode("utf-8"))
-            ]
-        with open(args.report, "w") as f:
-            json.dump(report, f, indent=1, sort_keys=True)
-            f.write("\n")
+        _write_report(args, result, console, data, lines, traces, led, script, sends)
+    _print_summary(args, result, console, data, lines, sends, nvm_writes)
+    return 0
+
+
+def _drive_image(args, values, firmware, drive, settings_file, work):
+    """The CIRCUITPY image's path: what deploy copies (or ``--drive``'s files) and the
+    run's settings.toml (or ``--settings``'s bytes as they are)."""
+    from host_sim.fatimage import fat12_image
+
+    if drive:
+        files = folder_files(drive)
+    else:
+        mpy_cross = firmware.get("mpy-cross")
+        files = drive_files(
+            settings_toml(values), args.deploy, mpy_cross, os.path.join(work, "build")
+        )
+    if settings_file:
+        files = [(rel, data) for rel, data in files if rel != "settings.toml"]
+        if os.path.isfile(settings_file):
+            with open(settings_file, "rb") as f:
+                files.append(("settings.toml", f.read()))
+    fat = os.path.join(work, "circuitpy.img")
+    with open(fat, "wb") as f:
+        f.write(fat12_image(files))
+    return fat
+
+
+def _harness_config(args, firmware, fat, out, script, last_us, snaps, sends):
+    """harness.mjs's configuration for this run (docs/device.md)."""
+    limit_ms = args.limit_ms
+    if limit_ms is None:
+        limit_ms = last_us // 1000 + DEFAULT_LIMIT_PAD_MS
+    config = {
+        "bootrom": firmware["bootrom.bin"],
+        "uf2": firmware["firmware.uf2"],
+        "fat": fat,
+        "out": out,
+        "buttons": button_edges(script),
+        "button_gpios": _all_button_gpios(),
+        "panels": [_panel_config(args.panel0, 0), _panel_config(args.panel1, 1)],
+        "data_port": _data_config(args.data_port),
+        "matches": args.matches,
+        "min_us": max([last_us] + [s * 1000 for s in snaps]),
+        "settle_us": SOUND_SETTLE_US if args.sounds else 300000,
+        "limit_us": limit_ms * 1000,
+        "led_gpio": 25,
+        "nvm": {"offset": NVM_OFFSET, "size": NVM_SIZE, "load": None},
+    }
+    classic = getattr(args, "game", None) in (None, "speed")  # V8/V9 keep no stats
+    if args.nvm and args.matches and classic:  # run on until each match's stats are saved
+        config["wait_console"] = {"text": STATS_SAVED, "count": args.matches}
+    if args.sounds:
+        config["pwm_slice"] = piezo_slice()
+    if sends:
+        config["data_send"] = [[t_us, data.hex()] for t_us, data in sends]
+    return config
+
+
+def _write_report(args, result, console, data, lines, traces, led, script, sends):
+    """``--report``: the figures measured on the device (docs/device.md), as JSON."""
+    report = measure(console, lines, traces, led, script)
+    report["emulated_ms"] = result["end_us"] // 1000
+    report["wall_s"] = int(result["wall_s"])
+    if sends:
+        report["replies"] = [
+            {"seq": item.seq, "name": item.name, "body": item.obj}
+            if item.kind == "reply"
+            else {"seq": item.seq, "garbled": item.text}
+            for item in host_requests.replies(data.encode("utf-8"))
+        ]
+    with open(args.report, "w") as f:
+        json.dump(report, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def _print_summary(args, result, console, data, lines, sends, nvm_writes):
+    """The run's summary: matches and plays, the host's requests, the stats and nvm."""
     print(summary("device", args, lines) + " (%.0f s wall)" % result["wall_s"])
     if sends:
         print(
@@ -463,7 +491,6 @@ def run_device(args, changed):
     if args.nvm:
         print(f"nvm: saved to {args.nvm}")
         print("nvm: flash interface " + json.dumps(result.get("flash_io"), sort_keys=True))
-    return 0
 
 
 def piezo_gpio():
