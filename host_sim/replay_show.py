@@ -18,12 +18,12 @@ from host_sim.window_clock import wall_us
 
 use_board_paths()
 
+from games_runner import view_class  # noqa: E402
 from speedduo import pins  # noqa: E402
 from speedduo.app import App  # noqa: E402
 
 from host_sim.replay import KeyEvent, KeyQueue, ReplayError, rules_from_log  # noqa: E402
 from host_sim.window_panel import panel_pixels, panel_state  # noqa: E402
-from games_runner import view_class  # noqa: E402
 
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 LEGEND = "SPACE: PAUSE   RIGHT ARROW: STEP (PAUSED)   + / -: SPEED   ESC: QUIT"
@@ -50,8 +50,8 @@ def no_view(header):
     if header["v"] == 1 or view_class(header["game"], header["players"]):
         return None
     return (
-        f"{header['game']} for {header['players']} players (V10) has no screens: it never"
-        " runs on the board; replay without --show checks it"
+        f"{header['game'].capitalize()} for {header['players']} players (V10) has no screens"
+        " to show it on (it never runs on the board); replay without --show checks it"
     )
 
 
