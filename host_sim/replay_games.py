@@ -264,9 +264,10 @@ def check_keys(entries):
     return groups
 
 
-def session_of(header):
+def session_of(header, path="log"):
     """A fresh ``GameSession`` for the match a version 2 log's first line describes (its
-    game's rules core, seed, rules and best_of); LogError when its rules are refused."""
+    game's rules core, seed, rules and best_of); LogError naming ``path`` when its rules
+    are refused."""
     from games_runner import best_of_for, make_core
     from speedduo.gamematch import GameSession
 
@@ -274,14 +275,14 @@ def session_of(header):
     try:
         rules = GameRules(game, **header["rules"])
     except (ValueError, TypeError) as e:
-        raise LogError(f"line 1: rules: {e}") from None
+        raise LogError(f"{path}: line 1: rules: {e}") from None
     core = make_core(game, rules, header["players"])
     return GameSession(core, header["seed"], rules, best_of_for(game, header["best_of"]))
 
 
-def regenerate(entries):
-    """The lines the rules produce for the log's key events."""
-    session = session_of(entries[0][1])
+def regenerate(entries, path="log"):
+    """The lines the rules produce for the log's key events (``path``: the file's, for errors)."""
+    session = session_of(entries[0][1], path)
     groups = check_keys(entries)
     out = []
     session.log.drain(out.append)
@@ -311,7 +312,7 @@ def replay_games_file(path, data=None):
     """(ok, message) for a version 2 log; LogError when it cannot be read."""
     entries = read_games_log(path, data)
     try:
-        lines = regenerate(entries)
+        lines = regenerate(entries, path)
     except GamesDivergence as e:
         return False, f"{path}: {e}"
     for number, (line, _) in enumerate(entries, 1):

@@ -275,3 +275,19 @@ def test_replay_show_without_a_display_still_checks_and_says_why_no_window():
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("\n") == 1 and "replayed identically" in result.stdout
     assert result.stderr.count("\n") == 1 and "no display" in result.stderr
+
+
+def test_replay_show_refuses_a_spit_log_with_an_unknown_rule_in_one_line_naming_it(
+    tmp_path, capsys
+):
+    from host_sim.cli import main
+
+    with open(os.path.join(LOGS, BOARD_LOGS["spit"][0])) as f:
+        text = f.read()
+    path = tmp_path / "m.jsonl"
+    bad = text.replace('"rules":{', '"rules":{"bogus":1,', 1)
+    path.write_text(bad)
+    assert main(["replay", str(path), "--show"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{path}: line 1: rules: rule option bogus" in err
+    assert path.read_text() == bad  # the file is left as it was
