@@ -291,3 +291,17 @@ def test_replay_show_refuses_a_spit_log_with_an_unknown_rule_in_one_line_naming_
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{path}: line 1: rules: rule option bogus" in err
     assert path.read_text() == bad  # the file is left as it was
+
+
+def test_stepping_press_by_press_plays_a_spit_log_to_its_end_and_writes_it_again():
+    path = os.path.join(LOGS, "game_spit_seed3_hard_vs_medium.jsonl")
+    show = ReplayShow(read_any_log(path)[0], FakeWall())
+    show.paused = True
+    steps = 0
+    while not show.over and steps < 10000:
+        t = show.t_ms
+        show.step_to_next_press()
+        assert show.t_ms > t
+        steps += 1
+    with open(path) as f:
+        assert show.lines == f.read().splitlines()
