@@ -326,3 +326,13 @@ def replay_games_file(path, data=None):
     if len(lines) > len(entries):
         return False, f"{path}: line {len(entries)} diverges: the log ends before the replay"
     return True, f"{path}: {len(entries)} lines replayed identically"
+
+
+def replay_any_file(path, data):
+    """``replay``'s (ok, message) for a log of either version, from its bytes: version 2
+    (the other games) here, version 1 (classic Speed) by ``replay.replay_file``."""
+    if is_games_log(data):
+        return replay_games_file(path, data)
+    from host_sim.replay import replay_file
+
+    return replay_file(path, data)

@@ -80,8 +80,8 @@ def board_loop(header, events, ticks_ms, send_line, screens, event):
     if view is None:
         raise NoView(no_view(header))
     views = (view(screens.panels[0], 0), view(screens.panels[1], 1))
-    for view in views:
-        view.forget()  # everything is drawn at the first refresh (as game_app.board_match)
+    for player_view in views:
+        player_view.forget()  # everything is drawn at the first refresh (as game_app.board_match)
     screens.views = views
     session = session_of(header)
     return GameApp(events, ticks_ms, session, send_line, screens, start_ticks=0, event=event)
@@ -257,13 +257,14 @@ def read_any_log(path):
     """(entries, check) of a log of either version: ``check()`` is ``replay``'s
     (ok, message) for it. LogError when the file cannot be read."""
     from host_sim.logfile import parse_log_bytes, read_bytes
-    from host_sim.replay import replay_file
-    from host_sim.replay_games import is_games_log, read_games_log, replay_games_file
+    from host_sim.replay_games import is_games_log, read_games_log, replay_any_file
 
     data = read_bytes(path)
     if is_games_log(data):  # V8-V10 (docs/match-log.md, version 2)
-        return read_games_log(path, data), lambda: replay_games_file(path, data)
-    return parse_log_bytes(data, path), lambda: replay_file(path, data)
+        entries = read_games_log(path, data)
+    else:
+        entries = parse_log_bytes(data, path)
+    return entries, lambda: replay_any_file(path, data)
 
 
 def title(header):
