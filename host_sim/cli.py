@@ -316,17 +316,15 @@ def _summary(args, lines):
 
 def _replay(args):
     from host_sim.logfile import read_bytes
-    from host_sim.replay import ReplayError, replay_file
-    from host_sim.replay_games import is_games_log, replay_games_file
+    from host_sim.replay import ReplayError
+    from host_sim.replay_games import replay_any_file
 
     try:
         if args.show:
             from host_sim.replay_show import show_file
 
             return show_file(args.log)
-        data = read_bytes(args.log)
-        v2 = is_games_log(data)  # V8-V10 (docs/match-log.md, version 2)
-        ok, message = (replay_games_file if v2 else replay_file)(args.log, data)
+        ok, message = replay_any_file(args.log, read_bytes(args.log))
     except ReplayError as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
         return 2

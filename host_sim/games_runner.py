@@ -26,6 +26,22 @@ def make_core(game, rules, players):
     return core_class(game)(rules)
 
 
+def view_class(game, players):
+    """The class of each player's view of a game (the board's screens), or None when the
+    game has none: Speed for three or four (V10) never runs on the board."""
+    if players != 2:
+        return None
+    if game == "spit":
+        from speedduo.spit_view import SpitView
+
+        return SpitView
+    if game == "california":
+        from speedduo.california_view import CaliforniaView
+
+        return CaliforniaView
+    return None
+
+
 def best_of_for(game, best_of):
     """V8/V9 play one game of rounds: the log's best_of is 1; V10 plays best of 3/5/7."""
     return best_of if game == "speed" else 1

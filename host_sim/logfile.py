@@ -283,7 +283,8 @@ def parse_log(text, path="log"):
                 raise LogError(f"{path}: line 1 must be the match event")
             if obj.get("v") != 1 or isinstance(obj.get("v"), bool):
                 raise LogError(
-                    f"{path}: unknown log version {_short(obj.get('v'))} (this tool reads v 1)"
+                    f"{path}: unknown log version {_short(obj.get('v'))}"
+                    " (replay reads versions 1 and 2)"
                 )
         elif ev == "match":
             raise LogError(f"{path}: line {number} is a second match event")

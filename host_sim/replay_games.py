@@ -264,20 +264,26 @@ def check_keys(entries):
     return groups
 
 
-def regenerate(entries):
-    """The lines the rules produce for the log's key events."""
+def session_of(header, path="log"):
+    """A fresh ``GameSession`` for the match a version 2 log's first line describes (its
+    game's rules core, seed, rules and best_of); LogError naming ``path`` when its rules
+    are refused."""
     from games_runner import best_of_for, make_core
     from speedduo.gamematch import GameSession
 
-    header = entries[0][1]
     game = header["game"]
     try:
         rules = GameRules(game, **header["rules"])
     except (ValueError, TypeError) as e:
-        raise LogError(f"line 1: rules: {e}") from None
-    groups = check_keys(entries)
+        raise LogError(f"{path}: line 1: rules: {e}") from None
     core = make_core(game, rules, header["players"])
-    session = GameSession(core, header["seed"], rules, best_of_for(game, header["best_of"]))
+    return GameSession(core, header["seed"], rules, best_of_for(game, header["best_of"]))
+
+
+def regenerate(entries, path="log"):
+    """The lines the rules produce for the log's key events (``path``: the file's, for errors)."""
+    session = session_of(entries[0][1], path)
+    groups = check_keys(entries)
     out = []
     session.log.drain(out.append)
     for t, events in groups:
@@ -290,17 +296,23 @@ def regenerate(entries):
     return out
 
 
-def replay_games_file(path, data=None):
-    """(ok, message) for a version 2 log; LogError when it cannot be read."""
+def read_games_log(path, data=None):
+    """The [(line, obj)] of a version 2 log file (``data``: its bytes, when read already);
+    LogError when it cannot be read."""
     if data is None:
         data = read_bytes(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise LogError(f"{path} is not UTF-8 text") from None
-    entries = parse_games_log(text, path)
+    return parse_games_log(text, path)
+
+
+def replay_games_file(path, data=None):
+    """(ok, message) for a version 2 log; LogError when it cannot be read."""
+    entries = read_games_log(path, data)
     try:
-        lines = regenerate(entries)
+        lines = regenerate(entries, path)
     except GamesDivergence as e:
         return False, f"{path}: {e}"
     for number, (line, _) in enumerate(entries, 1):
@@ -314,3 +326,13 @@ def replay_games_file(path, data=None):
     if len(lines) > len(entries):
         return False, f"{path}: line {len(entries)} diverges: the log ends before the replay"
     return True, f"{path}: {len(entries)} lines replayed identically"
+
+
+def replay_any_file(path, data):
+    """``replay``'s (ok, message) for a log of either version, from its bytes: version 2
+    (the other games) here, version 1 (classic Speed) by ``replay.replay_file``."""
+    if is_games_log(data):
+        return replay_games_file(path, data)
+    from host_sim.replay import replay_file
+
+    return replay_file(path, data)

@@ -1,12 +1,16 @@
 """``python -m host_sim replay FILE --show``: a saved match played again on screen, at real speed.
 
 The log's key events are fed, at their own match times, to the board's game
-loop (``speedduo.app.App``: arbiter, match, rules core) with both panels
-emulated (``screens_capture.sim_screens``, the pin map's rotations), so what is
-drawn is what the board drew during that match; the buttons light as the key
-events say. Keys: space pauses, right arrow (while paused) steps to the next
-press, ``+``/``-`` change the speed (x1/8 .. x8), Escape or closing the window
-ends it. At the end of the match the last screen stays until the window closes.
+loop with both panels emulated (``screens_capture.sim_screens``, the pin map's
+rotations), so what is drawn is what the board drew during that match; the
+buttons light as the key events say. The loop is the board's for the log's
+game (``board_loop``): classic Speed's ``speedduo.app.App`` for a version 1 log,
+``speedduo.game_app.GameApp`` with the game's own views for a version 2 log of
+Spit (V8) or California Speed (V9). Speed for three or four (V10) never runs on
+the board and has no views: ``--show`` refuses it (``NoView``). Keys: space
+pauses, right arrow (while paused) steps to the next press, ``+``/``-`` change
+the speed (x1/8 .. x8), Escape or closing the window ends it. At the end of the
+match the last screen stays until the window closes.
 """
 
 from host_sim import use_board_paths
@@ -14,10 +18,11 @@ from host_sim.window_clock import wall_us
 
 use_board_paths()
 
+from games_runner import view_class  # noqa: E402
 from speedduo import pins  # noqa: E402
 from speedduo.app import App  # noqa: E402
 
-from host_sim.replay import KeyEvent, KeyQueue, rules_from_log  # noqa: E402
+from host_sim.replay import KeyEvent, KeyQueue, ReplayError, rules_from_log  # noqa: E402
 from host_sim.window_panel import panel_pixels, panel_state  # noqa: E402
 
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -36,28 +41,70 @@ def key_events(entries):
     return out
 
 
+class NoView(ReplayError):
+    """The log's game has no screens to show it on (exit status 2)."""
+
+
+def no_view(header):
+    """Why a log's game cannot be shown (V10: no views), or None when it can."""
+    if header["v"] == 1 or view_class(header["game"], header["players"]):
+        return None
+    return (
+        f"{header['game'].capitalize()} for {header['players']} players (V10) has no screens"
+        " to show it on (it never runs on the board); replay without --show checks it"
+    )
+
+
+def board_loop(header, events, ticks_ms, send_line, screens, event):
+    """The board's loop for the match a log's first line describes, started at ticks 0:
+    ``App`` for classic Speed (version 1), ``GameApp`` with the game's views on
+    ``screens`` for Spit and California Speed (version 2); NoView for a game without."""
+    if header["v"] == 1:
+        rules = rules_from_log(header)
+        return App(
+            events,
+            ticks_ms,
+            header["seed"],
+            rules,
+            header["best_of"],
+            send_line,
+            screens,
+            start_ticks=0,
+            event=event,
+        )
+    from speedduo.game_app import GameApp
+
+    from host_sim.replay_games import session_of
+
+    view = view_class(header["game"], header["players"])
+    if view is None:
+        raise NoView(no_view(header))
+    views = (view(screens.panels[0], 0), view(screens.panels[1], 1))
+    for player_view in views:
+        player_view.forget()  # everything is drawn at the first refresh (as game_app.board_match)
+    screens.views = views
+    session = session_of(header)
+    return GameApp(events, ticks_ms, session, send_line, screens, start_ticks=0, event=event)
+
+
 class ReplayShow:
     """One saved match, driven frame by frame (``advance``) from the wall clock or a test's."""
 
     def __init__(self, entries, now=wall_us):
         from host_sim.screens_capture import sim_screens
 
-        header = entries[0][1]
         self.keys = key_events(entries)
         self.queue = KeyQueue()
         self.screens, self.emulators = sim_screens(rotations=pins.PANEL_ROTATION)
         self.t_ms = 0.0  # match time shown
         self.lines = []
-        self.app = App(
+        self.app = board_loop(
+            entries[0][1],
             self.queue,
             self._ticks,
-            header["seed"],
-            rules_from_log(header),
-            header["best_of"],
             lambda line: self.lines.append(bytes(line).decode()),
             self.screens,
-            start_ticks=0,
-            event=KeyEvent(0, False, 0),  # what the arbiter reads the queue into
+            KeyEvent(0, False, 0),  # what the arbiter reads the queue into
         )
         self.next_key = 0
         self.pressed = [False] * 14
@@ -173,12 +220,13 @@ def show_file(path, scale=4, oled="white"):
     import os
     import sys
 
-    from host_sim.logfile import read_log
-    from host_sim.replay import replay_file
     from host_sim.window_main import display_problem, no_window, open_window
 
-    entries = read_log(path)  # a bad file: LogError, one line, exit 2 (cli.main)
-    ok, message = replay_file(path)
+    entries, check = read_any_log(path)  # a bad file: LogError, one line, exit 2 (cli.main)
+    why = no_view(entries[0][1])
+    if why:
+        raise NoView(f"{path}: {why}")
+    ok, message = check()
     print(message, file=sys.stdout if ok else sys.stderr)
     why = display_problem()
     if why:
@@ -196,11 +244,31 @@ def show_file(path, scale=4, oled="white"):
         return 0 if ok else 1
     pygame.display.set_caption("Speed Duo replay: " + os.path.basename(path))
     painter = Painter(screen, layout, None, oled, LEGEND)
-    header = entries[0][1]
     try:
-        run_show(ReplayShow(entries), pygame, painter, "REPLAY: SEED %d" % header["seed"])
+        run_show(ReplayShow(entries), pygame, painter, title(entries[0][1]))
     except KeyboardInterrupt:
         pass
     finally:
         pygame.quit()
     return 0 if ok else 1
+
+
+def read_any_log(path):
+    """(entries, check) of a log of either version: ``check()`` is ``replay``'s
+    (ok, message) for it. LogError when the file cannot be read."""
+    from host_sim.logfile import parse_log_bytes, read_bytes
+    from host_sim.replay_games import is_games_log, read_games_log, replay_any_file
+
+    data = read_bytes(path)
+    if is_games_log(data):  # V8-V10 (docs/match-log.md, version 2)
+        entries = read_games_log(path, data)
+    else:
+        entries = parse_log_bytes(data, path)
+    return entries, lambda: replay_any_file(path, data)
+
+
+def title(header):
+    """The window's title line: the game (when not classic Speed) and the seed."""
+    if header["v"] == 1:
+        return "REPLAY: SEED %d" % header["seed"]
+    return "REPLAY: %s, SEED %d" % (header["game"].upper(), header["seed"])

@@ -66,15 +66,29 @@ class RecordingScreens:
             view.event(kind, p, why, t, now)
 
 
-def play_board_loop(game, start, presses, opponent=0, seed=3, limit_ms=400000, **options):
+def mash_presses(until_ms=600000):
+    """Player 0 pressing its keys in turn every 70 ms (L and R among them), each held 30 ms:
+    (match ms, key, down) for ``play_board_loop``."""
+    keys = (1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6)
+    presses = []
+    for i, ms in enumerate(range(3500, until_ms, 70)):
+        presses += [(ms, keys[i % len(keys)], 1), (ms + 30, keys[i % len(keys)], 0)]
+    return presses
+
+
+def play_board_loop(
+    game, start, presses, opponent=0, seed=3, limit_ms=400000, screens=None, **options
+):
     """A GameApp driven ms by ms on a fake clock starting at ticks ``start``; ``presses``:
-    (match ms, key, down) key events the keypad scans; returns (app, lines, screens)."""
+    (match ms, key, down) key events the keypad scans; ``screens``: the screens to draw
+    on (a RecordingScreens when None); returns (app, lines, screens)."""
     rules = GameRules(game, **options)
     session = GameSession(make_core(game, rules), seed, rules, 1)
     queue = EventQueue()
     clock = [start]
     lines = []
-    screens = RecordingScreens()
+    if screens is None:
+        screens = RecordingScreens()
     player = GameOpponent(opponent, seed) if opponent else None
     app = GameApp(
         queue,

@@ -3,7 +3,7 @@
 import os
 
 import pytest
-from board_loop import MASK, play_board_loop
+from board_loop import MASK, mash_presses, play_board_loop
 from referee import Referee
 from runner import Simulation
 from speedduo.rules import Rules
@@ -77,13 +77,9 @@ def test_seeded_game_run_matches_its_golden_log(name):
 
 
 def _board_match(game, seed):
-    """The board's loop starting 5 s before the ticks wrap: player 0 presses its keys in
-    turn every 70 ms (L and R among them), the board's HARD opponent plays player 1."""
-    keys = (1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6)
-    presses = []
-    for i, ms in enumerate(range(3500, 600000, 70)):
-        presses += [(ms, keys[i % len(keys)], 1), (ms + 30, keys[i % len(keys)], 0)]
-    _, lines, _ = play_board_loop(game, MASK - 5000, presses, 3, seed, 600000)
+    """The board's loop starting 5 s before the ticks wrap: player 0 mashes its keys, the
+    board's HARD opponent plays player 1."""
+    _, lines, _ = play_board_loop(game, MASK - 5000, mash_presses(), 3, seed, 600000)
     return lines
 
 

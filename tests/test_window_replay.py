@@ -12,12 +12,18 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 from host_sim.logfile import read_log  # noqa: E402
-from host_sim.replay_show import LEGEND, ReplayShow, handle, run_show  # noqa: E402
+from host_sim.replay_show import LEGEND, ReplayShow, handle, read_any_log, run_show  # noqa: E402
 from host_sim.window_draw import Painter, pygame  # noqa: E402
 from host_sim.window_layout import Layout  # noqa: E402
 from host_sim.window_main import open_window  # noqa: E402
 
-GOLDEN = os.path.join(ROOT, "tests", "golden", "logs", "seed1_hard_vs_easy.jsonl")
+LOGS = os.path.join(ROOT, "tests", "golden", "logs")
+GOLDEN = os.path.join(LOGS, "seed1_hard_vs_easy.jsonl")
+# version 2 logs the board's loop wrote (test_golden_logs.py: player 0 mashing, HARD opponent)
+BOARD_LOGS = {
+    "spit": ("board_spit_seed3_mash_vs_hard.jsonl", 3),
+    "california": ("board_california_seed5_mash_vs_hard.jsonl", 5),
+}
 
 
 class FakeWall:
@@ -45,6 +51,83 @@ def test_the_show_runs_the_game_loop_on_the_logs_key_events_and_gets_the_log_aga
     wanted = [_without_keys(line) for line, obj in entries if obj["ev"] != "keys"]
     assert [_without_keys(line) for line in show.lines] == wanted
     assert show.status().startswith("MATCH OVER") and show.pressed == [False] * 14
+
+
+def _played_to_the_end(path):
+    wall = FakeWall()
+    show = ReplayShow(read_any_log(path)[0], wall)
+    while not show.over:
+        wall.t += 50000  # frames 50 ms apart
+        show.advance()
+    return show
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "board_spit_seed3_mash_vs_hard",
+        "game_spit_seed3_hard_vs_medium",
+        "board_california_seed5_mash_vs_hard",
+        "game_california_seed3_hard_vs_medium",
+    ],
+)
+def test_the_show_runs_the_boards_game_loop_on_a_version_2_log_and_gets_it_again(name):
+    """V8/V9: GameApp (the board's loop) fed the log's key events writes the log, byte for byte."""
+    from speedduo.game_app import GameApp
+
+    path = os.path.join(LOGS, name + ".jsonl")
+    show = _played_to_the_end(path)
+    with open(path) as f:
+        assert show.lines == f.read().splitlines()
+    assert isinstance(show.app, GameApp)
+    assert show.status().startswith("MATCH OVER") and show.pressed == [False] * 14
+
+
+@pytest.mark.parametrize("game", sorted(BOARD_LOGS))
+def test_a_version_2_show_ends_on_the_picture_the_boards_loop_drew(game):
+    """Both panels at the end equal those of the board's loop (GameApp, ms by ms, the
+    game's views on emulated panels) playing the match the log was written from."""
+    from board_loop import MASK, mash_presses, play_board_loop
+    from games_runner import view_class
+    from speedduo import pins
+
+    from host_sim.screens_capture import sim_screens
+    from host_sim.window_panel import panel_pixels
+
+    name, seed = BOARD_LOGS[game]
+    screens, emulators = sim_screens(rotations=pins.PANEL_ROTATION)
+    view = view_class(game, 2)
+    screens.views = (view(screens.panels[0], 0), view(screens.panels[1], 1))
+    board = play_board_loop(game, MASK - 5000, mash_presses(), 3, seed, 600000, screens=screens)
+    show = _played_to_the_end(os.path.join(LOGS, name))
+    assert show.lines == board[1]
+    for drawn, shown in zip(emulators, show.emulators, strict=True):
+        assert panel_pixels(shown) == panel_pixels(drawn)
+
+
+def test_a_spit_show_draws_the_round_result_as_the_spit_view_does():
+    """Between rounds (RESULT) both panels show Spit's own screens, as a SpitView drawn
+    afresh from the replayed table shows them (not classic Speed's)."""
+    from speedduo import pins
+    from speedduo.codes import RESULT
+    from speedduo.spit_view import SpitView
+
+    from host_sim.screens_capture import sim_screens
+    from host_sim.window_panel import panel_pixels
+
+    wall = FakeWall()
+    show = ReplayShow(
+        read_any_log(os.path.join(LOGS, "game_spit_seed3_hard_vs_medium.jsonl"))[0], wall
+    )
+    while show.app.match.phase != RESULT:
+        wall.t += 50000
+        show.advance()
+    screens, emulators = sim_screens(rotations=pins.PANEL_ROTATION)
+    screens.views = (SpitView(screens.panels[0], 0), SpitView(screens.panels[1], 1))
+    screens.refresh(show.app.core, show.app.match, show.app.arbiter.match_time(show._ticks()))
+    for fresh, shown in zip(emulators, show.emulators, strict=True):
+        assert panel_pixels(shown) == panel_pixels(fresh)
+    assert all(isinstance(v, SpitView) for v in show.screens.views)
 
 
 def test_pause_step_and_speed():
@@ -128,12 +211,49 @@ def test_the_window_shows_the_replayed_panels(screen):
     assert shown == bytes(1 if v else 0 for v in picture) and any(shown)
 
 
-def test_replay_show_on_the_command_line_checks_then_shows(screen, capsys):
+def test_the_window_shows_a_spit_replay_on_both_panels(screen):
+    surface, layout = screen
+    painter = Painter(surface, layout, None, "blue", LEGEND)
+    wall = FakeWall()
+    show = ReplayShow(read_any_log(os.path.join(LOGS, BOARD_LOGS["spit"][0]))[0], wall)
+
+    def on_frame(s):
+        wall.t += 40000
+        if s.t_ms > 6000:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    run_show(show, pygame, painter, "REPLAY", fps=1000, on_frame=on_frame)
+    lit = (96, 186, 255)
+    for panel in (0, 1):
+        x0, y0, _, _ = layout.panel_rect(panel)
+        shown = bytes(
+            tuple(surface.get_at((x0 + x * 4 + 1, y0 + y * 4 + 1)))[:3] == lit
+            for y in range(64)
+            for x in range(128)
+        )
+        picture = show.emulators[panel].to_image().tobytes("raw", "L")
+        assert shown == bytes(1 if v else 0 for v in picture) and any(shown)
+
+
+@pytest.mark.parametrize("log", [GOLDEN] + [os.path.join(LOGS, n) for n, _ in BOARD_LOGS.values()])
+def test_replay_show_on_the_command_line_checks_then_shows(screen, capsys, log):
     from host_sim.cli import main
 
     pygame.event.post(pygame.event.Event(pygame.QUIT))  # close it at once
-    assert main(["replay", GOLDEN, "--show"]) == 0
+    assert main(["replay", log, "--show"]) == 0
     assert "replayed identically" in capsys.readouterr().out
+
+
+def test_replay_show_refuses_a_three_player_log_in_one_line_saying_why(capsys):
+    """V10 never runs on the board: there are no screens to show it on (exit 2, bad usage)."""
+    from host_sim.cli import main
+
+    log = os.path.join(LOGS, "game_speed3_seed5_hard_medium_easy.jsonl")
+    assert main(["replay", log, "--show"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "3 players (V10) has no screens" in err and "without --show" in err
+    assert main(["replay", log]) == 0  # the check alone plays it
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="DISPLAY is X11's")
@@ -155,3 +275,33 @@ def test_replay_show_without_a_display_still_checks_and_says_why_no_window():
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("\n") == 1 and "replayed identically" in result.stdout
     assert result.stderr.count("\n") == 1 and "no display" in result.stderr
+
+
+def test_replay_show_refuses_a_spit_log_with_an_unknown_rule_in_one_line_naming_it(
+    tmp_path, capsys
+):
+    from host_sim.cli import main
+
+    with open(os.path.join(LOGS, BOARD_LOGS["spit"][0])) as f:
+        text = f.read()
+    path = tmp_path / "m.jsonl"
+    bad = text.replace('"rules":{', '"rules":{"bogus":1,', 1)
+    path.write_text(bad)
+    assert main(["replay", str(path), "--show"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{path}: line 1: rules: rule option bogus" in err
+    assert path.read_text() == bad  # the file is left as it was
+
+
+def test_stepping_press_by_press_plays_a_spit_log_to_its_end_and_writes_it_again():
+    path = os.path.join(LOGS, "game_spit_seed3_hard_vs_medium.jsonl")
+    show = ReplayShow(read_any_log(path)[0], FakeWall())
+    show.paused = True
+    steps = 0
+    while not show.over and steps < 10000:
+        t = show.t_ms
+        show.step_to_next_press()
+        assert show.t_ms > t
+        steps += 1
+    with open(path) as f:
+        assert show.lines == f.read().splitlines()
