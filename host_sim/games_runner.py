@@ -27,19 +27,14 @@ def make_core(game, rules, players):
 
 
 def view_class(game, players):
-    """The class of each player's view of a game (the board's screens), or None when the
-    game has none: Speed for three or four (V10) never runs on the board."""
-    if players != 2:
+    """The class of each player's view of a game (the board's screens; the registry's,
+    lib/speedduo/games.py), or None when the game has none: Speed for three or four (V10)
+    never runs on the board."""
+    from speedduo.games import view_class as registry_view
+
+    if players != 2 or game == "speed":
         return None
-    if game == "spit":
-        from speedduo.spit_view import SpitView
-
-        return SpitView
-    if game == "california":
-        from speedduo.california_view import CaliforniaView
-
-        return CaliforniaView
-    return None
+    return registry_view(game)
 
 
 def best_of_for(game, best_of):

@@ -14,13 +14,9 @@ MASK = (1 << 29) - 1  # supervisor.ticks_ms wraps at 2**29
 
 
 def make_core(game, rules):
-    if game == "spit":
-        from speedduo.spit import Spit
+    from speedduo.games import core_class
 
-        return Spit(rules)
-    from speedduo.california import California
-
-    return California(rules)
+    return core_class(game)(rules)  # the registry's
 
 
 class RecordingView:

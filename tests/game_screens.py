@@ -16,25 +16,19 @@ from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 
 def make_views(game, panels):
-    """Both players' views of ``game`` (imported only here, as the board does)."""
-    if game == "spit":
-        from speedduo.spit_view import SpitView as View
-    else:
-        from speedduo.california_view import CaliforniaView as View
+    """Both players' views of ``game`` (the registry's, imported only now, as the board does)."""
+    from speedduo.games import view_class
+
+    View = view_class(game)
     return (View(panels[0], 0), View(panels[1], 1))
 
 
 class Table:
     def __init__(self, game, seed=3, **options):
         rules = GameRules(game, **options)
-        if game == "spit":
-            from speedduo.spit import Spit
+        from speedduo.games import core_class
 
-            core = Spit(rules)
-        else:
-            from speedduo.california import California
-
-            core = California(rules)
+        core = core_class(game)(rules)  # the registry's
         self.game = game
         self.session = GameSession(core, seed, rules, 1)
         self.core = core
