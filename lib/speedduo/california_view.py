@@ -90,7 +90,7 @@ class CaliforniaView(GameView):
             aimed = row == target
             page = _OWN_PAGE if row == p else _OTHER_PAGE
             if aimed != (row == old):  # the band behind the row, then all its cards
-                self.panel.fill(_ROW_X, page, _ROW_W, 2, 0xFF if aimed else 0, SHARED)
+                self._band(page, 0xFF if aimed else 0)
                 for c in range(_COLS):
                     self._grid[row * _COLS + c] = FORCE
             for c in range(_COLS):
@@ -102,6 +102,16 @@ class CaliforniaView(GameView):
                 if card != self._grid[k]:
                     self._grid[k] = card
                     self._draw_card(card, _COL_X0 + c * _COL_DX, page, SHARED, aimed)
+
+    def _band(self, page, ground):
+        """The band behind a row (``_ROW_X`` .. ``_ROW_X + _ROW_W - 1``), only between the
+        cards: each card is drawn whole over its own 12 columns right after."""
+        panel = self.panel
+        x = _ROW_X
+        for c in range(_COLS + 1):
+            end = _COL_X0 + c * _COL_DX if c < _COLS else _ROW_X + _ROW_W
+            panel.fill(x, page, end - x, 2, ground, SHARED)
+            x = end + glyphs.MEDIUM_W
 
     def _over_reason(self, match):
         """V9.4: the match ends when a player covers with their last stock card."""

@@ -82,15 +82,19 @@ class SpitView(GameView):
         old = self._target
         self._target = target
         tops = self._tops
+        drawn = 0  # a new card first (PlayerView.update_table), then an aim's change
         for side in range(2):
             card = BACK
             if dealt:
                 pile = core.piles[side]
                 card = pile[-1] if pile else NO_CARD
-            aimed = side == target
-            if card != tops[side] or aimed != (side == old):
+            if card != tops[side]:
                 tops[side] = card
-                self._draw_top(side, card, aimed)
+                self._draw_top(side, card, side == target)
+                drawn |= 1 << side
+        for side in range(2):
+            if not drawn >> side & 1 and (side == target) != (side == old):
+                self._draw_top(side, tops[side], side == target)
 
     def _draw_own(self, core, match, dealt):
         p = self.player

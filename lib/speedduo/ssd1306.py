@@ -111,7 +111,7 @@ class Panel:
         self._hi = bytearray(_SPANS)  # last dirty column of span A
         self._lo2 = bytearray(b"\xff" * _SPANS)  # span B
         self._hi2 = bytearray(_SPANS)
-        self._dirty = 0  # bit cls: class cls has a dirty span (plan() skips a clean class)
+        self._dirty = bytearray(2)  # per class, bit page: that page has a dirty span
         # the windows planned for sending: pages page0..page1, columns col0..col1
         self._w_page0 = bytearray(_MAX_WINDOWS)
         self._w_page1 = bytearray(_MAX_WINDOWS)
@@ -219,7 +219,7 @@ class Panel:
         hi_b = self._hi2
         k = cls * PAGES + page0
         end = cls * PAGES + page1
-        self._dirty |= 1 << cls
+        self._dirty[cls] |= (2 << page1) - (1 << page0)  # (plan() visits only those pages)
         while k <= end:
             lo = lo_a[k]
             if lo == _CLEAN:
@@ -266,16 +266,19 @@ class Panel:
         """
         self._window = 0
         self._window_page = _DUE
-        if not self._dirty >> cls & 1:  # nothing drawn in this class since its last plan
+        dirty = self._dirty[cls]
+        if not dirty:  # nothing drawn in this class since its last plan
             self._windows = 0
             return 0
-        self._dirty &= ~(1 << cls)
+        self._dirty[cls] = 0
         page0 = self._w_page0
         page1 = self._w_page1
         col0 = self._w_col0
         col1 = self._w_col1
         n = 0
         for page in range(PAGES):
+            if not dirty >> page & 1:
+                continue
             here = n
             k = cls * PAGES + page
             for span in range(2):
