@@ -90,11 +90,11 @@ class SpitView(GameView):
                 card = pile[-1] if pile else NO_CARD
             if card != tops[side]:
                 tops[side] = card
-                self._draw_top(side, card, side == target)
+                self._draw_top(side, card, target, old)
                 drawn |= 1 << side
         for side in range(2):
             if not drawn >> side & 1 and (side == target) != (side == old):
-                self._draw_top(side, tops[side], side == target)
+                self._draw_top(side, tops[side], target, old)
 
     def _draw_own(self, core, match, dealt):
         p = self.player

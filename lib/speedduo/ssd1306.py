@@ -386,13 +386,17 @@ class Panel:
             if first >= 0:
                 self.mark(cls, page + k, page + k, first, last)
 
-    def put(self, row, x, page, cls):
-        """Copy one page row of a sprite (a memoryview made once, ``sprite_rows``) to
-        column x of ``page``: one copy in C, the whole width marked (no per-byte compare)."""
+    def put(self, rows, first, pages, x, page, cls):
+        """Copy ``pages`` page rows of a sprite (``rows[first]`` on: memoryviews made once,
+        ``sprite_rows``) to column x from ``page`` down: a copy in C a page, one mark of
+        the whole width (no per-byte compare)."""
+        view = self._view
+        n = len(rows[first])
         d = page * ROW + 1 + x
-        n = len(row)
-        self._view[d : d + n] = row
-        self.mark(cls, page, page, x, x + n - 1)
+        for k in range(first, first + pages):
+            view[d : d + n] = rows[k]
+            d += ROW
+        self.mark(cls, page, page + pages - 1, x, x + n - 1)
 
     def fill(self, x, page, width, pages, value, cls):
         """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear). A row

@@ -107,6 +107,22 @@ _AIMED_ROWS = sprite_rows(
 )
 
 
+def _suits():
+    """The four suits as a pile top shows them (glyph and blank column, 6 bytes), then
+    the same inverted: row ``suit + 4 * aimed`` (about 250 bytes)."""
+    rows = bytearray(48)
+    for suit in range(4):
+        glyph = _INDEX[1 + suit] * glyphs.SMALL_W
+        for i in range(glyphs.SMALL_W):
+            rows[suit * 6 + i] = glyphs.SMALL[glyph + i]
+            rows[24 + suit * 6 + i] = glyphs.SMALL[glyph + i] ^ 0xFF
+        rows[24 + suit * 6 + 5] = 0xFF
+    return sprite_rows(rows, 8, 6, 6, 1)
+
+
+_SUIT_ROWS = _suits()
+
+
 def _class_of(msg):
     """Countdown, stall, flip, redeal and results are shared; refusals and lock-out private."""
     if _M_COUNT <= msg <= _M_REDEAL or msg >= _M_WIN:
@@ -286,11 +302,11 @@ class PlayerView:
             card = seat.top(side) if dealt else _BACK
             if card != tops[side]:
                 tops[side] = card
-                self._draw_top(side, card, side == target)
+                self._draw_top(side, card, target, old_target)
                 drawn |= 1 << side
         for side in range(2):
             if not drawn >> side & 1 and (side == target) != (side == old_target):
-                self._draw_top(side, tops[side], side == target)
+                self._draw_top(side, tops[side], target, old_target)
         return True
 
     def _game_screen(self, match):
@@ -338,14 +354,18 @@ class PlayerView:
         panel.text(_FONT, _INDEX, b"YOU", 0, 0, PRIVATE, False)
         panel.text(_FONT, _INDEX, b"THEM", 86, 0, PRIVATE, False)
 
-    def _draw_top(self, side, card, aimed):
+    def _draw_top(self, side, card, target, old_target):
+        """Pile ``side``'s top; inverted, in a solid frame, when it is the ``target``. The
+        frame's columns hold the ground already unless the aim changed (``old_target``):
+        every kind of top below leaves them so."""
         panel = self.panel
         x = _PILE_X[side]
+        aimed = side == target
         # the frame: solid when this is the player's target pile, else blank
         ground = 0xFF if aimed else 0
         if card == NO_CARD or card >= JOKER1:  # (their glyphs leave the card's area open)
             panel.fill(x - 1, 1, _FRAME_W, 4, ground, SHARED)
-        else:  # the card's area is drawn whole below: only the columns around it
+        elif aimed != (side == old_target):  # the card's area is drawn whole below
             panel.fill(x - 1, 1, 1, 4, ground, SHARED)
             panel.fill(x + glyphs.LARGE_W, 1, _FRAME_W - 1 - glyphs.LARGE_W, 4, ground, SHARED)
         if card == _BACK:
@@ -359,9 +379,8 @@ class PlayerView:
             return
         rank = (card % DECK_SIZE) >> 2  # (V4: a second deck's card has the same rank)
         rows = _AIMED_ROWS if aimed else _LARGE_ROWS
-        for k in range(glyphs.LARGE_PAGES):
-            panel.put(rows[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
-        panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)
+        panel.put(rows, rank * glyphs.LARGE_PAGES, glyphs.LARGE_PAGES, x, 1, SHARED)
+        panel.put(_SUIT_ROWS, (card & 3) + (4 if aimed else 0), 1, x + _SUIT_DX, 1, SHARED)
 
     def _draw_card(self, card, x, page, cls, invert):  # 12x16 at x, page
         panel = self.panel
@@ -455,8 +474,8 @@ class PlayerView:
                 self._extent(1, 4, x, x + 10)
             else:
                 x = _CENTRE_X + (_CENTRE_W - 24) // 2
-                for k in range(glyphs.LARGE_PAGES):  # rank 1 is "2"
-                    panel.put(_LARGE_ROWS[(arg - 1) * glyphs.LARGE_PAGES + k], x, 1 + k, cls)
+                first = (arg - 1) * glyphs.LARGE_PAGES  # rank 1 is "2"
+                panel.put(_LARGE_ROWS, first, glyphs.LARGE_PAGES, x, 1, cls)
                 self._extent(1, 4, x, x + 23)
             return
         page = self._word_page
