@@ -230,7 +230,8 @@ class Panel:
                     lo_a[k] = col0
                 if col1 > hi_a[k]:
                     hi_a[k] = col1
-                self._fold(k)
+                if lo_b[k] != _CLEAN:
+                    self._fold(k)
             elif lo_b[k] == _CLEAN:
                 lo_b[k] = col0
                 hi_b[k] = col1
@@ -275,39 +276,52 @@ class Panel:
         page1 = self._w_page1
         col0 = self._w_col0
         col1 = self._w_col1
+        lo_a = self._lo
+        hi_a = self._hi
+        lo_b = self._lo2
+        hi_b = self._hi2
         n = 0
+        k = cls * PAGES - 1
         for page in range(PAGES):
+            k += 1
             if not dirty >> page & 1:
                 continue
             here = n
-            k = cls * PAGES + page
+            above = page - 1
             for span in range(2):
-                lo = self._lo if span == 0 else self._lo2
-                hi = self._hi if span == 0 else self._hi2
+                if span:
+                    lo = lo_b
+                    hi = hi_b
+                else:
+                    lo = lo_a
+                    hi = hi_a
                 c0 = lo[k]
                 if c0 == _CLEAN:
                     continue
                 c1 = hi[k]
                 lo[k] = _CLEAN
                 hi[k] = 0
-                joined = False
-                for i in range(here):
-                    if page1[i] != page - 1:
-                        continue
-                    u0 = col0[i] if col0[i] < c0 else c0
-                    u1 = col1[i] if col1[i] > c1 else c1
-                    if u1 - u0 > (col1[i] - col0[i]) + (c1 - c0) + 1 + _WINDOW_COST:
-                        continue  # not even overlapping enough
-                    pages = page - page0[i]
-                    merged = (pages + 1) * (u1 - u0 + 1)
-                    apart = pages * (col1[i] - col0[i] + 1) + (c1 - c0 + 1) + _WINDOW_COST
-                    if merged <= apart:
-                        page1[i] = page
-                        col0[i] = u0
-                        col1[i] = u1
-                        joined = True
-                        break
-                if joined:
+                i = 0
+                while i < here:
+                    if page1[i] == above:
+                        a0 = col0[i]
+                        a1 = col1[i]
+                        if a0 == c0 and a1 == c1:  # the same columns: joined is always cheaper
+                            page1[i] = page
+                            break
+                        u0 = a0 if a0 < c0 else c0
+                        u1 = a1 if a1 > c1 else c1
+                        if u1 - u0 <= (a1 - a0) + (c1 - c0) + 1 + _WINDOW_COST:
+                            pages = page - page0[i]
+                            merged = (pages + 1) * (u1 - u0 + 1)
+                            apart = pages * (a1 - a0 + 1) + (c1 - c0 + 1) + _WINDOW_COST
+                            if merged <= apart:
+                                page1[i] = page
+                                col0[i] = u0
+                                col1[i] = u1
+                                break
+                    i += 1
+                if i < here:  # joined
                     continue
                 page0[n] = page
                 page1[n] = page
