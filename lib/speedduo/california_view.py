@@ -29,7 +29,7 @@ The play path allocates nothing.
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
-from speedduo.cards import NO_CARD
+from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
 from speedduo.codes import NULL_PLAYER
 from speedduo.game_view import (
     ARG_BITS,
@@ -41,7 +41,7 @@ from speedduo.game_view import (
     NOT_AIMED,
     GameView,
 )
-from speedduo.ssd1306 import PRIVATE, SHARED, WIDTH
+from speedduo.ssd1306 import PRIVATE, SHARED, WIDTH, inverted, sprite_rows
 from speedduo.view import _FONT, _INDEX, PlayerView, _class_of
 
 _COLS = const(5)
@@ -54,6 +54,16 @@ _OTHER_PAGE = const(1)
 _BAND = const(6)  # the moments' first page
 _X = const(40)  # the moments' centre columns (view.py's)
 _W = const(48)
+
+# the grid's cards as page rows, plain and inverted (the aimed row), made when this module
+# is loaded for a match (about 1.4 KB, given back with the module): a covered card is a
+# copy in C on each panel, not a Python loop over its 24 bytes
+_CARD_ROWS = sprite_rows(
+    glyphs.MEDIUM, 13, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES
+)
+_AIMED_ROWS = sprite_rows(
+    inverted(glyphs.MEDIUM), 13, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES
+)
 
 
 class CaliforniaView(GameView):
@@ -102,6 +112,15 @@ class CaliforniaView(GameView):
                 if card != self._grid[k]:
                     self._grid[k] = card
                     self._draw_card(card, _COL_X0 + c * _COL_DX, page, SHARED, aimed)
+
+    def _draw_card(self, card, x, page, cls, invert):
+        """A grid card: a rank from the rows made once; the rest as PlayerView draws them."""
+        if card >= JOKER1:  # (a face-down card and NO_CARD are above the jokers)
+            PlayerView._draw_card(self, card, x, page, cls, invert)
+            return
+        rows = _AIMED_ROWS if invert else _CARD_ROWS
+        first = ((card % DECK_SIZE) >> 2) * glyphs.MEDIUM_PAGES
+        self.panel.put(rows, first, glyphs.MEDIUM_PAGES, x, page, cls)
 
     def _band(self, page, ground):
         """The band behind a row (``_ROW_X`` .. ``_ROW_X + _ROW_W - 1``), only between the

@@ -91,6 +91,15 @@ def sprite_rows(sprites, count, size, width, pages):
     return tuple(rows)
 
 
+def inverted(sprites):
+    """A copy of ``sprites`` with every pixel flipped (made once, at import: an aimed
+    card's rows for ``Panel.put``)."""
+    out = bytearray(sprites)
+    for i in range(len(out)):
+        out[i] ^= 0xFF
+    return out
+
+
 class Panel:
     """Framebuffer, drawing primitives and the bus side of one SSD1306 panel."""
 

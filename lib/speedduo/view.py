@@ -44,7 +44,7 @@ from speedduo.matchlog import (
     WHY_LATE,
 )
 from speedduo.seat import Seat
-from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, sprite_rows
+from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, inverted, sprite_rows
 
 _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)
@@ -92,18 +92,10 @@ _LARGE_ROWS = sprite_rows(glyphs.LARGE, 13, glyphs.LARGE_SIZE, glyphs.LARGE_W, g
 _INDEX = glyphs.SMALL_INDEX
 
 
-def _inverted(sprites):
-    """A copy of ``sprites`` with every pixel flipped (made once, at import)."""
-    out = bytearray(sprites)
-    for i in range(len(out)):
-        out[i] ^= 0xFF
-    return out
-
-
 # ... and inverted, for the pile a player aims at (1,248 bytes and 52 views, about 2.3 KB
 # of heap: an aimed pile top is then a copy in C too, not a Python loop over 96 bytes)
 _AIMED_ROWS = sprite_rows(
-    _inverted(glyphs.LARGE), 13, glyphs.LARGE_SIZE, glyphs.LARGE_W, glyphs.LARGE_PAGES
+    inverted(glyphs.LARGE), 13, glyphs.LARGE_SIZE, glyphs.LARGE_W, glyphs.LARGE_PAGES
 )
 
 
