@@ -56,14 +56,20 @@ _X = const(40)  # the moments' centre columns (view.py's)
 _W = const(48)
 
 # the grid's cards as page rows, plain and inverted (the aimed row), made when this module
-# is loaded for a match (about 1.4 KB, given back with the module): a covered card is a
-# copy in C on each panel, not a Python loop over its 24 bytes
-_CARD_ROWS = sprite_rows(
-    glyphs.MEDIUM, 13, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES
-)
+# is loaded for a match (about 1.9 KB, given back with the module): the 13 ranks, then a
+# face-down card (hatched) and an empty place (a short dash); a card is a copy in C on
+# each panel, not a Python loop over its 24 bytes
+_FACE_DOWN = const(13)
+_EMPTY = const(14)
+_SPRITES = glyphs.MEDIUM + b"\x55" * 24 + bytes(14) + b"\x08" * 8 + bytes(2)
+_CARD_ROWS = sprite_rows(_SPRITES, 15, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES)
 _AIMED_ROWS = sprite_rows(
-    inverted(glyphs.MEDIUM), 13, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES
+    inverted(_SPRITES), 15, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES
 )
+# the band between the cards, both pages: blank, then solid (the aimed row)
+_GROUND = memoryview(bytes(10) + b"\xff" * 10)
+_GAPS = ((_GROUND[0:10],) * 2, (_GROUND[10:20],) * 2)  # between two cards
+_ENDS = ((_GROUND[0:4],) * 2, (_GROUND[10:14],) * 2)  # before the first, after the last
 
 
 class CaliforniaView(GameView):
@@ -100,7 +106,7 @@ class CaliforniaView(GameView):
             aimed = row == target
             page = _OWN_PAGE if row == p else _OTHER_PAGE
             if aimed != (row == old):  # the band behind the row, then all its cards
-                self._band(page, 0xFF if aimed else 0)
+                self._band(page, 1 if aimed else 0)
                 for c in range(_COLS):
                     self._grid[row * _COLS + c] = FORCE
             for c in range(_COLS):
@@ -114,23 +120,27 @@ class CaliforniaView(GameView):
                     self._draw_card(card, _COL_X0 + c * _COL_DX, page, SHARED, aimed)
 
     def _draw_card(self, card, x, page, cls, invert):
-        """A grid card: a rank from the rows made once; the rest as PlayerView draws them."""
-        if card >= JOKER1:  # (a face-down card and NO_CARD are above the jokers)
+        """A grid card from the rows made once (a joker of V3 as PlayerView draws it)."""
+        if card == BACK:
+            sprite = _FACE_DOWN
+        elif card == NO_CARD:
+            sprite = _EMPTY
+        elif card >= JOKER1:
             PlayerView._draw_card(self, card, x, page, cls, invert)
             return
+        else:
+            sprite = (card % DECK_SIZE) >> 2
         rows = _AIMED_ROWS if invert else _CARD_ROWS
-        first = ((card % DECK_SIZE) >> 2) * glyphs.MEDIUM_PAGES
-        self.panel.put(rows, first, glyphs.MEDIUM_PAGES, x, page, cls)
+        self.panel.put(rows, sprite * glyphs.MEDIUM_PAGES, glyphs.MEDIUM_PAGES, x, page, cls)
 
-    def _band(self, page, ground):
+    def _band(self, page, aimed):
         """The band behind a row (``_ROW_X`` .. ``_ROW_X + _ROW_W - 1``), only between the
         cards: each card is drawn whole over its own 12 columns right after."""
         panel = self.panel
-        x = _ROW_X
-        for c in range(_COLS + 1):
-            end = _COL_X0 + c * _COL_DX if c < _COLS else _ROW_X + _ROW_W
-            panel.fill(x, page, end - x, 2, ground, SHARED)
-            x = end + glyphs.MEDIUM_W
+        panel.put(_ENDS[aimed], 0, 2, _ROW_X, page, SHARED)
+        for c in range(1, _COLS):
+            panel.put(_GAPS[aimed], 0, 2, _COL_X0 + c * _COL_DX - 10, page, SHARED)
+        panel.put(_ENDS[aimed], 0, 2, _ROW_X + _ROW_W - 4, page, SHARED)
 
     def _over_reason(self, match):
         """V9.4: the match ends when a player covers with their last stock card."""
