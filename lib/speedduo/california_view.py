@@ -72,6 +72,16 @@ _GAPS = ((_GROUND[0:10],) * 2, (_GROUND[10:20],) * 2)  # between two cards
 _ENDS = ((_GROUND[0:4],) * 2, (_GROUND[10:14],) * 2)  # before the first, after the last
 
 
+def _sprite(card):
+    """What a grid place shows of ``card`` (BACK, NO_CARD): its sprite's number in the rows
+    below (a joker, FORCE: the card itself)."""
+    if card == BACK:
+        return _FACE_DOWN
+    if card == NO_CARD:
+        return _EMPTY
+    return card if card >= JOKER1 else (card % DECK_SIZE) >> 2
+
+
 class CaliforniaView(GameView):
     """What player ``player`` sees of a California Speed match (``Screens`` drives it)."""
 
@@ -115,23 +125,24 @@ class CaliforniaView(GameView):
                 if dealt:
                     pile = core.grid[k]
                     card = pile[-1] if pile else NO_CARD
-                if card != self._grid[k]:
+                drawn = self._grid[k]
+                if card != drawn:
                     self._grid[k] = card
-                    self._draw_card(card, _COL_X0 + c * _COL_DX, page, SHARED, aimed)
+                    sprite = _sprite(card)
+                    # (a place shows a rank only: a card on its own rank is not sent)
+                    if sprite != _sprite(drawn):
+                        self._draw_sprite(sprite, _COL_X0 + c * _COL_DX, page, aimed)
+        if dealt:  # a cover's only change on the table: both stocks' counts, both panels at once
+            self._count(0, self._held(core, p), 24, SHARED)  # after "YOU "
+            self._count(1, self._held(core, 1 - p), 116, SHARED)  # after "THEM "
 
-    def _draw_card(self, card, x, page, cls, invert):
-        """A grid card from the rows made once (a joker of V3 as PlayerView draws it)."""
-        if card == BACK:
-            sprite = _FACE_DOWN
-        elif card == NO_CARD:
-            sprite = _EMPTY
-        elif card >= JOKER1:
-            PlayerView._draw_card(self, card, x, page, cls, invert)
+    def _draw_sprite(self, sprite, x, page, aimed):
+        """A grid place from the rows made once (a joker of V3 as PlayerView draws it)."""
+        if sprite >= JOKER1:
+            PlayerView._draw_card(self, sprite, x, page, SHARED, aimed)
             return
-        else:
-            sprite = (card % DECK_SIZE) >> 2
-        rows = _AIMED_ROWS if invert else _CARD_ROWS
-        self.panel.put(rows, sprite * glyphs.MEDIUM_PAGES, glyphs.MEDIUM_PAGES, x, page, cls)
+        rows = _AIMED_ROWS if aimed else _CARD_ROWS
+        self.panel.put(rows, sprite * glyphs.MEDIUM_PAGES, glyphs.MEDIUM_PAGES, x, page, SHARED)
 
     def _band(self, page, aimed):
         """The band behind a row (``_ROW_X`` .. ``_ROW_X + _ROW_W - 1``), only between the

@@ -395,13 +395,13 @@ class PlayerView:
             start = ((card % DECK_SIZE) >> 2) * glyphs.MEDIUM_SIZE
             panel.blit(glyphs.MEDIUM, start, w, w, 2, x, page, cls, invert)
 
-    def _count(self, k, value, x):
+    def _count(self, k, value, x, cls=PRIVATE):
         if value > 99:
             value = 99
         if self._counts[k] == value:
             return
         self._counts[k] = value
-        self.panel.number(_FONT, _INDEX, value, x, 0, 2, PRIVATE, False)
+        self.panel.number(_FONT, _INDEX, value, x, 0, 2, cls, False)
 
     def _score(self, mine, theirs):
         if self._wins == mine and self._other_wins == theirs:
