@@ -288,14 +288,21 @@ class PlayerView:
             self._hand_no = hand.hand_no
             self._flip_until = 0
             self._flash_until = 0
-        # pile tops (shared), the target pile inverted (this player's aim)
-        target = seat.target() if dealt else _UNKNOWN
+        if dealt:  # pile tops (shared), the target pile inverted (this player's aim)
+            self._draw_piles(seat.top(0), seat.top(1), seat.target())
+        else:
+            self._draw_piles(_BACK, _BACK, _UNKNOWN)
+        return True
+
+    def _draw_piles(self, left, right, target):
+        """Both pile tops (cards ``left``, ``right``) with ``target`` inverted: what
+        changed only, a new card before a pile whose aim alone changed."""
         old_target = self._target
         self._target = target
         tops = self._tops
         drawn = 0  # bit side: drawn in the first loop
         for side in range(2):
-            card = seat.top(side) if dealt else _BACK
+            card = right if side else left
             if card != tops[side]:
                 tops[side] = card
                 self._draw_top(side, card, target, old_target)
@@ -303,7 +310,6 @@ class PlayerView:
         for side in range(2):
             if not drawn >> side & 1 and (side == target) != (side == old_target):
                 self._draw_top(side, tops[side], target, old_target)
-        return True
 
     def _game_screen(self, match):
         # False under a menu or the match result (drawn once); else the game screen
