@@ -120,8 +120,9 @@ class Screens:
             first = self._next_first
         a = self.panels[first]
         b = self.panels[1 - first]
+        same = a.same_changes(b)  # (the usual play: both panels changed alike)
         na = a.plan(SHARED)
-        nb = b.plan(SHARED)
+        nb = b.plan_as(a, SHARED) if same and a.online else b.plan(SHARED)
         if not na and not nb:
             return
         if alternate:

@@ -342,6 +342,35 @@ class Panel:
         self._windows = n
         return n
 
+    def same_changes(self, other):
+        """True when ``other`` (a panel of the same layout) has exactly this panel's dirty
+        spans (compared in C): its plan then serves for both (``plan_as``)."""
+        return (
+            self._dirty == other._dirty
+            and self._lo == other._lo
+            and self._hi == other._hi
+            and self._lo2 == other._lo2
+            and self._hi2 == other._hi2
+        )
+
+    def plan_as(self, other, cls):
+        """``plan(cls)`` for a panel whose dirty spans were ``other``'s before ``other``
+        planned them (``same_changes``): its windows and its cleared spans, copied in C
+        instead of worked out again in Python. Returns the windows' count."""
+        self._dirty[:] = other._dirty
+        self._lo[:] = other._lo
+        self._hi[:] = other._hi
+        self._lo2[:] = other._lo2
+        self._hi2[:] = other._hi2
+        self._w_page0[:] = other._w_page0
+        self._w_page1[:] = other._w_page1
+        self._w_col0[:] = other._w_col0
+        self._w_col1[:] = other._w_col1
+        self._window = 0
+        self._window_page = _DUE
+        self._windows = other._windows if self.online else 0
+        return self._windows
+
     def send_next(self):
         """Send the next transfer of the planned windows; False when there is none left."""
         i = self._window
