@@ -77,6 +77,7 @@ _DUE = const(255)
 _BUSY = OSError(16)  # EBUSY, preallocated: the bus stayed locked
 SET_DISPLAY_OFF = const(0xAE)  # the panel dark (sleep mode; GDDRAM and settings kept)
 SET_DISPLAY_ON = const(0xAF)
+_BLANK = bytes(WIDTH)  # a page row of nothing (clear() copies it)
 
 
 def sprite_rows(sprites, count, size, width, pages):
@@ -462,7 +463,15 @@ class Panel:
                 self._copy(one, 0, 0, 0, width, 1, x, page + k, cls, 0)
 
     def clear(self, cls=PRIVATE):
-        self.fill(0, 0, WIDTH, PAGES, 0, cls)
+        """Blank the whole frame: a page row that holds anything is overwritten in C (a
+        full-screen change, the match's result or a menu, costs no Python loop per byte)."""
+        buf = self.buf
+        view = self._view
+        for page in range(PAGES):
+            d = page * ROW + 1
+            if buf.count(b"\x00", d, d + WIDTH) != WIDTH:
+                view[d : d + WIDTH] = _BLANK
+                self.mark(cls, page, page, 0, WIDTH - 1)
 
     def char(self, font, index, code, x, page, cls, invert=False):
         """One 5x8 character (``code`` a byte value) plus a blank column; returns the next x."""
