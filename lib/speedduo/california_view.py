@@ -30,7 +30,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
 from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
-from speedduo.codes import NULL_PLAYER
+from speedduo.codes import COUNTDOWN, NULL_PLAYER
 from speedduo.game_view import (
     ARG_BITS,
     BACK,
@@ -132,9 +132,6 @@ class CaliforniaView(GameView):
                     # (a place shows a rank only: a card on its own rank is not sent)
                     if sprite != _sprite(drawn):
                         self._draw_sprite(sprite, _COL_X0 + c * _COL_DX, page, aimed)
-        if dealt:  # a cover's only change on the table: both stocks' counts, both panels at once
-            self._count(0, self._held(core, p), 24, SHARED)  # after "YOU "
-            self._count(1, self._held(core, 1 - p), 116, SHARED)  # after "THEM "
 
     def _draw_sprite(self, sprite, x, page, aimed):
         """A grid place from the rows made once (a joker of V3 as PlayerView draws it)."""
@@ -152,6 +149,15 @@ class CaliforniaView(GameView):
         for c in range(1, _COLS):
             panel.put(_GAPS[aimed], 0, 2, _COL_X0 + c * _COL_DX - 10, page, SHARED)
         panel.put(_ENDS[aimed], 0, 2, _ROW_X + _ROW_W - 4, page, SHARED)
+
+    def update_moment(self, core, match, now):
+        """The stocks' counts, then the moment: after the grid went out, and both shared
+        (a cover by a card of the covered rank changes nothing else: both panels at once)."""
+        if match.phase != COUNTDOWN:
+            p = self.player
+            self._count(0, self._held(core, p), 24, SHARED)  # after "YOU "
+            self._count(1, self._held(core, 1 - p), 116, SHARED)  # after "THEM "
+        PlayerView.update_moment(self, core, match, now)
 
     def _over_reason(self, match):
         """V9.4: the match ends when a player covers with their last stock card."""
