@@ -6,12 +6,13 @@ MicroPython only (the unix VM of the venv):
 
 The board's loop pass that applies a press does, in order: the session's step (key
 record, arbitration, the core's press, the log's line), the views' and the sound's
-notes, both views' shared part, sending it (plan + writes, to a bus that takes the
-bytes at once), both views' private part and sending it, the log's lines to their
-sink. Both players press keys that do something (the core's ``bot_mask``) until the
-match ends; each part is timed with ``time.ticks_us`` and its median and 90th
-percentile printed, in µs of this machine's VM (relative figures: the RP2040 runs the
-same bytecode roughly 30-60 times slower; docs/device.md).
+notes, both views' table (what both players see but the centre's moment), sending it
+(plan + writes, to a bus that takes the bytes at once), both views' moments (drawn and
+sent), both views' private part and sending it, the log's lines to their sink. Both
+players press keys that do something (the core's ``bot_mask``) until the match ends;
+each part is timed with ``time.ticks_us`` and its median, 90th percentile and slowest
+printed, in µs of this machine's VM (relative figures: the RP2040 runs the same bytecode
+roughly 30-60 times slower; docs/device.md).
 """
 
 import sys
@@ -26,7 +27,16 @@ from speedduo.gamerules import GameRules  # noqa: E402
 from speedduo.screens import Screens  # noqa: E402
 from speedduo.ssd1306 import Panel  # noqa: E402
 
-PARTS = ("session", "notes", "shared", "send shared", "private", "send private", "log out")
+PARTS = (
+    "session",
+    "notes",
+    "table",
+    "send table",
+    "moments",
+    "private",
+    "send private",
+    "log out",
+)
 
 
 class NullBus:
@@ -105,10 +115,17 @@ def main():
         stamps.append(time.ticks_us())
         log.observe(screens.event)
         stamps.append(time.ticks_us())
-        shared0 = views[0].update_shared(core, match, now)
-        shared1 = views[1].update_shared(core, match, now)
+        shared0 = views[0].update_table(core, match, now)
+        shared1 = views[1].update_table(core, match, now)
         stamps.append(time.ticks_us())
+        first = screens._next_first
         screens.send_shared()
+        stamps.append(time.ticks_us())
+        if shared0:
+            views[0].update_moment(core, match, now)
+        if shared1:
+            views[1].update_moment(core, match, now)
+        screens.send_shared(first if screens._next_first != first else -1)
         stamps.append(time.ticks_us())
         if shared0:
             views[0].update_private(core, match)
@@ -129,12 +146,13 @@ def main():
         screens.refresh(core, match, now)
         log.drain_into(_sink)
     print("%s: %d presses timed (µs of this VM)" % (game, presses))
-    print("| part | p50 | p90 |")
-    print("|---|---|---|")
+    print("| part | p50 | p90 | max |")
+    print("|---|---|---|---|")
     for part in range(len(PARTS)):
         values = sorted(times[part])
         n = len(values)
-        print("| %s | %d | %d |" % (PARTS[part], values[n // 2], values[n * 9 // 10]))
+        row = (PARTS[part], values[n // 2], values[n * 9 // 10], values[-1])
+        print("| %s | %d | %d | %d |" % row)
 
 
 main()

@@ -207,6 +207,37 @@ def test_neighbouring_pages_merge_into_one_window_when_cheaper():
     assert len(_window_commands(bus.log)) == 1
 
 
+def _draw_alike(panel):
+    panel.fill(9, 1, 24, 4, 0x3C, SHARED)
+    panel.fill(34, 1, 6, 1, 0x7E, SHARED)
+    panel.fill(60, 6, 8, 1, 0x18, SHARED)
+
+
+def test_a_panel_with_the_same_changes_takes_the_first_panels_windows():
+    emu_a, bus_a, a = _panel()
+    emu_b, bus_b, b = _panel()
+    _draw_alike(a)
+    _draw_alike(b)
+    assert a.same_changes(b)
+    bus_a.log = []
+    bus_b.log = []
+    n = a.plan(SHARED)
+    assert b.plan_as(a, SHARED) == n == 2
+    while a.send_next() | b.send_next():
+        pass
+    assert [payload for _, _, payload, _ in bus_b.log] == [p for _, _, p, _ in bus_a.log]
+    assert _shows_framebuffer(emu_b, b) and b.plan(SHARED) == 0  # its spans were cleared too
+
+
+def test_panels_with_different_changes_are_planned_each_on_its_own():
+    _, _, a = _panel()
+    _, _, b = _panel()
+    _draw_alike(a)
+    _draw_alike(b)
+    b.fill(100, 2, 4, 1, 0xFF, SHARED)
+    assert not a.same_changes(b)
+
+
 def test_text_and_numbers_land_in_the_framebuffer():
     emu, _, panel = _panel()
     x = panel.text(glyphs.SMALL, glyphs.SMALL_INDEX, b"AB", 0, 0, PRIVATE)

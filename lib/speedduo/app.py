@@ -92,7 +92,7 @@ class App:
     def step(self) -> None:
         """One loop pass (the same for every game).
 
-        The screens are brought up to date when something happened (a key event, a
+        The screens are brought up to date when something happened (a press applied, a
         record of the core, lost presses) and at least every ``REDRAW_MS`` for what
         only time changes (countdowns, a flash running out): a pass in which nothing
         happened costs little, so a press waits less for the pass that sees it."""

@@ -29,8 +29,8 @@ The play path allocates nothing.
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
-from speedduo.cards import NO_CARD
-from speedduo.codes import NULL_PLAYER
+from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
+from speedduo.codes import COUNTDOWN, NULL_PLAYER
 from speedduo.game_view import (
     ARG_BITS,
     BACK,
@@ -41,7 +41,7 @@ from speedduo.game_view import (
     NOT_AIMED,
     GameView,
 )
-from speedduo.ssd1306 import PRIVATE, SHARED, WIDTH
+from speedduo.ssd1306 import PRIVATE, SHARED, WIDTH, inverted, sprite_rows
 from speedduo.view import _FONT, _INDEX, PlayerView, _class_of
 
 _COLS = const(5)
@@ -54,6 +54,32 @@ _OTHER_PAGE = const(1)
 _BAND = const(6)  # the moments' first page
 _X = const(40)  # the moments' centre columns (view.py's)
 _W = const(48)
+
+# the grid's cards as page rows, plain and inverted (the aimed row), made when this module
+# is loaded for a match (about 1.9 KB, given back with the module): the 13 ranks, then a
+# face-down card (hatched) and an empty place (a short dash); a card is a copy in C on
+# each panel, not a Python loop over its 24 bytes
+_FACE_DOWN = const(13)
+_EMPTY = const(14)
+_SPRITES = glyphs.MEDIUM + b"\x55" * 24 + bytes(14) + b"\x08" * 8 + bytes(2)
+_CARD_ROWS = sprite_rows(_SPRITES, 15, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES)
+_AIMED_ROWS = sprite_rows(
+    inverted(_SPRITES), 15, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES
+)
+# the band between the cards, both pages: blank, then solid (the aimed row)
+_GROUND = memoryview(bytes(10) + b"\xff" * 10)
+_GAPS = ((_GROUND[0:10],) * 2, (_GROUND[10:20],) * 2)  # between two cards
+_ENDS = ((_GROUND[0:4],) * 2, (_GROUND[10:14],) * 2)  # before the first, after the last
+
+
+def _sprite(card):
+    """What a grid place shows of ``card`` (BACK, NO_CARD): its sprite's number in the rows
+    below (a joker, FORCE: the card itself)."""
+    if card == BACK:
+        return _FACE_DOWN
+    if card == NO_CARD:
+        return _EMPTY
+    return card if card >= JOKER1 else (card % DECK_SIZE) >> 2
 
 
 class CaliforniaView(GameView):
@@ -90,7 +116,7 @@ class CaliforniaView(GameView):
             aimed = row == target
             page = _OWN_PAGE if row == p else _OTHER_PAGE
             if aimed != (row == old):  # the band behind the row, then all its cards
-                self.panel.fill(_ROW_X, page, _ROW_W, 2, 0xFF if aimed else 0, SHARED)
+                self._band(page, 1 if aimed else 0)
                 for c in range(_COLS):
                     self._grid[row * _COLS + c] = FORCE
             for c in range(_COLS):
@@ -99,9 +125,39 @@ class CaliforniaView(GameView):
                 if dealt:
                     pile = core.grid[k]
                     card = pile[-1] if pile else NO_CARD
-                if card != self._grid[k]:
+                drawn = self._grid[k]
+                if card != drawn:
                     self._grid[k] = card
-                    self._draw_card(card, _COL_X0 + c * _COL_DX, page, SHARED, aimed)
+                    sprite = _sprite(card)
+                    # (a place shows a rank only: a card on its own rank is not sent)
+                    if sprite != _sprite(drawn):
+                        self._draw_sprite(sprite, _COL_X0 + c * _COL_DX, page, aimed)
+
+    def _draw_sprite(self, sprite, x, page, aimed):
+        """A grid place from the rows made once (a joker of V3 as PlayerView draws it)."""
+        if sprite >= JOKER1:
+            PlayerView._draw_card(self, sprite, x, page, SHARED, aimed)
+            return
+        rows = _AIMED_ROWS if aimed else _CARD_ROWS
+        self.panel.put(rows, sprite * glyphs.MEDIUM_PAGES, glyphs.MEDIUM_PAGES, x, page, SHARED)
+
+    def _band(self, page, aimed):
+        """The band behind a row (``_ROW_X`` .. ``_ROW_X + _ROW_W - 1``), only between the
+        cards: each card is drawn whole over its own 12 columns right after."""
+        panel = self.panel
+        panel.put(_ENDS[aimed], 0, 2, _ROW_X, page, SHARED)
+        for c in range(1, _COLS):
+            panel.put(_GAPS[aimed], 0, 2, _COL_X0 + c * _COL_DX - 10, page, SHARED)
+        panel.put(_ENDS[aimed], 0, 2, _ROW_X + _ROW_W - 4, page, SHARED)
+
+    def update_moment(self, core, match, now):
+        """The stocks' counts, then the moment: after the grid went out, and both shared
+        (a cover by a card of the covered rank changes nothing else: both panels at once)."""
+        if match.phase != COUNTDOWN:
+            p = self.player
+            self._count(0, self._held(core, p), 24, SHARED)  # after "YOU "
+            self._count(1, self._held(core, 1 - p), 116, SHARED)  # after "THEM "
+        PlayerView.update_moment(self, core, match, now)
 
     def _over_reason(self, match):
         """V9.4: the match ends when a player covers with their last stock card."""

@@ -8,10 +8,11 @@ table both players share (``_draw_table``), the player's own cards
 (``_moment``) and its round result (``_result``).
 
 The interface the board's loop codes against (``Screens.refresh`` calls the
-first two unchanged):
+first three as PlayerView's; ``update_shared`` is the first two):
 
-- ``update_shared(core, match, now) -> bool``: what both players see, marked
-  ``SHARED``; True while the game screen shows (then ``update_private``);
+- ``update_table(core, match, now) -> bool``: the table both players see, marked
+  ``SHARED``; True while the game screen shows (then the next two);
+- ``update_moment(core, match, now)``: the moment on show (after the table went out);
 - ``update_private(core, match)``: the player's own part;
 - ``event(kind, p, why, t, now)``: each event the core logs (its codes.EV_*
   kind, player, number: gamelog.GameLog.begin; the hand's and the match's
@@ -55,7 +56,7 @@ _STALL_STEPS = const(6)  # view.py's
 class GameView(PlayerView):
     """One player's screen of a V8/V9 match; the game's view fills in the table."""
 
-    def update_shared(self, core, match, now):
+    def update_table(self, core, match, now):
         if not self._game_screen(match):
             return False
         dealt = match.phase != COUNTDOWN
@@ -63,7 +64,6 @@ class GameView(PlayerView):
             self._hand_no = core.hand_no
             self._flash_until = 0
         self._draw_table(core, dealt)
-        self._centre(core, match, now, match.phase)
         return True
 
     def update_private(self, core, match):

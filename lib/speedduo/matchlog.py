@@ -164,10 +164,13 @@ class MatchLog:
     def observe(self, observer) -> int:
         """Show each record not yet observed to ``observer(kind, p, why, t, now)`` (``t``
         the hand's time, ``now`` the match's: the hand's start + t; card lists and key
-        events are skipped), before ``drain_into`` formats them; returns how many records
-        were new. Allocation-free."""
+        events are skipped), before ``drain_into`` formats them; returns how many it
+        showed (a key event read is no news for the screens: a press that did something
+        is the arbiter's ``applied``, so the pass that reads a press before its millisecond
+        is complete does not redraw for it). Allocation-free."""
         ring = self._ring
         k = self._seen
+        shown = 0
         while k < self._count:
             i = self._head + k
             if i >= self._capacity:
@@ -177,10 +180,10 @@ class MatchLog:
             if kind != EV_CARDS and kind != EV_KEY:
                 t = ring[i + 8] | (ring[i + 9] << 8) | (ring[i + 10] << 16) | (ring[i + 11] << 24)
                 observer(kind, ring[i + 1], ring[i + 5], t, self.match.hand_start + t)
+                shown += 1
             k += 1
-        new = k - self._seen
         self._seen = k
-        return new
+        return shown
 
     def may_wait(self) -> bool:
         """May the waiting records wait a pass (the loop redrew: the next press comes first)?"""

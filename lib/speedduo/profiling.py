@@ -10,7 +10,7 @@ Console lines, read by ``python -m host_sim device --report`` (docs/device.md)::
 
 ``live_min`` is the lowest ``gc.mem_free()`` right after a collection, one at
 every change of the match's phase (deal, play, stall, hand end) and one at
-its end; ``alloc`` sums ``gc.mem_alloc()`` growth over windows of 32 steps
+its end; ``alloc`` sums ``gc.mem_alloc()`` growth over windows of 128 steps
 (a window in which the collector ran is counted in ``gcs``, its bytes are not).
 With ``link`` (link.py's ``Link``, whose ``poll`` is ``feed``), a loop pass in
 which ``link.busy()`` (the host sent bytes, or a request went stale) polls and is
@@ -33,7 +33,7 @@ from speedduo.ticks import ticks_diff
 
 _FAR = 1 << 29  # more free memory than any board has; a small int
 _SHOWN = 8  # windows that allocated, printed with where they were
-_WINDOW = 32  # steps between two readings of gc.mem_alloc()
+_WINDOW = 128  # steps between two readings of gc.mem_alloc()
 _mem_free = gc.mem_free  # type: ignore[attr-defined]  # CircuitPython/MicroPython only
 _mem_alloc = gc.mem_alloc  # type: ignore[attr-defined]
 
@@ -54,7 +54,9 @@ class Profiler:
 
         ``gc.mem_alloc()`` walks the whole heap's allocation table (about 4 ms on
         the RP2040), so it is read once per window of ``_WINDOW`` steps, outside
-        the probe's high time, not around every step."""
+        the probe's high time, not around every step: one reading ends a window and
+        starts the next (two of them stood the loop still 8 ms every 32 steps, a fifth
+        of the play's time, and a press that came then waited: press_to_pixel's tail)."""
         probe = self.probe
         match = app.match
         presses_before = app.presses
@@ -93,10 +95,9 @@ class Profiler:
                     link.keep_alive()
             elif feed is not None:
                 feed()
-            if window == _WINDOW:
-                self._close(before, steps)
+            if window == _WINDOW:  # (one reading ends a window and starts the next)
+                before = self._close(before, steps)
                 window = 0
-                before = _mem_alloc()
         self._close(before, steps)
         app.log.drain_into(app.send_line)
         gc.collect()
@@ -133,13 +134,15 @@ class Profiler:
         else:
             self.collections += 1
 
-    def _close(self, before, steps) -> None:
-        """The end of a window of steps: what it allocated (a collection in it: unknown)."""
+    def _close(self, before, steps) -> int:
+        """The end of a window of steps: what it allocated (a collection in it: unknown).
+        Returns the reading (``gc.mem_alloc()``)."""
         after = _mem_alloc()
         if after < before:
             self.collections += 1
-            return
+            return after
         self.alloc += after - before
         if after > before and self.shown < _SHOWN:  # say where, the first few times
             self.shown += 1
             print("speedduo-profile alloc steps=%d bytes=%d" % (steps, after - before))
+        return after

@@ -2,14 +2,16 @@
 
 ``refresh(hand, match, now)`` is the app's call when something changed:
 
-1. both views draw their shared part into their framebuffers (pile tops and
-   the centre message; CPU only, no bus traffic yet);
-2. the regions both players share (pile tops, countdown, stall, flip, results)
-   go out to both panels, interleaved transfer by transfer: window command to
-   panel A, to panel B, page 1 to A, page 1 to B, ... so a new pile top lands
-   on the second panel one page transfer after the first; which panel goes
-   first alternates from one shared update to the next;
-3. then each view draws its private part (hand, counts, target) and each
+1. both views draw their table into their framebuffers (pile tops, a new
+   card before a pile whose aim alone changed; CPU only, no bus traffic yet);
+2. the table goes out to both panels, interleaved transfer by transfer:
+   window command to panel A, to panel B, page 1 to A, page 1 to B, ... so a
+   new pile top lands on the second panel one page transfer after the first;
+   which panel goes first alternates from one shared update to the next;
+3. both views draw the centre's moment (countdown, stall, flip, results: shared;
+   a refusal: private) and its shared part goes out the same way, the same
+   panel first: a new pile top waits for no text;
+4. then each view draws its private part (hand, counts, target) and each
    panel's private regions go out, so a new pile top waits for none of it.
 
 An offline panel (it raised ``OSError``: unplugged, loose wire) is skipped;
@@ -79,9 +81,16 @@ class Screens:
         """Bring both panels up to date with the game (see the module docstring)."""
         self.recover(now)
         views = self.views
-        playing0 = views[0].update_shared(hand, match, now)
-        playing1 = views[1].update_shared(hand, match, now)
+        playing0 = views[0].update_table(hand, match, now)
+        playing1 = views[1].update_table(hand, match, now)
+        first = self._next_first
         self.send_shared()  # the new pile top reaches both panels before the rest is drawn
+        if playing0:
+            views[0].update_moment(hand, match, now)
+        if playing1:
+            views[1].update_moment(hand, match, now)
+        # the moments: the same panel first as the table's (one shared update a pass)
+        self.send_shared(first if self._next_first != first else _NO_PANEL)
         if playing0:
             views[0].update_private(hand, match)
         if playing1:
@@ -103,19 +112,24 @@ class Screens:
         views[0].update(hand, match, now)
         views[1].update(hand, match, now)
 
-    def send_shared(self):
-        """Shared regions to both panels, interleaved, the first panel alternating."""
-        first = self._next_first
+    def send_shared(self, first=_NO_PANEL):
+        """Shared regions to both panels, interleaved, the first panel alternating from one
+        shared update to the next (``first``: this panel first, not counted as an update)."""
+        alternate = first == _NO_PANEL
+        if alternate:
+            first = self._next_first
         a = self.panels[first]
         b = self.panels[1 - first]
+        same = a.same_changes(b)  # (the usual play: both panels changed alike)
         na = a.plan(SHARED)
-        nb = b.plan(SHARED)
+        nb = b.plan_as(a, SHARED) if same and a.online else b.plan(SHARED)
         if not na and not nb:
             return
-        self.first_served = first if na else 1 - first
-        self.first_counts[self.first_served] += 1
-        self.shared_updates += 1
-        self._next_first = 1 - first
+        if alternate:
+            self.first_served = first if na else 1 - first
+            self.first_counts[self.first_served] += 1
+            self.shared_updates += 1
+            self._next_first = 1 - first
         if self.interleave:
             more_a = True
             more_b = True

@@ -78,19 +78,14 @@ class SpitView(GameView):
         return n
 
     def _draw_table(self, core, dealt):
-        target = core.target[self.player] if dealt else NOT_AIMED
-        old = self._target
-        self._target = target
-        tops = self._tops
-        for side in range(2):
-            card = BACK
-            if dealt:
-                pile = core.piles[side]
-                card = pile[-1] if pile else NO_CARD
-            aimed = side == target
-            if card != tops[side] or aimed != (side == old):
-                tops[side] = card
-                self._draw_top(side, card, aimed)
+        if not dealt:
+            self._draw_piles(BACK, BACK, NOT_AIMED)
+            return
+        left = core.piles[0]
+        right = core.piles[1]
+        self._draw_piles(
+            left[-1] if left else NO_CARD, right[-1] if right else NO_CARD, core.target[self.player]
+        )
 
     def _draw_own(self, core, match, dealt):
         p = self.player

@@ -77,6 +77,7 @@ _DUE = const(255)
 _BUSY = OSError(16)  # EBUSY, preallocated: the bus stayed locked
 SET_DISPLAY_OFF = const(0xAE)  # the panel dark (sleep mode; GDDRAM and settings kept)
 SET_DISPLAY_ON = const(0xAF)
+_BLANK = bytes(WIDTH)  # a page row of nothing (clear() copies it)
 
 
 def sprite_rows(sprites, count, size, width, pages):
@@ -89,6 +90,15 @@ def sprite_rows(sprites, count, size, width, pages):
             start = i * size + k * width
             rows.append(view[start : start + width])
     return tuple(rows)
+
+
+def inverted(sprites):
+    """A copy of ``sprites`` with every pixel flipped (made once, at import: an aimed
+    card's rows for ``Panel.put``)."""
+    out = bytearray(sprites)
+    for i in range(len(out)):
+        out[i] ^= 0xFF
+    return out
 
 
 class Panel:
@@ -111,7 +121,7 @@ class Panel:
         self._hi = bytearray(_SPANS)  # last dirty column of span A
         self._lo2 = bytearray(b"\xff" * _SPANS)  # span B
         self._hi2 = bytearray(_SPANS)
-        self._dirty = 0  # bit cls: class cls has a dirty span (plan() skips a clean class)
+        self._dirty = bytearray(2)  # per class, bit page: that page has a dirty span
         # the windows planned for sending: pages page0..page1, columns col0..col1
         self._w_page0 = bytearray(_MAX_WINDOWS)
         self._w_page1 = bytearray(_MAX_WINDOWS)
@@ -219,7 +229,7 @@ class Panel:
         hi_b = self._hi2
         k = cls * PAGES + page0
         end = cls * PAGES + page1
-        self._dirty |= 1 << cls
+        self._dirty[cls] |= (2 << page1) - (1 << page0)  # (plan() visits only those pages)
         while k <= end:
             lo = lo_a[k]
             if lo == _CLEAN:
@@ -230,7 +240,8 @@ class Panel:
                     lo_a[k] = col0
                 if col1 > hi_a[k]:
                     hi_a[k] = col1
-                self._fold(k)
+                if lo_b[k] != _CLEAN:
+                    self._fold(k)
             elif lo_b[k] == _CLEAN:
                 lo_b[k] = col0
                 hi_b[k] = col1
@@ -266,45 +277,61 @@ class Panel:
         """
         self._window = 0
         self._window_page = _DUE
-        if not self._dirty >> cls & 1:  # nothing drawn in this class since its last plan
+        dirty = self._dirty[cls]
+        if not dirty:  # nothing drawn in this class since its last plan
             self._windows = 0
             return 0
-        self._dirty &= ~(1 << cls)
+        self._dirty[cls] = 0
         page0 = self._w_page0
         page1 = self._w_page1
         col0 = self._w_col0
         col1 = self._w_col1
+        lo_a = self._lo
+        hi_a = self._hi
+        lo_b = self._lo2
+        hi_b = self._hi2
         n = 0
+        k = cls * PAGES - 1
         for page in range(PAGES):
+            k += 1
+            if not dirty >> page & 1:
+                continue
             here = n
-            k = cls * PAGES + page
+            above = page - 1
             for span in range(2):
-                lo = self._lo if span == 0 else self._lo2
-                hi = self._hi if span == 0 else self._hi2
+                if span:
+                    lo = lo_b
+                    hi = hi_b
+                else:
+                    lo = lo_a
+                    hi = hi_a
                 c0 = lo[k]
                 if c0 == _CLEAN:
                     continue
                 c1 = hi[k]
                 lo[k] = _CLEAN
                 hi[k] = 0
-                joined = False
-                for i in range(here):
-                    if page1[i] != page - 1:
-                        continue
-                    u0 = col0[i] if col0[i] < c0 else c0
-                    u1 = col1[i] if col1[i] > c1 else c1
-                    if u1 - u0 > (col1[i] - col0[i]) + (c1 - c0) + 1 + _WINDOW_COST:
-                        continue  # not even overlapping enough
-                    pages = page - page0[i]
-                    merged = (pages + 1) * (u1 - u0 + 1)
-                    apart = pages * (col1[i] - col0[i] + 1) + (c1 - c0 + 1) + _WINDOW_COST
-                    if merged <= apart:
-                        page1[i] = page
-                        col0[i] = u0
-                        col1[i] = u1
-                        joined = True
-                        break
-                if joined:
+                i = 0
+                while i < here:
+                    if page1[i] == above:
+                        a0 = col0[i]
+                        a1 = col1[i]
+                        if a0 == c0 and a1 == c1:  # the same columns: joined is always cheaper
+                            page1[i] = page
+                            break
+                        u0 = a0 if a0 < c0 else c0
+                        u1 = a1 if a1 > c1 else c1
+                        if u1 - u0 <= (a1 - a0) + (c1 - c0) + 1 + _WINDOW_COST:
+                            pages = page - page0[i]
+                            merged = (pages + 1) * (u1 - u0 + 1)
+                            apart = pages * (a1 - a0 + 1) + (c1 - c0 + 1) + _WINDOW_COST
+                            if merged <= apart:
+                                page1[i] = page
+                                col0[i] = u0
+                                col1[i] = u1
+                                break
+                    i += 1
+                if i < here:  # joined
                     continue
                 page0[n] = page
                 page1[n] = page
@@ -315,6 +342,35 @@ class Panel:
             n = 0
         self._windows = n
         return n
+
+    def same_changes(self, other):
+        """True when ``other`` (a panel of the same layout) has exactly this panel's dirty
+        spans (compared in C): its plan then serves for both (``plan_as``)."""
+        return (
+            self._dirty == other._dirty
+            and self._lo == other._lo
+            and self._hi == other._hi
+            and self._lo2 == other._lo2
+            and self._hi2 == other._hi2
+        )
+
+    def plan_as(self, other, cls):
+        """``plan(cls)`` for a panel whose dirty spans were ``other``'s before ``other``
+        planned them (``same_changes``): its windows and its cleared spans, copied in C
+        instead of worked out again in Python. Returns the windows' count."""
+        self._dirty[:] = other._dirty
+        self._lo[:] = other._lo
+        self._hi[:] = other._hi
+        self._lo2[:] = other._lo2
+        self._hi2[:] = other._hi2
+        self._w_page0[:] = other._w_page0
+        self._w_page1[:] = other._w_page1
+        self._w_col0[:] = other._w_col0
+        self._w_col1[:] = other._w_col1
+        self._window = 0
+        self._window_page = _DUE
+        self._windows = other._windows if self.online else 0
+        return self._windows
 
     def send_next(self):
         """Send the next transfer of the planned windows; False when there is none left."""
@@ -383,13 +439,17 @@ class Panel:
             if first >= 0:
                 self.mark(cls, page + k, page + k, first, last)
 
-    def put(self, row, x, page, cls):
-        """Copy one page row of a sprite (a memoryview made once, ``sprite_rows``) to
-        column x of ``page``: one copy in C, the whole width marked (no per-byte compare)."""
+    def put(self, rows, first, pages, x, page, cls):
+        """Copy ``pages`` page rows of a sprite (``rows[first]`` on: memoryviews made once,
+        ``sprite_rows``) to column x from ``page`` down: a copy in C a page, one mark of
+        the whole width (no per-byte compare)."""
+        view = self._view
+        n = len(rows[first])
         d = page * ROW + 1 + x
-        n = len(row)
-        self._view[d : d + n] = row
-        self.mark(cls, page, page, x, x + n - 1)
+        for k in range(first, first + pages):
+            view[d : d + n] = rows[k]
+            d += ROW
+        self.mark(cls, page, page + pages - 1, x, x + n - 1)
 
     def fill(self, x, page, width, pages, value, cls):
         """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear). A row
@@ -403,7 +463,15 @@ class Panel:
                 self._copy(one, 0, 0, 0, width, 1, x, page + k, cls, 0)
 
     def clear(self, cls=PRIVATE):
-        self.fill(0, 0, WIDTH, PAGES, 0, cls)
+        """Blank the whole frame: a page row that holds anything is overwritten in C (a
+        full-screen change, the match's result or a menu, costs no Python loop per byte)."""
+        buf = self.buf
+        view = self._view
+        for page in range(PAGES):
+            d = page * ROW + 1
+            if buf.count(b"\x00", d, d + WIDTH) != WIDTH:
+                view[d : d + WIDTH] = _BLANK
+                self.mark(cls, page, page, 0, WIDTH - 1)
 
     def char(self, font, index, code, x, page, cls, invert=False):
         """One 5x8 character (``code`` a byte value) plus a blank column; returns the next x."""

@@ -44,7 +44,7 @@ from speedduo.matchlog import (
     WHY_LATE,
 )
 from speedduo.seat import Seat
-from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, sprite_rows
+from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, inverted, sprite_rows
 
 _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)
@@ -90,6 +90,33 @@ _FONT = glyphs.SMALL
 # Panel.put copies them in C, so a new pile top is drawn without a loop per byte
 _LARGE_ROWS = sprite_rows(glyphs.LARGE, 13, glyphs.LARGE_SIZE, glyphs.LARGE_W, glyphs.LARGE_PAGES)
 _INDEX = glyphs.SMALL_INDEX
+
+
+# ... and inverted, for the pile a player aims at (1,248 bytes and 52 views, about 2.3 KB
+# of heap: an aimed pile top is then a copy in C too, not a Python loop over 96 bytes)
+_AIMED_ROWS = sprite_rows(
+    inverted(glyphs.LARGE), 13, glyphs.LARGE_SIZE, glyphs.LARGE_W, glyphs.LARGE_PAGES
+)
+
+
+def _suits():
+    """The four suits as a pile top shows them (glyph and blank column, 6 bytes), then
+    the same inverted: row ``suit + 4 * aimed`` (about 250 bytes)."""
+    rows = bytearray(48)
+    for suit in range(4):
+        glyph = _INDEX[1 + suit] * glyphs.SMALL_W
+        for i in range(glyphs.SMALL_W):
+            rows[suit * 6 + i] = glyphs.SMALL[glyph + i]
+            rows[24 + suit * 6 + i] = glyphs.SMALL[glyph + i] ^ 0xFF
+        rows[24 + suit * 6 + 5] = 0xFF
+    return sprite_rows(rows, 8, 6, 6, 1)
+
+
+_SUIT_ROWS = _suits()
+# a pile's frame around a rank's sprite, 4 pages: the column before it, the 7 after it,
+# each blank then solid (the aimed pile)
+_FRAME = memoryview(bytes(7) + b"\xff" * 7)
+_FRAME_ROWS = ((_FRAME[0:1],) * 4, (_FRAME[7:8],) * 4, (_FRAME[0:7],) * 4, (_FRAME[7:14],) * 4)
 
 
 def _class_of(msg):
@@ -237,10 +264,23 @@ class PlayerView:
         """The part both players see at once: pile tops and the centre message. The
         coordinator sends it before the private part is even drawn. Returns True
         while the game screen shows (then ``update_private`` follows)."""
+        if not self.update_table(hand, match, now):
+            return False
+        self.update_moment(hand, match, now)
+        return True
+
+    def update_moment(self, hand, match, now):
+        """The centre's moment (shared, or the player's own refusal): after the table,
+        which the coordinator sends first, so a new pile top waits for no text."""
+        self._centre(hand, match, now, match.phase)
+
+    def update_table(self, hand, match, now):
+        """The pile tops, the target inverted; a new card before a pile whose aim alone
+        changed (the played pile's bytes go out first). Returns True while the game
+        screen shows (then ``update_moment`` and ``update_private`` follow)."""
         if not self._game_screen(match):
             return False
-        phase = match.phase
-        dealt = phase != COUNTDOWN
+        dealt = match.phase != COUNTDOWN
         seat = self._seat
         if seat.hand is not hand:  # a new match: the same seat at its table
             seat.hand = hand
@@ -248,18 +288,28 @@ class PlayerView:
             self._hand_no = hand.hand_no
             self._flip_until = 0
             self._flash_until = 0
-        # pile tops (shared), the target pile inverted (this player's aim)
-        target = seat.target() if dealt else _UNKNOWN
+        if dealt:  # pile tops (shared), the target pile inverted (this player's aim)
+            self._draw_piles(seat.top(0), seat.top(1), seat.target())
+        else:
+            self._draw_piles(_BACK, _BACK, _UNKNOWN)
+        return True
+
+    def _draw_piles(self, left, right, target):
+        """Both pile tops (cards ``left``, ``right``) with ``target`` inverted: what
+        changed only, a new card before a pile whose aim alone changed."""
         old_target = self._target
         self._target = target
+        tops = self._tops
+        drawn = 0  # bit side: drawn in the first loop
         for side in range(2):
-            card = seat.top(side) if dealt else _BACK
-            aimed = side == target
-            if card != self._tops[side] or aimed != (side == old_target):
-                self._tops[side] = card
-                self._draw_top(side, card, aimed)
-        self._centre(hand, match, now, phase)
-        return True
+            card = right if side else left
+            if card != tops[side]:
+                tops[side] = card
+                self._draw_top(side, card, target, old_target)
+                drawn |= 1 << side
+        for side in range(2):
+            if not drawn >> side & 1 and (side == target) != (side == old_target):
+                self._draw_top(side, tops[side], target, old_target)
 
     def _game_screen(self, match):
         # False under a menu or the match result (drawn once); else the game screen
@@ -306,16 +356,21 @@ class PlayerView:
         panel.text(_FONT, _INDEX, b"YOU", 0, 0, PRIVATE, False)
         panel.text(_FONT, _INDEX, b"THEM", 86, 0, PRIVATE, False)
 
-    def _draw_top(self, side, card, aimed):
+    def _draw_top(self, side, card, target, old_target):
+        """Pile ``side``'s top; inverted, in a solid frame, when it is the ``target``. The
+        frame's columns hold the ground already unless the aim changed (``old_target``):
+        every kind of top below leaves them so."""
         panel = self.panel
         x = _PILE_X[side]
+        aimed = side == target
         # the frame: solid when this is the player's target pile, else blank
         ground = 0xFF if aimed else 0
         if card == NO_CARD or card >= JOKER1:  # (their glyphs leave the card's area open)
             panel.fill(x - 1, 1, _FRAME_W, 4, ground, SHARED)
-        else:  # the card's area is drawn whole below: only the columns around it
-            panel.fill(x - 1, 1, 1, 4, ground, SHARED)
-            panel.fill(x + glyphs.LARGE_W, 1, _FRAME_W - 1 - glyphs.LARGE_W, 4, ground, SHARED)
+        elif aimed != (side == old_target):  # the card's area is drawn whole below
+            solid = 1 if aimed else 0
+            panel.put(_FRAME_ROWS[solid], 0, 4, x - 1, 1, SHARED)
+            panel.put(_FRAME_ROWS[2 + solid], 0, 4, x + glyphs.LARGE_W, 1, SHARED)
         if card == _BACK:
             panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
             return
@@ -326,13 +381,9 @@ class PlayerView:
             panel.char(_FONT, _INDEX, 88, x + 9, 2, SHARED, aimed)
             return
         rank = (card % DECK_SIZE) >> 2  # (V4: a second deck's card has the same rank)
-        if aimed:
-            start = rank * glyphs.LARGE_SIZE
-            panel.blit(glyphs.LARGE, start, glyphs.LARGE_W, glyphs.LARGE_W, 4, x, 1, SHARED, True)
-        else:
-            for k in range(glyphs.LARGE_PAGES):
-                panel.put(_LARGE_ROWS[rank * glyphs.LARGE_PAGES + k], x, 1 + k, SHARED)
-        panel.char(_FONT, _INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)
+        rows = _AIMED_ROWS if aimed else _LARGE_ROWS
+        panel.put(rows, rank * glyphs.LARGE_PAGES, glyphs.LARGE_PAGES, x, 1, SHARED)
+        panel.put(_SUIT_ROWS, (card & 3) + (4 if aimed else 0), 1, x + _SUIT_DX, 1, SHARED)
 
     def _draw_card(self, card, x, page, cls, invert):  # 12x16 at x, page
         panel = self.panel
@@ -350,13 +401,13 @@ class PlayerView:
             start = ((card % DECK_SIZE) >> 2) * glyphs.MEDIUM_SIZE
             panel.blit(glyphs.MEDIUM, start, w, w, 2, x, page, cls, invert)
 
-    def _count(self, k, value, x):
+    def _count(self, k, value, x, cls=PRIVATE):
         if value > 99:
             value = 99
         if self._counts[k] == value:
             return
         self._counts[k] = value
-        self.panel.number(_FONT, _INDEX, value, x, 0, 2, PRIVATE, False)
+        self.panel.number(_FONT, _INDEX, value, x, 0, 2, cls, False)
 
     def _score(self, mine, theirs):
         if self._wins == mine and self._other_wins == theirs:
@@ -426,8 +477,8 @@ class PlayerView:
                 self._extent(1, 4, x, x + 10)
             else:
                 x = _CENTRE_X + (_CENTRE_W - 24) // 2
-                for k in range(glyphs.LARGE_PAGES):  # rank 1 is "2"
-                    panel.put(_LARGE_ROWS[(arg - 1) * glyphs.LARGE_PAGES + k], x, 1 + k, cls)
+                first = (arg - 1) * glyphs.LARGE_PAGES  # rank 1 is "2"
+                panel.put(_LARGE_ROWS, first, glyphs.LARGE_PAGES, x, 1, cls)
                 self._extent(1, 4, x, x + 23)
             return
         page = self._word_page
