@@ -30,14 +30,12 @@ import keypad
 import supervisor
 
 from speedduo import pins
-from speedduo.app import App
 from speedduo.keys import SELF_TEST_KEY, held, make_keys
 from speedduo.link import Link
 from speedduo.logport import LogPort
 from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_SELF_TEST, SHOW_STATS, START, TITLE, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
-from speedduo.settings import read_settings, wrap
 from speedduo.sound import TUNE_COUNTDOWN, TUNE_MENU, Sound
 from speedduo.ticks import ticks_diff
 
@@ -50,6 +48,13 @@ _NO_DEVICE = OSError(19)  # ENODEV, what an unanswered address raises; prealloca
 WATCHDOG_S = 8  # a loop pass that hangs this long resets the board (RP2040: at most 8.3 s)
 NOTICE_MS = 10000  # a settings notice stays this long unless a key is pressed
 _LINE = 21  # characters on a panel line
+
+# what a match brings in, leaves first (each after a collection: compiling needs room);
+# forgotten after the match, so the menu and the next game get their room back
+CLASSIC_MODULES = ("matchlog", "keylog", "phases", "stall", "core", "match")
+LOOP_MODULES = ("keybatch", "arbiter", "app")
+MATCH_MODULES = CLASSIC_MODULES + LOOP_MODULES + ("opponent",)
+# (game_app.MODULES: the other games' own)
 
 
 class PanelBus:
@@ -206,11 +211,14 @@ def _free():
 
 def how_to_play(keys, screens, feed):
     """The rules in short, page by page on both panels; any key turns the page."""
+    gc.collect()  # room to compile it; its strings leave the heap after (unload)
     from speedduo import howto
 
     last = len(howto.PAGES) - 1
     for i, (title, lines) in enumerate(howto.PAGES):
         notice(keys, screens, title, list(lines) + [howto.DONE if i == last else howto.NEXT], feed)
+    del howto
+    unload("howto")
 
 
 def notice(keys, screens, title, lines, feed, wait_ms=0):
@@ -245,6 +253,8 @@ def show_fault(error, keys, screens, feed, sound=None):
         import sys
 
         sys.print_exception(error)  # type: ignore[attr-defined]
+    from speedduo.settings import wrap  # (read at boot, then forgotten: main)
+
     lines = wrap("%s: %s" % (type(error).__name__, error), _LINE)[:5]
     lines.append("ANY KEY: MENU")
     notice(keys, screens, "SORRY, AN ERROR", lines, feed)
@@ -313,6 +323,27 @@ def unload(name):
         delattr(speedduo, name)
 
 
+def load(names):
+    """Import ``speedduo.<name>`` for each of ``names`` that is not loaded, collecting
+    before each (compiling needs room on the board: less fragmentation)."""
+    for name in names:
+        if "speedduo." + name not in sys.modules:
+            gc.collect()
+            __import__("speedduo." + name)
+
+
+def forget_match():
+    """Forget every module a match brought in (``MATCH_MODULES``, ``game_app.MODULES``):
+    once the match is dropped, their code goes back to the heap."""
+    for name in MATCH_MODULES:
+        unload(name)
+    game_app = sys.modules.get("speedduo.game_app")
+    if game_app is not None:
+        for name in game_app.MODULES:
+            unload(name)
+    gc.collect()
+
+
 def the_stats(box):
     """``box[0]``, the stats, read from nvm the first time they are needed (a match's end
     or the STATS screen), not at boot: the menu comes up as soon as before."""
@@ -366,6 +397,8 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     if keys is None:
         testing = held(board, SELF_TEST_KEY)
         keys = make_keys(board)
+    from speedduo.settings import read_settings
+
     settings = read_settings(
         os.getenv,
         getattr(os, "environ", None),
@@ -394,9 +427,14 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     # every loop pass feeds the watchdog and answers the host's requests (link.py)
     link = Link(log_port, supervisor.ticks_ms, start_watchdog(), host_stats.summary, menu)
     feed = link.poll
-    if reset_after_a_hang():
-        notice(keys, screens, "RESTARTED", wrap("the game hung and was restarted", _LINE), feed)
     lines = settings.report_lines(_LINE)
+    seed = settings.seed
+    idle_off_ms = settings.idle_off_ms
+    # read once: the module leaves the heap (the menu keeps the rules and the choices)
+    del settings, read_settings
+    unload("settings")
+    if reset_after_a_hang():
+        notice(keys, screens, "RESTARTED", ["the game hung and", "was restarted"], feed)
     if lines:
         lines.append("(defaults used)")
         notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
@@ -404,32 +442,34 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
         self_test(keys, screens, feed, sound)
     if profiler is not None:
         profiler.imported()
-    seed = settings.seed
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed, stats_box, sound, settings.idle_off_ms)
+            play_ticks = choose(keys, screens, menu, feed, stats_box, sound, idle_off_ms)
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first
+            # the match's modules are loaded now and reached through sys.modules (a name
+            # bound here would keep a module's code alive after forget_match)
+            load(LOOP_MODULES)
             if menu.game:  # V8, V9: not in the stats (docs/stats.md)
-                gc.collect()  # room to compile it; imported by name: the board glue's type
-                __import__("speedduo.game_app")  # check stops here (test_board_program.py)
+                load(("game_app",))
                 board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload, link)
                 app = sys.modules["speedduo.game_app"].board_match(
-                    menu, settings, match_seed, play_ticks, keys.events, screens, log_port, board_
+                    menu, menu.rules, match_seed, play_ticks, keys.events, screens, log_port, board_
                 )
             else:
+                load(CLASSIC_MODULES)
                 opponent = None
                 if menu.opponent:  # one player against the board: it plays Player 2
-                    gc.collect()  # room to compile it (imported the first time it is chosen)
-                    from speedduo.opponent import Opponent
-
-                    opponent = Opponent(menu.opponent, match_seed, settings.rules.claim_mode)
-                app = App(
+                    load(("opponent",))
+                    opponent = sys.modules["speedduo.opponent"].Opponent(
+                        menu.opponent, match_seed, menu.rules.claim_mode
+                    )
+                app = sys.modules["speedduo.app"].App(
                     keys.events,
                     supervisor.ticks_ms,
                     match_seed,
-                    settings.rules,
+                    menu.rules,
                     menu.best_of,
                     log_port.send,
                     screens,
@@ -438,6 +478,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
                     event=keypad.Event(),
                     sound=sound,
                 )
+                opponent = None  # (the app holds it)
                 if profiler is None:
                     app.run(feed)
                 else:
@@ -463,6 +504,8 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
+            app = opponent = None
+            forget_match()
             show_fault(error, keys, screens, feed, sound)
             continue
         if seed >= 0:
@@ -470,6 +513,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
         played += 1
         host_stats.matches = played
         if matches and played >= matches:
+            forget_match()
             return app
-        if menu.game:
-            app = None  # V8/V9: its modules were forgotten; now they leave the heap
+        app = None  # the match leaves the heap, and the modules it brought in
+        forget_match()
