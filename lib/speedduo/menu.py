@@ -15,6 +15,8 @@ keeps its value for classic Speed.
 Not on the play path: it may build strings.
 """
 
+from micropython import const  # on the host, Blinka provides this module
+
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
 
 PLAY = 0
@@ -39,6 +41,7 @@ GAME_NAMES = ("SPEED", "SPIT", "CALIFORNIA")
 _APPLIES = ((), (NO_WRAP,), ())
 _GAME_RULES = (BEST_OF, PENALTY, NO_WRAP, SAME_RANK, JOKERS, DOUBLE_DECK)
 TITLE = "SPEED DUO"
+LINE_CHARS = const(21)  # characters on a panel line (the menu, notices, messages)
 
 # what a press asks for (press())
 STAY = 0
