@@ -30,7 +30,6 @@ import keypad
 import supervisor
 
 from speedduo import pins
-from speedduo.keys import SELF_TEST_KEY, held, make_keys
 from speedduo.link import Link
 from speedduo.loader import load, unload
 from speedduo.logport import LogPort
@@ -238,8 +237,12 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     # the buttons first: a press while the rest boots (~5 s after power-on with .py
     # files) is queued, not lost
     if keys is None:
+        from speedduo.keys import SELF_TEST_KEY, held, make_keys
+
         testing = held(board, SELF_TEST_KEY)
         keys = make_keys(board)
+        del held, make_keys
+    unload("keys")  # needed at power-on only
     from speedduo.settings import read_settings
 
     settings = read_settings(
