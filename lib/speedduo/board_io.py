@@ -49,7 +49,7 @@ NOTICE_MS = 10000  # a settings notice stays this long unless a key is pressed
 
 # what a match brings in, leaves first (each after a collection: compiling needs room);
 # forgotten after the match, so the menu and the next game get their room back
-CLASSIC_MODULES = ("matchlog", "keylog", "phases", "stall", "core", "match")
+CLASSIC_MODULES = ("dealtext", "matchlog", "keylog", "phases", "stall", "core", "match")
 LOOP_MODULES = ("keybatch", "arbiter", "app")
 MATCH_MODULES = CLASSIC_MODULES + LOOP_MODULES + ("opponent",)
 # (game_app.MODULES: the other games' own)
