@@ -2,10 +2,13 @@
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_device.py [--seconds 10] [--deploy py,mpy]
         [--game speed|spit|california] [--opponent easy|medium|hard] [--play-ms 5000]
+        [--family 3]
 
 Each run boots the emulated Pico, presses PLAY, then mashes hand slots 1-5 of both
 players in turn every 150 ms (a fitting card is played, the rest are refused) for
-``--seconds`` of play; the match then stops idle (R17, 4 s). Prints one table row per
+``--seconds`` of play; the match then stops idle (R17, 4 s). ``--family N`` plays N
+such matches in one power-on, switching to the next game in the menu before each (speed,
+spit, california, speed, ...), as a family would. Prints one table row per
 deploy (figures: docs/device.md). Needs the firmware files (docs/device.md); takes
 about 3-4 minutes of wall time per run.
 """
@@ -21,6 +24,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLAY_US = 5000000
 COUNTDOWN_US = 3400000
 KEYS = "12345"
+GAMES = ("speed", "spit", "california")  # the menu's GAME item, in its order
+MENU_GAP_US = 12000000  # after the mashing: R17's idle stop, the result, the stats save
+_MENU_PRESS_US = 300000
+_TO_GAME = 5  # L presses from PLAY to the menu's GAME item (R presses back)
 FIELDS = (
     "mem_free_boot",
     "mem_free_after_import",
@@ -35,28 +42,38 @@ FIELDS = (
 )
 
 
-def mash_script(seconds, every_us=150000, play_us=PLAY_US):
-    lines = ["%d 0 1" % play_us]
-    t = play_us + COUNTDOWN_US
-    i = 0
-    while t < play_us + COUNTDOWN_US + seconds * 1000000:
-        lines.append("%d %d %s" % (t, i % 2, KEYS[(i // 2) % 5]))
-        t += every_us
-        i += 1
+def mash_script(seconds, every_us=150000, play_us=PLAY_US, matches=1):
+    """PLAY, then the mashing; for each further match the menu's next game, PLAY, mashing."""
+    lines = []
+    for match in range(matches):
+        if match:  # the next game: L to GAME, 1, R back to PLAY
+            keys = "L" * _TO_GAME + "1" + "R" * _TO_GAME
+            for key in keys:
+                lines.append("%d 0 %s" % (play_us, key))
+                play_us += _MENU_PRESS_US
+        lines.append("%d 0 1" % play_us)
+        t = play_us + COUNTDOWN_US
+        i = 0
+        while t < play_us + COUNTDOWN_US + seconds * 1000000:
+            lines.append("%d %d %s" % (t, i % 2, KEYS[(i // 2) % 5]))
+            t += every_us
+            i += 1
+        play_us = t + MENU_GAP_US
     return "\n".join(lines) + "\n"
 
 
-def run(deploy, seconds, seed, extra=(), play_us=PLAY_US):
+def run(deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1):
     """``extra``: more ``device`` options (``--game spit``, ``--opponent hard``)."""
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "mash.txt")
         with open(script, "w") as f:
-            f.write(mash_script(seconds, play_us=play_us))
+            f.write(mash_script(seconds, play_us=play_us, matches=matches))
         report = os.path.join(tmp, "r.json")
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
         command = [
             sys.executable, "-m", "host_sim", "device", "--seed", str(seed),
             "--idle-ms", "4000", "--script", script, "--deploy", deploy, "--report", report,
+            "--matches", str(matches),
             *extra,
         ]  # fmt: skip
         result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -74,14 +91,19 @@ def main(argv=None):
     parser.add_argument("--game", choices=("speed", "spit", "california"), default="speed")
     parser.add_argument("--opponent", choices=("easy", "medium", "hard"), default=None)
     parser.add_argument("--play-ms", type=int, default=PLAY_US // 1000, help="the PLAY press")
+    parser.add_argument(
+        "--family", type=int, default=1, metavar="N", help="N matches, the next game each time"
+    )
     args = parser.parse_args(argv)
+    if args.family < 1:
+        parser.error("--family must be 1 or more")
     options = ["--game", args.game] if args.game != "speed" else []
     if args.opponent:
         options += ["--opponent", args.opponent]
     print("| deploy | " + " | ".join(FIELDS) + " | plays | emulated ms | wall s |")
     print("|---" * (len(FIELDS) + 4) + "|")
     for deploy in args.deploy.split(","):
-        r = run(deploy, args.seconds, args.seed, options, args.play_ms * 1000)
+        r = run(deploy, args.seconds, args.seed, options, args.play_ms * 1000, args.family)
         if "error" in r:
             print(f"| {deploy} | failed: {r['error']} |")
             continue

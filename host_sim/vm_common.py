@@ -7,6 +7,7 @@ RULES_MODULES = (
     "cards",
     "rng",
     "logtext",
+    "dealtext",
     "matchlog",
     "stall",
     "core",

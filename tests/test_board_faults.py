@@ -173,11 +173,11 @@ class _Screens:
 
 
 def test_an_unexpected_error_is_shown_on_the_panels_until_a_key_goes_back_to_the_menu(capsys):
-    from speedduo import board_io
+    from speedduo import menu_loop
 
     vclock.install(vclock.VirtualClock()).auto_step_us = 1000
     screens = _Screens()
-    board_io.show_fault(MemoryError("memory allocation failed"), _Keys(3), screens, lambda: None)
+    menu_loop.show_fault(MemoryError("memory allocation failed"), _Keys(3), screens, lambda: None)
     title, lines = screens.shown[0]
     assert title == "SORRY, AN ERROR"
     assert lines == ["MemoryError: memory", "allocation failed", "ANY KEY: MENU"]

@@ -132,10 +132,10 @@ clock.auto_step_us = 200
 clock.contacts = [(100000, 0, True), (100000, 6, True)]  # Player 1 holds L and R
 import board
 from host_sim.screens_capture import sim_screens
-from speedduo import board_io
+from speedduo import menu_loop
 from speedduo.keys import make_keys
 assert "speedduo.selftest" not in sys.modules
-board_io.self_test(make_keys(board), sim_screens()[0], lambda: None)
+menu_loop.self_test(make_keys(board), sim_screens()[0], lambda: None)
 print("loaded after:", "speedduo.selftest" in sys.modules)
 """
 

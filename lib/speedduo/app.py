@@ -18,9 +18,7 @@ their own arbiter's instants (``game_app.GameArbiter``) and log
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.arbiter import Arbiter
-from speedduo.keylog import KeyRecorder
-from speedduo.match import OVER, Match
-from speedduo.matchlog import MatchLog
+from speedduo.codes import OVER
 
 REDRAW_MS = const(40)  # the screens follow time at least this often
 
@@ -49,6 +47,12 @@ class App:
         ``sound``: a ``sound.Sound`` (the piezo), told the core's records and each
         change of the match's phase, and advanced every pass while a tune plays (it
         only sets the PWM's registers)."""
+        # classic Speed's match, log and key record are imported here, not with the loop:
+        # the other games' GameApp (an App) never brings them onto the board's heap
+        from speedduo.keylog import KeyRecorder
+        from speedduo.match import Match
+        from speedduo.matchlog import MatchLog
+
         log = MatchLog()
         match = Match(seed, rules, best_of, log)
         if start_ticks is None:

@@ -30,16 +30,13 @@ import keypad
 import supervisor
 
 from speedduo import pins
-from speedduo.app import App
-from speedduo.keys import SELF_TEST_KEY, held, make_keys
 from speedduo.link import Link
+from speedduo.loader import load, unload
 from speedduo.logport import LogPort
-from speedduo.menu import SHOW_HOW_TO_PLAY, SHOW_SELF_TEST, SHOW_STATS, START, TITLE, Menu
+from speedduo.menu import LINE_CHARS, Menu
 from speedduo.rng import SEED_LIMIT
 from speedduo.screens import Screens
-from speedduo.settings import read_settings, wrap
-from speedduo.sound import TUNE_COUNTDOWN, TUNE_MENU, Sound
-from speedduo.ticks import ticks_diff
+from speedduo.sound import Sound
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -49,7 +46,13 @@ except ImportError:
 _NO_DEVICE = OSError(19)  # ENODEV, what an unanswered address raises; preallocated
 WATCHDOG_S = 8  # a loop pass that hangs this long resets the board (RP2040: at most 8.3 s)
 NOTICE_MS = 10000  # a settings notice stays this long unless a key is pressed
-_LINE = 21  # characters on a panel line
+
+# what a match brings in, leaves first (each after a collection: compiling needs room);
+# forgotten after the match, so the menu and the next game get their room back
+CLASSIC_MODULES = ("dealtext", "matchlog", "keylog", "phases", "stall", "core", "match")
+LOOP_MODULES = ("keybatch", "arbiter", "app")
+MATCH_MODULES = CLASSIC_MODULES + LOOP_MODULES + ("opponent",)
+# (game_app.MODULES: the other games' own)
 
 
 class PanelBus:
@@ -109,147 +112,6 @@ def new_seed():
     return value % SEED_LIMIT
 
 
-def menu_title(screens) -> str:
-    """The menu's top line: the game's name, or which player's screen is missing."""
-    for i in range(2):
-        if not screens.panels[i].online:
-            return "P%d SCREEN MISSING" % (i + 1)
-    return TITLE
-
-
-def choose(keys, screens, menu, feed, stats_box=None, sound=None, idle_off_ms=0) -> int:
-    """The menu on both panels until PLAY is pressed with both panels there.
-
-    L/R move, 1-5 choose. A missing panel is retried while the menu shows and
-    gets the menu as soon as it answers. STATS shows the stats (stats_screen),
-    SELF TEST the bring-up test (selftest.py). After ``idle_off_ms`` with no key
-    (0: never) the board dozes (``idle.doze``) and comes back to the menu as it was.
-    Returns the PLAY press's keypad timestamp: the match's time 0 is that
-    press, whatever the loop was doing. The last match's tune plays on; a press
-    clicks at the menu's volume.
-    """
-    event = keypad.Event()
-    start = supervisor.ticks_ms()
-    last_key = start
-    title = None
-    while True:
-        feed()
-        if sound is not None:
-            sound.update(supervisor.ticks_ms())
-        screens.recover(ticks_diff(supervisor.ticks_ms(), start))
-        if menu_title(screens) != title:
-            title = menu_title(screens)
-            screens.show_menu(-1, menu.lines(), menu.selected, title)
-        if idle_off_ms and ticks_diff(supervisor.ticks_ms(), last_key) >= idle_off_ms:
-            gc.collect()  # room to compile it: loaded only for the doze, as stats_screen is
-            from speedduo.idle import doze
-
-            doze(keys, screens, feed, sound)
-            del doze
-            unload("idle")
-            title = None  # the menu again, on both panels
-            last_key = supervisor.ticks_ms()
-            continue
-        while keys.events.get_into(event):
-            last_key = supervisor.ticks_ms()
-            if not event.pressed:
-                continue
-            action = menu.press(event.key_number)
-            if sound is not None:
-                sound.volume = menu.volume
-                if action != START:  # (PLAY: the countdown beeps, below)
-                    sound.play(TUNE_MENU)
-            if action == SHOW_HOW_TO_PLAY:
-                how_to_play(keys, screens, feed)
-            elif action == SHOW_STATS and stats_box is not None:
-                from speedduo.stats_screen import show_stats
-
-                show_stats(keys, screens, the_stats(stats_box), menu.rules, feed)
-                del show_stats
-                unload("stats_screen")
-            elif action == SHOW_SELF_TEST:
-                self_test(keys, screens, feed, sound)
-            elif action == START:
-                if title != TITLE:
-                    continue  # PLAY waits for both screens
-                # the PLAY press is read (not a play); the events after it stay queued,
-                # so its release is in the match's key record however soon the loop saw it
-                screens.hide_menu()
-                if sound is not None:  # R3's first beep at the press, not once the match
-                    sound.play(TUNE_COUNTDOWN)  # is built (~0.3 s later on the board)
-                    sound.update(supervisor.ticks_ms())
-                return event.timestamp
-            screens.show_menu(-1, menu.lines(), menu.selected, title)
-            last_key = supervisor.ticks_ms()  # (a screen the press opened has closed)
-
-
-def self_test(keys, screens, feed, sound=None):
-    """The bring-up self-test (selftest.py), loaded only for as long as it runs."""
-    gc.collect()  # room to compile it
-    before = _free()
-    from speedduo.selftest import run
-
-    gc.collect()
-    loaded = _free()
-    run(keys, screens, feed, sound)
-    del run
-    unload("selftest")
-    gc.collect()
-    if before >= 0:
-        print("self test: heap free %d before, %d loaded, %d after" % (before, loaded, _free()))
-
-
-def _free():
-    """Free heap bytes (-1 where ``gc`` cannot say: CPython)."""
-    return gc.mem_free() if hasattr(gc, "mem_free") else -1
-
-
-def how_to_play(keys, screens, feed):
-    """The rules in short, page by page on both panels; any key turns the page."""
-    from speedduo import howto
-
-    last = len(howto.PAGES) - 1
-    for i, (title, lines) in enumerate(howto.PAGES):
-        notice(keys, screens, title, list(lines) + [howto.DONE if i == last else howto.NEXT], feed)
-
-
-def notice(keys, screens, title, lines, feed, wait_ms=0):
-    """A message on both panels (and the console) until a key is pressed, or ``wait_ms``."""
-    print("%s: %s" % (title, " / ".join(line.strip() for line in lines)))
-    screens.show_menu(-1, lines, -1, title)
-    event = keypad.Event()
-    keys.events.clear()
-    start = supervisor.ticks_ms()
-    while not wait_ms or ticks_diff(supervisor.ticks_ms(), start) < wait_ms:
-        feed()
-        screens.recover(ticks_diff(supervisor.ticks_ms(), start))
-        while keys.events.get_into(event):
-            if event.pressed:
-                keys.events.clear()
-                screens.hide_menu()
-                return
-    screens.hide_menu()
-
-
-def show_fault(error, keys, screens, feed, sound=None):
-    """Anything the game did not expect (MemoryError too): on both panels and the
-    console, then back to the menu at a key press. No reset, so no reset loop."""
-    if sound is not None:
-        sound.stop()
-    gc.collect()
-    try:
-        import traceback
-
-        traceback.print_exception(error)
-    except ImportError:  # the MicroPython VM of the tests
-        import sys
-
-        sys.print_exception(error)  # type: ignore[attr-defined]
-    lines = wrap("%s: %s" % (type(error).__name__, error), _LINE)[:5]
-    lines.append("ANY KEY: MENU")
-    notice(keys, screens, "SORRY, AN ERROR", lines, feed)
-
-
 def start_watchdog():
     """The board's watchdog, fed every loop pass: a hung loop resets the board.
     Returns its ``feed`` (a no-op where there is none)."""
@@ -290,8 +152,12 @@ class HostStats:
         self.stats_box = stats_box
         self.matches = 0  # matches played to their end since power-on
 
+    def stats(self):
+        """The stats (read from nvm when first asked: the_stats)."""
+        return the_stats(self.stats_box)
+
     def summary(self):
-        summary = the_stats(self.stats_box).summary()
+        summary = self.stats().summary()
         port = self.log_port
         summary["power_on"] = {
             "matches": self.matches,
@@ -301,16 +167,29 @@ class HostStats:
         return summary
 
 
-def unload(name):
-    """Forget ``speedduo.<name>``, a module seldom used: its code (KBs) goes back to the heap
-    once nothing refers to it (the next import reads it again)."""
-    import sys
+def forget_match():
+    """Forget every module a match brought in (``MATCH_MODULES``, ``game_app.MODULES``):
+    once the match is dropped, their code goes back to the heap."""
+    for name in MATCH_MODULES:
+        unload(name)
+    game_app = sys.modules.get("speedduo.game_app")
+    if game_app is not None:
+        from speedduo.games import BOARD_GAMES, modules
 
-    import speedduo
+        for name in game_app.MODULES:
+            unload(name)
+        for game in BOARD_GAMES:  # the other games' cores and views (the registry's)
+            if game != "speed":  # (classic's: MATCH_MODULES, and the screens' view)
+                for name in modules(game):
+                    unload(name)
+    gc.collect()
 
-    sys.modules.pop("speedduo." + name, None)
-    if hasattr(speedduo, name):
-        delattr(speedduo, name)
+
+def _menu():
+    """``menu_loop`` (the menu and what it opens), loaded when the menu shows; forgotten
+    during a match (main)."""
+    load(("menu_loop",))
+    return sys.modules["speedduo.menu_loop"]
 
 
 def the_stats(box):
@@ -364,8 +243,14 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     # the buttons first: a press while the rest boots (~5 s after power-on with .py
     # files) is queued, not lost
     if keys is None:
+        from speedduo.keys import SELF_TEST_KEY, held, make_keys
+
         testing = held(board, SELF_TEST_KEY)
         keys = make_keys(board)
+        del held, make_keys
+    unload("keys")  # needed at power-on only
+    from speedduo.settings import read_settings
+
     settings = read_settings(
         os.getenv,
         getattr(os, "environ", None),
@@ -394,42 +279,52 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     # every loop pass feeds the watchdog and answers the host's requests (link.py)
     link = Link(log_port, supervisor.ticks_ms, start_watchdog(), host_stats.summary, menu)
     feed = link.poll
+    lines = settings.report_lines(LINE_CHARS)
+    seed = settings.seed
+    idle_off_ms = settings.idle_off_ms
+    # read once: the module leaves the heap (the menu keeps the rules and the choices)
+    del settings, read_settings
+    unload("settings")
     if reset_after_a_hang():
-        notice(keys, screens, "RESTARTED", wrap("the game hung and was restarted", _LINE), feed)
-    lines = settings.report_lines(_LINE)
+        _menu().notice(keys, screens, "RESTARTED", ["the game hung and", "was restarted"], feed)
     if lines:
         lines.append("(defaults used)")
-        notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
+        _menu().notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
     if testing:
-        self_test(keys, screens, feed, sound)
+        _menu().self_test(keys, screens, feed, sound)
     if profiler is not None:
         profiler.imported()
-    seed = settings.seed
     played = 0
     while True:
         try:
-            play_ticks = choose(keys, screens, menu, feed, stats_box, sound, settings.idle_off_ms)
+            play_ticks = _menu().choose(
+                keys, screens, menu, feed, host_stats.stats, sound, idle_off_ms
+            )
+            unload("menu_loop")  # (loaded again when the menu shows)
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first
+            # the match's modules are loaded now and reached through sys.modules (a name
+            # bound here would keep a module's code alive after forget_match)
+            load(LOOP_MODULES)
             if menu.game:  # V8, V9: not in the stats (docs/stats.md)
-                gc.collect()  # room to compile it; imported by name: the board glue's type
-                __import__("speedduo.game_app")  # check stops here (test_board_program.py)
+                load(("game_app",))
                 board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload, link)
                 app = sys.modules["speedduo.game_app"].board_match(
-                    menu, settings, match_seed, play_ticks, keys.events, screens, log_port, board_
+                    menu, menu.rules, match_seed, play_ticks, keys.events, screens, log_port, board_
                 )
             else:
+                load(CLASSIC_MODULES)
                 opponent = None
                 if menu.opponent:  # one player against the board: it plays Player 2
-                    gc.collect()  # room to compile it (imported the first time it is chosen)
-                    from speedduo.opponent import Opponent
-
-                    opponent = Opponent(menu.opponent, match_seed, settings.rules.claim_mode)
-                app = App(
+                    load(("opponent",))
+                    opponent = sys.modules["speedduo.opponent"].Opponent(
+                        menu.opponent, match_seed, menu.rules.claim_mode
+                    )
+                app = sys.modules["speedduo.app"].App(
                     keys.events,
                     supervisor.ticks_ms,
                     match_seed,
-                    settings.rules,
+                    menu.rules,
                     menu.best_of,
                     log_port.send,
                     screens,
@@ -438,6 +333,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
                     event=keypad.Event(),
                     sound=sound,
                 )
+                opponent = None  # (the app holds it)
                 if profiler is None:
                     app.run(feed)
                 else:
@@ -463,13 +359,16 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
-            show_fault(error, keys, screens, feed, sound)
+            app = opponent = None
+            forget_match()
+            _menu().show_fault(error, keys, screens, feed, sound)
             continue
         if seed >= 0:
             seed = (seed + 1) % SEED_LIMIT
         played += 1
         host_stats.matches = played
         if matches and played >= matches:
+            forget_match()
             return app
-        if menu.game:
-            app = None  # V8/V9: its modules were forgotten; now they leave the heap
+        app = None  # the match leaves the heap, and the modules it brought in
+        forget_match()

@@ -140,23 +140,23 @@ class GameApp(App):
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
 
 
-# the modules a game brings in (board_io unloads them after the match: classic Speed
-# gets its room back)
+# the modules a game brings in (board_io.forget_match unloads them after the match): the
+# family's, and every board game's core and view but classic's (the registry: games.py)
 MODULES = ("game_app", "gamematch", "gamelog", "gamerules", "game_view", "game_opponent")
 
 
-def board_match(menu, settings, seed, start_ticks, events, screens, log_port, board):
+def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board):
     """One match of the menu's game (V8, V9) on the board (board_io.main); returns its
     GameApp. The options the game takes (gamerules.OPTIONS) come from the board's
-    ``settings.rules`` (settings.toml, the menu), the rest keep their defaults; the menu's
+    ``rules`` (settings.toml, the menu), the rest keep their defaults; the menu's
     OPPONENT (1-3) plays player 1. ``board``: (ticks_ms, a keypad.Event, the Sound or None,
-    the watchdog's feed, the Profiler or None, board_io.unload, the Link). For the match the screens
-    show the game's views, then their own again; then the modules it brought in are
-    forgotten (``MODULES``), so classic Speed gets their room back."""
-    ticks_ms, event, sound, feed, profiler, unload, link = board
+    the watchdog's feed, the Profiler or None, loader.unload (unused), the Link). For the
+    match the screens show the game's views, then their own again; board_io then forgets
+    the modules it brought in (``MODULES``), so the next match gets their room back."""
+    ticks_ms, event, sound, feed, profiler, _unload, link = board
     import gc
 
-    from speedduo.games import BOARD_GAMES, core_class, modules, view_class
+    from speedduo.games import BOARD_GAMES, core_class, view_class
 
     # one module at a time, collecting before each (compiling needs room on the board;
     # board_io imports the classic opponent the same way)
@@ -166,8 +166,8 @@ def board_match(menu, settings, seed, start_ticks, events, screens, log_port, bo
     game = BOARD_GAMES[menu.game]
     game_rules = GameRules(game)
     for name, _ in OPTIONS[game]:
-        if hasattr(settings.rules, name):
-            game_rules.set(name, getattr(settings.rules, name))
+        if hasattr(rules, name):
+            game_rules.set(name, getattr(rules, name))
     gc.collect()
     core = core_class(game)(game_rules)  # the registry's (games.py)
     gc.collect()
@@ -206,6 +206,4 @@ def board_match(menu, settings, seed, start_ticks, events, screens, log_port, bo
     finally:
         screens.views = saved
         log_port.flush()
-        for name in MODULES + modules(game):  # and the game's core and view (games.py)
-            unload(name)
     return app

@@ -77,9 +77,8 @@ from speedduo.codes import (  # noqa: F401  (re-exported: the log's words for th
     TIE_NONE,
     TIE_WON,
 )
+from speedduo.dealtext import DEAL_AT, DEAL_TEMPLATE
 from speedduo.logtext import (
-    DEAL_AT,
-    DEAL_TEMPLATE,
     RANK_BYTES,
     SUIT_BYTES,
     card_into,

@@ -15,6 +15,8 @@ keeps its value for classic Speed.
 Not on the play path: it may build strings.
 """
 
+from micropython import const  # on the host, Blinka provides this module
+
 from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
 from speedduo.games import BOARD_GAMES, MENU_NAMES, MENU_OPTIONS
 
@@ -40,6 +42,7 @@ GAME_IDS = BOARD_GAMES
 _GAME_RULES = (BEST_OF, PENALTY, NO_WRAP, SAME_RANK, JOKERS, DOUBLE_DECK)
 _RULE_NAMES = ("best_of", "penalty", "no_wrap", "same_rank", "jokers", "double_deck")
 TITLE = "SPEED DUO"
+LINE_CHARS = const(21)  # characters on a panel line (the menu, notices, messages)
 
 # what a press asks for (press())
 STAY = 0

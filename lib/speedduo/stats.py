@@ -15,7 +15,7 @@ so holding them costs 120 bytes. ``record(match)`` after a match, then
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.matchlog import END_ABANDONED, NULL_PLAYER
+from speedduo.codes import END_ABANDONED, NULL_PLAYER
 from speedduo.stats_store import PAYLOAD, VERSION, Store
 
 MODES = 4

@@ -31,17 +31,19 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
 from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
-from speedduo.codes import COUNTDOWN, OVER, RESULT
-from speedduo.matchlog import (
+from speedduo.codes import (  # not matchlog: the menu and the other games do without it
+    COUNTDOWN,
     END_CLAIM,
     END_DEAD_STALL,
     END_OUT,
     EV_FLIP,
     EV_REDEAL,
     EV_REJECT,
+    INVALID,
+    LATE,
     NULL_PLAYER,
-    WHY_INVALID,
-    WHY_LATE,
+    OVER,
+    RESULT,
 )
 from speedduo.seat import Seat
 from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, inverted, sprite_rows
@@ -208,9 +210,9 @@ class PlayerView:
                 self._redealt = False
             self._flip_until = now + _FLIP_MS
         elif kind == EV_REJECT and p == self.player:
-            if why == WHY_LATE:
+            if why == LATE:
                 self._flash = _M_LATE
-            elif why == WHY_INVALID:
+            elif why == INVALID:
                 self._flash = _M_INVALID
             else:
                 self._flash = _M_LOCKED
