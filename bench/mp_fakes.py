@@ -61,3 +61,15 @@ def locked(work, arg):
     finally:
         micropython.heap_unlock()
     return result
+
+
+def control_and_verdict(caught, what, failures):
+    """The control's line (a path known to allocate, run under the lock: ``caught`` when
+    the lock stopped it) and the closing ``ALL PASS``/``SOME FAIL``; returns the failures."""
+    if caught:
+        print("CONTROL %s allocates and was caught: the lock works" % what)
+    else:
+        print("CONTROL BROKEN %s ran under heap_lock: the check proves nothing" % what)
+        failures += 1
+    print("ALL PASS" if failures == 0 else "SOME FAIL")
+    return failures

@@ -27,7 +27,7 @@ import micropython
 _root = sys.argv[1] if len(sys.argv) > 1 else "."
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
-from mp_fakes import FakeEvent, FakeQueue, locked  # noqa: E402  (this script's folder)
+from mp_fakes import FakeEvent, FakeQueue, control_and_verdict, locked  # noqa: E402  (this script's folder)
 from speedduo.california import California  # noqa: E402
 from speedduo.game_app import GameApp  # noqa: E402
 from speedduo.game_opponent import GameOpponent  # noqa: E402
@@ -156,12 +156,8 @@ def main():
                     total,
                 )
             )
-    if locked(control, _match("spit", 1, 1)) == -1:
-        print("CONTROL GameLog.drain allocates and was caught: the lock works")
-    else:
-        print("CONTROL BROKEN GameLog.drain ran under heap_lock: the check proves nothing")
-        failures += 1
-    print("ALL PASS" if failures == 0 else "SOME FAIL")
+    caught = locked(control, _match("spit", 1, 1)) == -1
+    control_and_verdict(caught, "GameLog.drain", failures)
 
 
 main()
