@@ -308,7 +308,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
             load(LOOP_MODULES)
             if menu.game:  # V8, V9: not in the stats (docs/stats.md)
                 load(("game_app",))
-                board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, unload, link)
+                board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, link)
                 app = sys.modules["speedduo.game_app"].board_match(
                     menu, menu.rules, match_seed, play_ticks, keys.events, screens, log_port, board_
                 )

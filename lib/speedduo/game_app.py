@@ -150,10 +150,10 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
     GameApp. The options the game takes (gamerules.OPTIONS) come from the board's
     ``rules`` (settings.toml, the menu), the rest keep their defaults; the menu's
     OPPONENT (1-3) plays player 1. ``board``: (ticks_ms, a keypad.Event, the Sound or None,
-    the watchdog's feed, the Profiler or None, loader.unload (unused), the Link). For the
+    the watchdog's feed, the Profiler or None, the Link). For the
     match the screens show the game's views, then their own again; board_io then forgets
     the modules it brought in (``MODULES``), so the next match gets their room back."""
-    ticks_ms, event, sound, feed, profiler, _unload, link = board
+    ticks_ms, event, sound, feed, profiler, link = board
     import gc
 
     from speedduo.games import BOARD_GAMES, core_class, view_class
