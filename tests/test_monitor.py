@@ -124,7 +124,7 @@ def test_a_host_that_goes_away_mid_match_gets_the_lost_lines_counted_when_back(b
         time.sleep(1.5)
         port = serial.Serial(b.path, timeout=0.2)
         start = len(items)
-        _read_until(port, decoder, items, lambda got: len(got) > start)
+        _read_until(port, decoder, items, lambda got, start=start: len(got) > start)
         if items[start].kind != "log":
             break
         port.close()
