@@ -268,7 +268,7 @@ def session_of(header, path="log"):
     """A fresh ``GameSession`` for the match a version 2 log's first line describes (its
     game's rules core, seed, rules and best_of); LogError naming ``path`` when its rules
     are refused."""
-    from games_runner import best_of_for, make_core
+    from runner import best_of_for, make_core
     from speedduo.gamematch import GameSession
 
     game = header["game"]

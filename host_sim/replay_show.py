@@ -18,7 +18,7 @@ from host_sim.window_clock import wall_us
 
 use_board_paths()
 
-from games_runner import view_class  # noqa: E402
+from runner import view_class  # noqa: E402
 from speedduo import pins  # noqa: E402
 from speedduo.app import App  # noqa: E402
 

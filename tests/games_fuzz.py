@@ -10,7 +10,7 @@ import json
 import os
 import random
 
-from games_runner import GameSimulation
+from runner import GameSimulation
 from speedduo.gamerules import GameRules
 
 SOAK = os.environ.get("SPEED_SOAK") == "1"

@@ -158,9 +158,9 @@ def test_the_boards_opponent_plays_player_1_through_the_key_record(game):
 
 
 def test_the_simulators_bots_are_the_boards_opponent_code():
-    import games_bots
+    import bots
 
-    assert games_bots.GameBot is GameBot
+    assert bots.GameBot is GameBot
 
 
 # ---- the menu and settings ----
