@@ -163,6 +163,28 @@ def test_the_simulators_bots_are_the_boards_opponent_code():
     assert bots.GameBot is GameBot
 
 
+@pytest.mark.parametrize("game", ["spit", "california"])
+def test_a_headless_run_of_a_board_game_goes_through_the_boards_loop(game):
+    from runner import GameSimulation
+
+    lines = []
+    sim = GameSimulation(game, 4, GameRules(game), 3, ["bot:hard", "bot:medium"])
+    sim.run(lines.append)
+    presses = [k for _, obj in _replays(lines) for k in obj.get("keys", ()) if k[2] == 1]
+    assert isinstance(sim.app, GameApp) and not sim.direct
+    assert sim.app.arbiter.presses == len(presses) > 10  # every press read by the arbiter
+
+
+def test_speed_for_three_takes_the_runners_direct_path():
+    from runner import GameSimulation
+
+    lines = []
+    sim = GameSimulation("speed", 4, GameRules("speed"), 3, ["bot:hard"] * 3)
+    sim.run(lines.append)
+    assert sim.direct and sim.app is None  # three rows of keys: more than the loop's 14
+    assert json.loads(lines[0])["players"] == 3 and json.loads(lines[-1])["ev"] == "match_end"
+
+
 # ---- the menu and settings ----
 
 
