@@ -392,15 +392,14 @@ def _summary(args, lines):
 
 def _replay(args):
     from host_sim.logfile import read_bytes
-    from host_sim.replay import ReplayError
-    from host_sim.replay_games import replay_any_file
+    from host_sim.replay import ReplayError, replay_file
 
     try:
         if args.show:
             from host_sim.replay_show import show_file
 
             return show_file(args.log)
-        ok, message = replay_any_file(args.log, read_bytes(args.log))
+        ok, message = replay_file(args.log, read_bytes(args.log))
     except ReplayError as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
         return 2
