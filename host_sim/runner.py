@@ -34,7 +34,27 @@ _TICKS_MASK = (1 << 29) - 1  # supervisor.ticks_ms wraps here
 _QUEUE = 64  # as many events as the board's keypad queue holds
 
 
-class Simulation:
+class _LogLines:
+    """The board loop's log lines (``_emit``, its ``send_line``) to ``run``'s ``write``: the
+    match line, sent as the loop is made, waits for ``run``."""
+
+    _write = None
+    _early = ()
+
+    def _emit(self, line):
+        if self._write is None:
+            self._early = list(self._early) + [bytes(line).decode()]
+        else:
+            self._write(bytes(line).decode())
+
+    def _begin(self, write):
+        self._write = write
+        for line in self._early:
+            write(line)
+        self._early = ()
+
+
+class Simulation(_LogLines):
     def __init__(
         self,
         seed,
@@ -61,8 +81,6 @@ class Simulation:
         self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset, tick_offset))
         self.keys = make_keys(board)
         self._start_tick = self.clock.tick_at_or_before(0)
-        self._write = None
-        self._early = []
         self.app = App(
             self.keys.events,
             self.clock.ticks_ms,
@@ -123,18 +141,9 @@ class Simulation:
         target = (self._start_tick + offset) * 1000 // 1024 + ms
         return self.clock.tick_time((target * 1024 + 999) // 1000 - offset)
 
-    def _emit(self, line):
-        if self._write is None:  # the match line, written as the App is made
-            self._early.append(line.decode())
-        else:
-            self._write(line.decode())
-
     def run(self, write):
         """Play the match to its end, writing every log line; returns the Match."""
-        self._write = write
-        for line in self._early:
-            write(line)
-        self._early = []
+        self._begin(write)
         match = self.match
         log = self.log
         clock = self.clock
@@ -211,7 +220,7 @@ def best_of_for(game, best_of):
     return best_of if game == "speed" else 1
 
 
-class GameSimulation:
+class GameSimulation(_LogLines):
     """One match of V8, V9 (through the board's loop, ``GameApp``) or V10 (the direct
     path); see the module docstring."""
 
@@ -231,8 +240,6 @@ class GameSimulation:
         self.steps = 0
         self.direct = len(players) > 2  # V10: more rows of keys than the board's loop holds
         self.app = None
-        self._write = None
-        self._early = []
         if not self.direct:
             from speedduo.game_app import GameApp
 
@@ -250,18 +257,9 @@ class GameSimulation:
     def _ticks(self):
         return self._now & _TICKS_MASK
 
-    def _emit(self, line):
-        if self._write is None:  # the match line, written as the GameApp is made
-            self._early.append(bytes(line).decode())
-        else:
-            self._write(bytes(line).decode())
-
     def run(self, write):
         """Play the match to its end, writing every log line; returns the GameMatch."""
-        self._write = write
-        for line in self._early:
-            write(line)
-        self._early = []
+        self._begin(write)
         session = self.session
         match = self.match
         session.log.drain(write)
