@@ -194,7 +194,7 @@ def section_c(args, mpy):
     for seed in range(1, count + 1):
         out = subprocess.run(
             [mpy, "-X", "heapsize=160K", os.path.join(ROOT, "host_sim", "vm_main.py"), ROOT]
-            + [str(seed), "3", PLAYERS[0], PLAYERS[1], "0", "0", "0", "-"],
+            + ["speed", str(seed), "3", "0", "0", "0", "-", PLAYERS[0], PLAYERS[1], "--"],
             capture_output=True,
             text=True,
             check=True,

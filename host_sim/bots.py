@@ -7,8 +7,13 @@ asked), so every bot press goes through the scan, the timestamp and the
 arbiter like a human's, and either player (or both) can be a bot. Levels:
 easy, medium, hard and perfect (0 ms, the simulator's). Runs under CPython
 and MicroPython.
+
+The other games' bots (V8-V10) are the board's opponent code as it is
+(``speedduo.game_opponent.GameBot``): the runner (``runner.GameSimulation``) puts
+their key events straight into the keypad queue, on its millisecond clock.
 """
 
+from speedduo.game_opponent import GameBot  # noqa: F401  (the other games' bots: runner.py)
 from speedduo.opponent import CLAIM, NOTHING, SETTLE_MS, Brain, level_number
 
 SETTLE_US = SETTLE_MS * 1000

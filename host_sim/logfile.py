@@ -216,7 +216,7 @@ def _size(limit):
 def read_log(path):
     """The log's lines as (text, object) pairs; LogError for anything malformed.
 
-    Every line's fields are checked for type and range (``check_fields``), so a
+    Every line's fields are checked for type and range (``check_line_fields``), so a
     consumer may use them without further checks.
     """
     return parse_log_bytes(read_bytes(path), path)
@@ -224,14 +224,18 @@ def read_log(path):
 
 def parse_log_bytes(data, path="log"):
     """``read_log`` for the bytes of a file."""
+    return parse_log(decode_log(data, path), path)
+
+
+def decode_log(data, path="log"):
+    """A log file's bytes as text (every version); LogError when empty or not UTF-8."""
     if not data:
         raise LogError(f"{path} is empty")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise LogError(f"{path}: line {line} is not UTF-8 text") from None
-    return parse_log(text, path)
 
 
 def lost_why(marker):
@@ -261,22 +265,59 @@ def json_line(line, path, number):
         raise LogError(f"{path}: line {number} is not valid JSON ({msg})") from None
 
 
-def parse_log(text, path="log"):
-    """``read_log`` for text already read."""
+def parse_lines(text, path, check_line):
+    """The [(line, obj)] of a log of any version, read the same way: whole lines of JSON
+    event objects, no gap marker, ending in match_end. ``check_line(number, obj)`` is the
+    version's check of one line's event and fields (it raises LogError)."""
     if not text.endswith("\n"):
         raise LogError(f"{path}: line {text.count(chr(10)) + 1} is truncated (no newline)")
     entries = []
     for number, line in enumerate(text.split("\n")[:-1], 1):
         obj = json_line(line, path, number)
-        if not isinstance(obj, dict) or "ev" not in obj:
+        if not isinstance(obj, dict) or not isinstance(obj.get("ev"), str):
             raise LogError(f"{path}: line {number} is not an event object")
-        ev = obj["ev"]
-        if ev == "lost":  # the data port's gap marker (docs/match-log.md): events are missing
+        if obj["ev"] == "lost":  # the data port's gap marker (docs/match-log.md)
             raise LogError(
                 f"{path}: line {number}: {_short(obj.get('lines'))} lines are missing here"
                 f" ({lost_why(obj)}): the log is incomplete and cannot be checked"
             )
-        if not isinstance(ev, str) or ev not in REQUIRED:
+        check_line(number, obj)
+        entries.append((line, obj))
+    if len(entries) < 2 or entries[-1][1]["ev"] != "match_end":
+        raise LogError(f"{path}: line {len(entries)} is not match_end: the log is truncated")
+    return entries
+
+
+def check_line_fields(path, number, obj, required, fields, keys_check=None):
+    """One line's event has its ``required`` fields and each known field its type
+    (``fields``: name -> (check, expected); ``keys_check`` the same for ``keys``); else
+    LogError naming the line and the field. Other fields are allowed (MATCH-LOG.md)."""
+    ev = obj["ev"]
+    missing = [field for field in required if field not in obj]
+    if missing:
+        raise LogError(f"{path}: line {number} ({ev}) lacks {', '.join(missing)}")
+    for name, value in obj.items():
+        if name in fields:
+            check, expected = fields[name]
+        elif name == "keys":
+            check, expected = keys_check or _KEYS
+        elif name == "keys_total":
+            check, expected = _KEYS_TOTAL
+        else:
+            continue
+        if not check(value):
+            raise LogError(
+                f"{path}: line {number} ({ev}): field {name} must be {expected},"
+                f" not {_short(value)}"
+            )
+
+
+def parse_log(text, path="log"):
+    """``read_log`` for text already read (version 1)."""
+
+    def check_line(number, obj):
+        ev = obj["ev"]
+        if ev not in REQUIRED:
             raise LogError(f"{path}: line {number} has unknown event {_short(ev)}")
         if number == 1:
             if ev != "match":
@@ -288,16 +329,9 @@ def parse_log(text, path="log"):
                 )
         elif ev == "match":
             raise LogError(f"{path}: line {number} is a second match event")
-        missing = [field for field in REQUIRED[ev] if field not in obj]
-        if missing:
-            raise LogError(f"{path}: line {number} ({ev}) lacks {', '.join(missing)}")
-        problem = check_fields(obj)
-        if problem:
-            raise LogError(f"{path}: line {number} ({ev}): {problem}")
-        entries.append((line, obj))
-    if entries[-1][1]["ev"] != "match_end":
-        raise LogError(f"{path}: line {len(entries)} is not match_end: the log is truncated")
-    return entries
+        check_line_fields(path, number, obj, REQUIRED[ev], FIELDS[ev])
+
+    return parse_lines(text, path, check_line)
 
 
 # ---- field types (MATCH-LOG.md v1 and the extra fields in README "The match log") ----
@@ -405,24 +439,6 @@ _KEYS = (
     "a list of [t, key 0-13, pressed 0|1], [t, -1, 0] or [t, -2, hand_no] entries",
 )
 _KEYS_TOTAL = (_whole, "a whole number >= 0")
-
-
-def check_fields(obj):
-    """What is wrong with one event's known fields (a phrase naming the field), or None."""
-    ev = obj["ev"]
-    fields = FIELDS[ev]
-    for name, value in obj.items():
-        if name in fields:
-            check, expected = fields[name]
-        elif name == "keys":
-            check, expected = _KEYS
-        elif name == "keys_total":
-            check, expected = _KEYS_TOTAL
-        else:
-            continue  # MATCH-LOG.md: extra fields are allowed
-        if not check(value):
-            return f"field {name} must be {expected}, not {_short(value)}"
-    return None
 
 
 def clip(line, width=200):

@@ -1,26 +1,34 @@
-"""Replay: check a match log against the rules by playing its key events again.
+"""Replay: check a match log of any version against the rules by playing its key events
+again (``replay_file``, the one entry point; the log's first line says its version).
 
-A log holds every key event the arbiter read (the extra fields ``keys`` and
+A log holds every key event the board's loop read (the fields ``keys`` and
 ``keys_total``, see README "The match log"), so nothing has to be guessed:
 
-1. every line is read and its fields type-checked (``logfile.read_log``):
-   anything malformed is a one-line ``LogError`` (exit status 2);
-2. the record itself is checked: hands are numbered 1, 2, ... and each is
-   ``deal`` ... ``hand_end``; time never runs backwards (within a hand, and
-   along the key record); no key event is missing or duplicated
-   (``keys_total``); each key alternates press and release unless the keypad
-   queue overflowed in between;
-3. the key events are fed, at their timestamps, through the real arbiter,
-   match and rules core, and every regenerated line must equal the file's.
+1. every line is read and its fields type-checked (``read_entries``, through
+   ``logfile.parse_lines``): anything malformed is a one-line ``LogError`` (exit
+   status 2);
+2. the key record is checked (``check_record``): time never runs backwards along
+   it, no key event is missing or duplicated (``keys_total``), each key alternates
+   press and release unless the keypad queue overflowed in between;
+3. the key events are fed, at their timestamps, through the real rules, and every
+   regenerated line must equal the file's (``compare``).
 
 2 and 3 end in a named divergence (exit status 1): the first line that is not
 what the rules produce at that instant.
+
+What differs per version, and only that, is named where it lives: version 1 (classic
+Speed, MATCH-LOG.md) has its fields in ``logfile.FIELDS``, its own record checks
+(``_Hands``: hands in order, time forwards within a hand, the keypad's scans), its
+regeneration through classic Speed's arbiter and match (``replay_events``, the key
+fields put back by ``replay_lines``) and where each key event rides (``check_rides``);
+version 2 (the other games, docs/match-log.md) has its fields and its regeneration
+through ``GameSession`` in ``replay_games.py``.
 """
 
 import json
 
 from host_sim import use_board_paths
-from host_sim.logfile import clip, parse_log_bytes, read_log
+from host_sim.logfile import clip, decode_log, parse_log, read_bytes
 
 use_board_paths()
 
@@ -96,82 +104,65 @@ def rules_from_log(match_obj):
     return rules
 
 
-def check_record(entries):
-    """Step 2: hands in order, time forwards, a complete key record.
+def check_record(entries, hands=None):
+    """Step 2, the key record (every version): time runs forwards along it, no key event
+    is missing or duplicated (``keys_total``), each key alternates press and release
+    unless the keypad queue lost events in between (version 1's loss marks), a ``keys``
+    line (the events that did not fit on the next line) is full and followed by more.
+    ``hands``: a version's own check of each line, made before its key events' (version
+    1: ``_Hands``, hands in order and time forwards within each).
 
     Returns (key events [(t, key, pressed)], overflows counted per hand_no).
     """
-    hand_no = 0
-    in_hand = False
-    last_t = None
     keys = []
     overflows = {}
     total = 0
     state = {}  # key -> last pressed flag, while no overflow intervened
     lossy = False  # between a loss mark and the queue's clearing: more may be lost unseen
     key_t = 0
-    scans = _Scans()
+    hand_no = 0
+    # version 1 may begin a key's record with its release; version 2's loop records a
+    # release only of a key it saw pressed
+    first = None if hands is not None else 0
     for number, (_, obj) in enumerate(entries, 1):
         ev = obj["ev"]
-        if ev == "deal":
-            if in_hand:
-                raise Divergence(number, f"hand {hand_no} has no hand_end before this deal")
-            if obj["hand_no"] != hand_no + 1:
-                raise Divergence(number, f"hand {obj['hand_no']} dealt after hand {hand_no}")
-            hand_no = obj["hand_no"]
-            in_hand = True
-            last_t = None
-        elif ev == "keys":  # key events that did not fit on the next line
+        if hands is not None:
+            hand_no = hands.line(number, obj, len(entries))
+        if ev == "keys":
             if number < len(entries) and "keys" not in entries[number][1]:
                 raise Divergence(number, "a keys line not followed by more key events")
             if len(_compact(obj["keys"])) - 2 + KEY_TEXT_MAX <= KEYS_CAPACITY:
                 raise Divergence(number, "a keys line with room for more key events")
-        elif ev == "match_end":
-            if number != len(entries):
-                raise Divergence(number, "match_end before the last line")
-            if in_hand:
-                raise Divergence(number, f"the match ends inside hand {hand_no}")
-        elif ev != "match":
-            if not in_hand:
-                raise Divergence(number, f"{ev} outside a hand (no deal before it)")
-            t = obj["t"]
-            if last_t is not None and t < last_t:
-                raise Divergence(number, f"time runs backwards: t={t} after t={last_t}")
-            last_t = t
-            if ev == "hand_end":
-                in_hand = False
-        if ev == "match" and ("keys" in obj or "keys_total" in obj):
+        elif ev == "match" and ("keys" in obj or "keys_total" in obj):
             raise Divergence(number, "key events before the match began")
-        if ev == "draw" and ("keys" in obj or "keys_total" in obj):
-            raise Divergence(number, "key events on a draw line (they go on its play line)")
-        if "keys" in obj:
-            for t, key, pressed in obj["keys"]:
-                if t < key_t:
-                    raise Divergence(number, f"key time runs backwards: {t} after {key_t}")
-                key_t = t
-                total += 1
-                if key == _OVERFLOW:  # [t, -1, 0]: events were lost here
-                    if lossy:
-                        raise Divergence(number, f"a second loss at {t} before the queue cleared")
-                    lossy = True
-                    state.clear()  # lost events: any key may be up or down now
-                    continue
-                if key == _CLEARED:  # [t, -2, hand that counted the loss (0: none)]
-                    if not lossy:
-                        raise Divergence(number, f"the keypad queue cleared at {t} with no loss")
-                    lossy = False
-                    state.clear()
-                    if pressed > hand_no:
-                        raise Divergence(number, f"events lost in hand {pressed}, not dealt yet")
-                    if pressed:
-                        overflows[pressed] = overflows.get(pressed, 0) + 1
-                    continue
-                if not lossy and state.get(key) == pressed:
-                    what = "pressed" if pressed else "released"
-                    raise Divergence(number, f"key {key} {what} twice in a row at {t}")
-                state[key] = pressed
-                keys.append((t, key, pressed))
-                scans.note(t, key, number)
+        for t, key, pressed in obj.get("keys", ()):
+            if t < key_t:
+                raise Divergence(number, f"key time runs backwards: {t} after {key_t}")
+            key_t = t
+            total += 1
+            if key == _OVERFLOW:  # [t, -1, 0]: events were lost here
+                if lossy:
+                    raise Divergence(number, f"a second loss at {t} before the queue cleared")
+                lossy = True
+                state.clear()  # lost events: any key may be up or down now
+                continue
+            if key == _CLEARED:  # [t, -2, hand that counted the loss (0: none)]
+                if not lossy:
+                    raise Divergence(number, f"the keypad queue cleared at {t} with no loss")
+                lossy = False
+                state.clear()
+                if pressed > hand_no:
+                    raise Divergence(number, f"events lost in hand {pressed}, not dealt yet")
+                if pressed:
+                    overflows[pressed] = overflows.get(pressed, 0) + 1
+                continue
+            if not lossy and state.get(key, first) == pressed:
+                what = "pressed" if pressed else "released"
+                raise Divergence(number, f"key {key} {what} twice in a row at {t}")
+            state[key] = pressed
+            keys.append((t, key, pressed))
+            if hands is not None:
+                hands.scans.note(t, key, number)
         if "keys_total" in obj and obj["keys_total"] != total:
             raise Divergence(
                 number,
@@ -182,13 +173,55 @@ def check_record(entries):
             raise Divergence(number, "keys without keys_total")
     if key_t >= _MAX_MATCH_MS:
         raise Divergence(len(entries), f"a key time of {key_t} ms is beyond any match")
-    scans.check()
+    if hands is not None:
+        hands.scans.check()
     if "keys_total" not in entries[-1][1]:
         raise ReplayError(
             f"line {len(entries)}: match_end has no keys_total: a log written without its"
             " key events cannot be checked"
         )
     return keys, overflows
+
+
+class _Hands:
+    """Version 1's own record checks: hands numbered 1, 2, ..., each ``deal`` ...
+    ``hand_end``, time forwards within a hand, no key event on a draw line (it rides
+    on its play line), and the keypad's scans (``_Scans``)."""
+
+    def __init__(self):
+        self.hand_no = 0
+        self.in_hand = False
+        self.last_t = None
+        self.scans = _Scans()
+
+    def line(self, number, obj, count):
+        """Check line ``number`` (of ``count``); the hand it is in."""
+        ev = obj["ev"]
+        if ev == "deal":
+            if self.in_hand:
+                raise Divergence(number, f"hand {self.hand_no} has no hand_end before this deal")
+            if obj["hand_no"] != self.hand_no + 1:
+                raise Divergence(number, f"hand {obj['hand_no']} dealt after hand {self.hand_no}")
+            self.hand_no = obj["hand_no"]
+            self.in_hand = True
+            self.last_t = None
+        elif ev == "match_end":
+            if number != count:
+                raise Divergence(number, "match_end before the last line")
+            if self.in_hand:
+                raise Divergence(number, f"the match ends inside hand {self.hand_no}")
+        elif ev not in ("match", "keys"):
+            if not self.in_hand:
+                raise Divergence(number, f"{ev} outside a hand (no deal before it)")
+            t = obj["t"]
+            if self.last_t is not None and t < self.last_t:
+                raise Divergence(number, f"time runs backwards: t={t} after t={self.last_t}")
+            self.last_t = t
+            if ev == "hand_end":
+                self.in_hand = False
+        if ev == "draw" and ("keys" in obj or "keys_total" in obj):
+            raise Divergence(number, "key events on a draw line (they go on its play line)")
+        return self.hand_no
 
 
 def _first_tick(ms):
@@ -253,7 +286,7 @@ def replay_events(entries, spans=None):
     into those lines of the lines it may ride on (``check_rides``)."""
     header = entries[0][1]
     rules = rules_from_log(header)
-    keys, overflows = check_record(entries)
+    keys, overflows = check_record(entries, _Hands())
     out = []
     log = MatchLog()
     match = Match(header["seed"], rules, header["best_of"], log)
@@ -363,10 +396,30 @@ def replay_lines(entries, spans=None):
     return lines
 
 
-def check_entries(entries):
-    """Raise Divergence naming the first line the rules do not produce; else return None."""
-    spans = []
-    regenerated = replay_lines(entries, spans)
+def version(entries):
+    """The log's version (its first line's ``v``: 1 classic Speed, 2 the other games)."""
+    return entries[0][1]["v"]
+
+
+def check_entries(entries, path="log"):
+    """Raise Divergence naming the first line the rules do not produce; else return None
+    (``path``: the file's, for a LogError about its first line).
+    What differs per version: how the lines are made again (version 1: classic Speed's
+    arbiter and match, the key fields put back, then where each key event rides,
+    ``check_rides``; version 2: ``replay_games.regenerate_lines``)."""
+    if version(entries) == 1:
+        spans = []
+        compare(entries, replay_lines(entries, spans))
+        check_rides(entries, spans)
+        return
+    from host_sim.replay_games import regenerate_lines
+
+    keys, _ = check_record(entries)
+    compare(entries, regenerate_lines(entries[0][1], keys, path))
+
+
+def compare(entries, regenerated):
+    """Raise Divergence at the first line of the file that is not the regenerated one's."""
     for number, (line, _) in enumerate(entries, 1):
         if number > len(regenerated):
             raise Divergence(number, "the replay ended before it", f"\n  log:    {clip(line)}")
@@ -382,16 +435,39 @@ def check_entries(entries):
             "the log ends before the replay",
             f"\n  replay: {clip(regenerated[len(entries)])}",
         )
-    check_rides(entries, spans)
+
+
+def is_version_2(data):
+    """Does this log's first line say version 2 (the other games)?"""
+    first = data.split(b"\n", 1)[0]
+    try:
+        obj = json.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(obj, dict) and obj.get("ev") == "match" and obj.get("v") == 2
+
+
+def read_entries(path, data=None):
+    """The [(line, obj)] of a log of either version, every field type-checked (version 1:
+    ``logfile.parse_log``; version 2: ``replay_games.parse_games_log``, whose fields
+    depend on the game); ``data``: the file's bytes, when read already (a FIFO reads
+    once). LogError when it cannot be read."""
+    if data is None:
+        data = read_bytes(path)
+    text = decode_log(data, path)
+    if is_version_2(data):
+        from host_sim.replay_games import parse_games_log
+
+        return parse_games_log(text, path)
+    return parse_log(text, path)
 
 
 def replay_file(path, data=None):
-    """(ok, message): the file checked against the rules; LogError/ReplayError when unreadable.
-
-    ``data``: the file's bytes, when the caller has read them already (a FIFO reads once)."""
-    entries = read_log(path) if data is None else parse_log_bytes(data, path)
+    """(ok, message): a log of either version checked against the rules; LogError or
+    ReplayError when it cannot be read or replayed at all."""
+    entries = read_entries(path, data)
     try:
-        check_entries(entries)
+        check_entries(entries, path)
     except Divergence as e:
         return False, f"{path}: {e}"
     return True, f"{path}: {len(entries)} lines replayed identically"

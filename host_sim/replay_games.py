@@ -1,23 +1,26 @@
-"""Replay of the other games' logs (docs/match-log.md, version 2: V8, V9, V10).
-
-As ``replay.py`` does for classic Speed: every line is read and its fields
-type-checked (a bad one: ``LogError``, one line, exit status 2); the key
-record is checked (time forwards, each key alternates press and release,
-``keys_total`` counts them); then the key events, grouped by millisecond, are
-fed through the same ``GameSession`` the runner drove, and the regenerated log
-must equal the file byte for byte. The first line that differs is named
-(exit status 1).
+"""What ``replay`` (``replay.py``, the one entry point) does differently for a version 2
+log (docs/match-log.md: V8 Spit, V9 California Speed, V10 Speed for 3-4): its fields
+(which depend on the game and the players, named in its first line: ``parse_games_log``)
+and its regeneration (``regenerate_lines``: the key events, grouped by millisecond, fed
+through the ``GameSession`` the board's loop and the runner drive; the session writes
+the key fields itself). Reading, the key record's checks and naming the first line that
+differs are ``replay.py``'s, for every version.
 """
 
-import json
-
 from host_sim import use_board_paths
-from host_sim.logfile import LogError, _card, _cards, _short, _whole, clip, json_line, read_bytes
+from host_sim.logfile import (
+    LogError,
+    _card,
+    _cards,
+    _short,
+    _whole,
+    check_line_fields,
+    parse_lines,
+)
 
 use_board_paths()
 
 from speedduo.codes import KEYS_PER_PLAYER, OVER  # noqa: E402
-from speedduo.gamelog import KEY_TEXT_MAX, KEYS_CAPACITY  # noqa: E402
 from speedduo.gamerules import GAMES, GameRules  # noqa: E402
 
 _TIME = (_whole, "a whole number of ms >= 0")
@@ -139,49 +142,23 @@ def _fields(game, n):
 _OPTIONAL = {"tie": _TIE}
 
 
-def is_games_log(data):
-    """Does this log's first line say version 2 (the other games)?"""
-    first = data.split(b"\n", 1)[0]
-    try:
-        obj = json.loads(first)
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(obj, dict) and obj.get("ev") == "match" and obj.get("v") == 2
-
-
 def parse_games_log(text, path="log"):
-    """(header, [(line, obj)]) of a version 2 log; LogError naming the first bad line."""
-    if not text.endswith("\n"):
-        raise LogError(f"{path}: line {text.count(chr(10)) + 1} is truncated (no newline)")
-    entries = []
-    fields = None
-    n = 2
-    for number, line in enumerate(text.split("\n")[:-1], 1):
-        obj = json_line(line, path, number)
-        if not isinstance(obj, dict) or not isinstance(obj.get("ev"), str):
-            raise LogError(f"{path}: line {number} is not an event object")
+    """The [(line, obj)] of a version 2 log; LogError naming the first bad line."""
+    table = {}  # the game's fields, from line 1
+
+    def check_line(number, obj):
         ev = obj["ev"]
         if number == 1:
             fields, n = _header_fields(obj, path)
-            entries.append((line, obj))
-            continue
+            table.update(fields=fields, keys=_keys_check(n))
+            return
+        fields = table["fields"]
         if ev not in fields:
             raise LogError(f"{path}: line {number} has unknown event {_short(ev)} for this game")
-        missing = [name for name in fields[ev] if name not in obj]
-        if missing:
-            raise LogError(f"{path}: line {number} ({ev}) lacks {', '.join(missing)}")
-        for name, value in obj.items():
-            check = fields[ev].get(name) or _OPTIONAL.get(name)
-            if name == "keys":
-                check = _keys_check(n)
-            elif name == "keys_total":
-                check = (_whole, "a whole number >= 0")
-            if check and not check[0](value):
-                raise LogError(f"{path}: line {number} ({ev}): field {name} must be {check[1]}")
-        entries.append((line, obj))
-    if len(entries) < 2 or entries[-1][1]["ev"] != "match_end":
-        raise LogError(f"{path}: line {len(entries)} is not match_end: the log is truncated")
-    return entries
+        known = dict(_OPTIONAL, **fields[ev])
+        check_line_fields(path, number, obj, fields[ev], known, table["keys"])
+
+    return parse_lines(text, path, check_line)
 
 
 def _keys_check(n):
@@ -225,50 +202,11 @@ def _header_fields(obj, path):
     return _fields(game, n), n
 
 
-class GamesDivergence(Exception):
-    pass
-
-
-def check_keys(entries):
-    """The key record: time forwards, alternation, full keys lines, keys_total; the events."""
-    groups = []
-    state = {}
-    total = 0
-    last = -1
-    for number, (_, obj) in enumerate(entries, 1):
-        if obj["ev"] == "keys":
-            if number == len(entries) or "keys" not in entries[number][1]:
-                raise GamesDivergence(f"line {number} diverges: a keys line not followed by keys")
-            text = json.dumps(obj["keys"], separators=(",", ":"))
-            if len(text) - 2 + KEY_TEXT_MAX <= KEYS_CAPACITY:
-                raise GamesDivergence(f"line {number} diverges: a keys line with room for more")
-        for t, key, pressed in obj.get("keys", ()):
-            if t < last:
-                raise GamesDivergence(f"line {number} diverges: key time {t} after {last}")
-            if state.get(key, 0) == pressed:
-                what = "pressed" if pressed else "released"
-                raise GamesDivergence(f"line {number} diverges: key {key} {what} twice at {t}")
-            state[key] = pressed
-            total += 1
-            if t != last:
-                groups.append((t, []))
-            groups[-1][1].append((key, pressed))
-            last = t
-        if "keys_total" in obj and obj["keys_total"] != total:
-            raise GamesDivergence(
-                f"line {number} diverges: keys_total is {obj['keys_total']} but the log lists"
-                f" {total} key events so far"
-            )
-    if "keys_total" not in entries[-1][1]:
-        raise GamesDivergence(f"line {len(entries)} diverges: match_end has no keys_total")
-    return groups
-
-
 def session_of(header, path="log"):
     """A fresh ``GameSession`` for the match a version 2 log's first line describes (its
     game's rules core, seed, rules and best_of); LogError naming ``path`` when its rules
     are refused."""
-    from games_runner import best_of_for, make_core
+    from runner import best_of_for, make_core
     from speedduo.gamematch import GameSession
 
     game = header["game"]
@@ -280,13 +218,20 @@ def session_of(header, path="log"):
     return GameSession(core, header["seed"], rules, best_of_for(game, header["best_of"]))
 
 
-def regenerate(entries, path="log"):
-    """The lines the rules produce for the log's key events (``path``: the file's, for errors)."""
-    session = session_of(entries[0][1], path)
-    groups = check_keys(entries)
+def regenerate_lines(header, keys, path="log"):
+    """The lines the rules produce for the key events ``keys`` [(t, key, pressed)] (the
+    record ``replay.check_record`` checked), grouped by millisecond as the board's loop
+    hands them to the session: the key fields included (the session writes them)."""
+    session = session_of(header, path)
     out = []
     session.log.drain(out.append)
-    for t, events in groups:
+    i = 0
+    while i < len(keys):
+        t = keys[i][0]
+        events = []
+        while i < len(keys) and keys[i][0] == t:
+            events.append(keys[i][1:])
+            i += 1
         session.step(t, events)
         session.log.drain(out.append)
         if session.match.phase == OVER:  # key events after the match's end are not replayed
@@ -294,45 +239,3 @@ def regenerate(entries, path="log"):
     session.finish()
     session.log.drain(out.append)
     return out
-
-
-def read_games_log(path, data=None):
-    """The [(line, obj)] of a version 2 log file (``data``: its bytes, when read already);
-    LogError when it cannot be read."""
-    if data is None:
-        data = read_bytes(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LogError(f"{path} is not UTF-8 text") from None
-    return parse_games_log(text, path)
-
-
-def replay_games_file(path, data=None):
-    """(ok, message) for a version 2 log; LogError when it cannot be read."""
-    entries = read_games_log(path, data)
-    try:
-        lines = regenerate(entries, path)
-    except GamesDivergence as e:
-        return False, f"{path}: {e}"
-    for number, (line, _) in enumerate(entries, 1):
-        if number > len(lines):
-            return False, f"{path}: line {number} diverges: the replay ended before it"
-        if lines[number - 1] != line:
-            return False, (
-                f"{path}: line {number} diverges: the rules produce another event here"
-                f"\n  log:    {clip(line)}\n  replay: {clip(lines[number - 1])}"
-            )
-    if len(lines) > len(entries):
-        return False, f"{path}: line {len(entries)} diverges: the log ends before the replay"
-    return True, f"{path}: {len(entries)} lines replayed identically"
-
-
-def replay_any_file(path, data):
-    """``replay``'s (ok, message) for a log of either version, from its bytes: version 2
-    (the other games) here, version 1 (classic Speed) by ``replay.replay_file``."""
-    if is_games_log(data):
-        return replay_games_file(path, data)
-    from host_sim.replay import replay_file
-
-    return replay_file(path, data)

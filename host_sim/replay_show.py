@@ -18,7 +18,7 @@ from host_sim.window_clock import wall_us
 
 use_board_paths()
 
-from games_runner import view_class  # noqa: E402
+from runner import view_class  # noqa: E402
 from speedduo import pins  # noqa: E402
 from speedduo.app import App  # noqa: E402
 
@@ -256,15 +256,11 @@ def show_file(path, scale=4, oled="white"):
 def read_any_log(path):
     """(entries, check) of a log of either version: ``check()`` is ``replay``'s
     (ok, message) for it. LogError when the file cannot be read."""
-    from host_sim.logfile import parse_log_bytes, read_bytes
-    from host_sim.replay_games import is_games_log, read_games_log, replay_any_file
+    from host_sim.logfile import read_bytes
+    from host_sim.replay import read_entries, replay_file
 
     data = read_bytes(path)
-    if is_games_log(data):  # V8-V10 (docs/match-log.md, version 2)
-        entries = read_games_log(path, data)
-    else:
-        entries = parse_log_bytes(data, path)
-    return entries, lambda: replay_any_file(path, data)
+    return read_entries(path, data), lambda: replay_file(path, data)
 
 
 def title(header):

@@ -1,6 +1,6 @@
-"""What both MicroPython-VM entry points share (vm_main.py for Speed, games_vm_main.py
-for the other games): the rules modules they import one at a time, and how a NAME=VALUE
-rule option's text becomes its value. Runs under MicroPython."""
+"""What the MicroPython VM's entry point (vm_main.py) takes from a module of its own: the
+rules modules it imports one at a time before any game, and how a NAME=VALUE rule
+option's text becomes its value. Runs under MicroPython."""
 
 RULES_MODULES = (
     "codes",

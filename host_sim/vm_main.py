@@ -1,9 +1,12 @@
-"""Entry point inside the MicroPython VM: play one match, print the log to stdout.
+"""Entry point inside the MicroPython VM: play one match of any game, print the log to stdout.
 
 Started by ``python -m host_sim run --vm micropython``, which passes
-ROOT SEED BEST_OF P1 P2 BOUNCE_US PHASE_US MS_OFFSET SCRIPT_FILE|- and then
-NAME=VALUE rule options, and which owns writing the file. Only the board
-modules, the shims and the simulator's MicroPython-safe modules are imported.
+ROOT GAME SEED BEST_OF BOUNCE_US PHASE_US MS_OFFSET SCRIPT_FILE|- and one kind per
+player, then ``--`` and NAME=VALUE rule options, and which owns writing the file.
+Classic Speed (GAME ``speed``, two players) runs ``runner.Simulation`` with the
+classic rules; the other games (V8, V9; V10 for three or four players)
+``runner.GameSimulation`` with the game's. Only the board modules, the shims and the
+simulator's MicroPython-safe modules are imported.
 """
 
 import gc
@@ -14,22 +17,35 @@ sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 from vm_common import RULES_MODULES, option_value  # noqa: E402  (after the path)
 
-_BOARD_MODULES = RULES_MODULES + ("keylog", "app", "opponent")
+# what classic Speed brings in besides the rules modules; what the other games bring in
+# (their rules core, the registry's, last): none of classic Speed's own match, core or log
+_CLASSIC_MODULES = RULES_MODULES + ("keylog", "app", "opponent")
+_GAMES_MODULES = ("codes", "cards", "rng", "logtext", "ticks", "keybatch", "arbiter", "app")
+_GAMES_MODULES += ("phases", "gamelog", "gamematch", "game_app", "seat", "opponent")
+_GAMES_MODULES += ("game_opponent",)
 
 
 def main(argv):
-    seed = int(argv[2])
-    best_of = int(argv[3])
-    players = [argv[4], argv[5]]
-    bounce_us = int(argv[6])
-    phase_us = int(argv[7])
-    ms_offset = int(argv[8])
-    script_path = argv[9]
+    game = argv[2]
+    seed = int(argv[3])
+    best_of = int(argv[4])
+    bounce_us = int(argv[5])
+    phase_us = int(argv[6])
+    ms_offset = int(argv[7])
+    script_path = argv[8]
+    split = argv.index("--")
+    players = argv[9:split]
+    classic = game == "speed" and len(players) == 2
     gc.collect()
-    from speedduo.rules import Rules
+    if classic:
+        from speedduo.rules import Rules
 
-    rules = Rules()
-    for option in argv[10:]:
+        rules = Rules()
+    else:
+        from speedduo.gamerules import GameRules
+
+        rules = GameRules(game)
+    for option in argv[split + 1 :]:
         name, text = option.split("=")
         rules.set(name, option_value(text))
     script = ()
@@ -41,13 +57,25 @@ def main(argv):
     # Import the board modules one at a time, collecting between: compiling a
     # source file leaves its parse tree behind as garbage, and a heap this size
     # has no room for several of them at once.
-    for name in _BOARD_MODULES:
+    if classic:
+        modules = _CLASSIC_MODULES
+    else:
+        from speedduo.games import SPEED_N, entry
+
+        core = SPEED_N[0] if game == "speed" else entry(game)[1]  # the registry's module
+        modules = _GAMES_MODULES + (core,)
+    for name in modules:
         __import__("speedduo." + name)
         gc.collect()
-    from runner import Simulation
+    import runner
 
     gc.collect()
-    sim = Simulation(seed, rules, best_of, players, script, bounce_us, phase_us, ms_offset)
+    if classic:
+        sim = runner.Simulation(
+            seed, rules, best_of, players, script, bounce_us, phase_us, ms_offset
+        )
+    else:
+        sim = runner.GameSimulation(game, seed, rules, best_of, players)
     gc.collect()
     sim.run(print)
 

@@ -10,7 +10,7 @@ import json
 import os
 import random
 
-from games_runner import GameSimulation
+from runner import GameSimulation
 from speedduo.gamerules import GameRules
 
 SOAK = os.environ.get("SPEED_SOAK") == "1"
@@ -48,7 +48,7 @@ def altered_logs(lines, seed, count):
 def check_altered(tmp_path, lines, seed):
     """Replay every altered log: refused, or accepted only when nothing changed."""
     from host_sim.logfile import LogError
-    from host_sim.replay_games import replay_games_file
+    from host_sim.replay import ReplayError, replay_file
 
     original = "\n".join(lines) + "\n"
     path = tmp_path / "altered.jsonl"
@@ -56,8 +56,8 @@ def check_altered(tmp_path, lines, seed):
     for text in altered_logs(lines, seed, 300 if SOAK else 60):
         path.write_text(text)
         try:
-            ok, message = replay_games_file(str(path))
-        except LogError:
+            ok, message = replay_file(str(path))
+        except (LogError, ReplayError):
             ok = False
         if ok:
             assert text == original, "an altered log replayed: " + message

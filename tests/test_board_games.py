@@ -36,7 +36,8 @@ from speedduo.opponent import KeyEvent
 from speedduo.rules import Rules
 from speedduo.settings import Settings
 
-from host_sim.replay_games import parse_games_log, regenerate
+from host_sim.replay import check_entries
+from host_sim.replay_games import parse_games_log
 
 REFEREES = {"spit": SpitReferee, "california": CaliforniaReferee}
 # the games' views (spit_view.py, california_view.py) are written on another branch
@@ -63,7 +64,7 @@ def _mash(player=0, seconds=120, every=90, hold=40, start=3500):
 
 def _replays(lines):
     entries = parse_games_log("".join(line + "\n" for line in lines))
-    assert regenerate(entries) == lines
+    check_entries(entries)  # every line made again, byte for byte
     return entries
 
 
@@ -158,9 +159,31 @@ def test_the_boards_opponent_plays_player_1_through_the_key_record(game):
 
 
 def test_the_simulators_bots_are_the_boards_opponent_code():
-    import games_bots
+    import bots
 
-    assert games_bots.GameBot is GameBot
+    assert bots.GameBot is GameBot
+
+
+@pytest.mark.parametrize("game", ["spit", "california"])
+def test_a_headless_run_of_a_board_game_goes_through_the_boards_loop(game):
+    from runner import GameSimulation
+
+    lines = []
+    sim = GameSimulation(game, 4, GameRules(game), 3, ["bot:hard", "bot:medium"])
+    sim.run(lines.append)
+    presses = [k for _, obj in _replays(lines) for k in obj.get("keys", ()) if k[2] == 1]
+    assert isinstance(sim.app, GameApp) and not sim.direct
+    assert sim.app.arbiter.presses == len(presses) > 10  # every press read by the arbiter
+
+
+def test_speed_for_three_takes_the_runners_direct_path():
+    from runner import GameSimulation
+
+    lines = []
+    sim = GameSimulation("speed", 4, GameRules("speed"), 3, ["bot:hard"] * 3)
+    sim.run(lines.append)
+    assert sim.direct and sim.app is None  # three rows of keys: more than the loop's 14
+    assert json.loads(lines[0])["players"] == 3 and json.loads(lines[-1])["ev"] == "match_end"
 
 
 # ---- the menu and settings ----

@@ -6,8 +6,8 @@ import pytest
 from conftest import deal_game
 from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
-from games_runner import GameSimulation
 from referee import CaliforniaReferee, RefereeError
+from runner import GameSimulation
 from speedduo.california import California
 from speedduo.cards import card_from_name
 from speedduo.codes import EMPTY_SLOT, INVALID, LATE, PLAYED

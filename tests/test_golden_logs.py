@@ -67,7 +67,7 @@ def _check_golden(name, lines):
 
 @pytest.mark.parametrize("name", sorted(GAME_CASES))
 def test_seeded_game_run_matches_its_golden_log(name):
-    from games_runner import GameSimulation
+    from runner import GameSimulation
     from speedduo.gamerules import GameRules
 
     game, seed, players = GAME_CASES[name]

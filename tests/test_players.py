@@ -6,8 +6,8 @@ import pytest
 from conftest import cards, deal_game
 from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
-from games_runner import GameSimulation
 from referee import RefereeError, SpeedNReferee
+from runner import GameSimulation
 from speedduo.codes import INVALID, LATE, PLAYED
 from speedduo.gamematch import GameSession
 from speedduo.gamerules import GameRules

@@ -7,6 +7,7 @@ fuzz run found "replayed identically" or crashing the replay.
 """
 
 import json
+import os
 import random
 
 import pytest
@@ -16,6 +17,9 @@ from speedduo.rules import Rules
 
 from host_sim.logfile import LogError, parse_log
 from host_sim.replay import Divergence, ReplayError, check_entries, replay_lines
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAP_LOGS = {1: "seed1_hard_vs_easy.jsonl", 2: "game_spit_seed3_hard_vs_medium.jsonl"}
 
 CASES = [
     # R13 photo finish 2 ms after a stall flip: the flip must come before the presses
@@ -346,3 +350,32 @@ def test_a_divergence_clips_both_lines():
     error = _check(lines)
     assert isinstance(error, Divergence) and error.line == k + 1
     assert len(str(error)) < 1000 and "characters)" in str(error)
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_gap_marker_is_refused_in_a_log_of_either_version(version, tmp_path):
+    from host_sim.replay import replay_file
+
+    with open(os.path.join(ROOT, "tests", "golden", "logs", GAP_LOGS[version])) as f:
+        lines = f.read().splitlines()
+    lines.insert(2, '{"ev":"lost","lines":3}')
+    path = tmp_path / "m.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(LogError) as error:
+        replay_file(str(path))
+    assert f"{path}: line 3: 3 lines are missing here" in str(error.value)
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_key_released_twice_diverges_with_the_same_words_in_either_version(version):
+    from host_sim.replay import read_entries
+
+    with open(os.path.join(ROOT, "tests", "golden", "logs", GAP_LOGS[version]), "rb") as f:
+        entries = read_entries("m.jsonl", f.read())
+    number, obj = next((n, o) for n, (_, o) in enumerate(entries, 1) if len(o.get("keys", ())) > 1)
+    t, key, pressed = obj["keys"][0]
+    obj["keys"][1] = [t, key, pressed]  # the same edge twice
+    with pytest.raises(Divergence) as error:
+        check_entries(entries)
+    what = "pressed" if pressed else "released"
+    assert str(error.value).startswith(f"line {number} diverges: key {key} {what} twice in a row")

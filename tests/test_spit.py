@@ -6,8 +6,8 @@ import pytest
 from conftest import cards, deal_game
 from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
-from games_runner import GameSimulation
 from referee import RefereeError, SpitReferee
+from runner import GameSimulation
 from speedduo.cards import card_from_name
 from speedduo.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
 from speedduo.gamelog import GameLog

@@ -88,7 +88,7 @@ def test_a_version_2_show_ends_on_the_picture_the_boards_loop_drew(game):
     """Both panels at the end equal those of the board's loop (GameApp, ms by ms, the
     game's views on emulated panels) playing the match the log was written from."""
     from board_loop import MASK, mash_presses, play_board_loop
-    from games_runner import view_class
+    from runner import view_class
     from speedduo import pins
 
     from host_sim.screens_capture import sim_screens

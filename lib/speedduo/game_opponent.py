@@ -8,8 +8,7 @@ a reaction time of its level (``opponent.py``'s: easy 700-1500 ms, medium
 millisecond) and commits to it: if the table changes meanwhile it still
 presses and may lose the race (R8). It holds the key 60-120 ms and looks again
 once the key is up and has settled. The simulator's headless runner
-(``host_sim/games_runner.py``, through ``host_sim/games_bots.py``) drives it on
-its own clock.
+(``host_sim/runner.py``'s ``GameSimulation``) drives it on its own clock.
 
 ``GameOpponent`` is the board's side, as ``opponent.Opponent`` is for classic
 Speed (whose merge it inherits): it stands in front of the keypad's event
