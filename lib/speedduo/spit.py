@@ -56,6 +56,7 @@ LAYOUT_CARDS = const(15)  # 1 + 2 + 3 + 4 + 5
 SLAP_BIT = const(4)  # aim bit of a slap (bits 1, 2: spit piles 0, 1)
 _NO_TIME = const(-1)
 _HALF = const(26)  # round 1: each player's share of the deck
+_WRAP = const(12)  # the rank gap of Ace and King (cards.RANKS - 1)
 
 
 def fits(card: int, top: int, no_wrap: bool) -> bool:
@@ -200,14 +201,21 @@ class Spit(GameCore):
         return len(cards) > 0 and fits(card, cards[-1], self.rules.no_wrap)
 
     def pile_for(self, p: int, card: int, aim: int = -1) -> int:
-        """The spit pile a card goes to: the aim, else the target, else the other; -1: none."""
-        if aim >= 0 and self.fits_pile(card, aim):
-            return aim
+        """The spit pile a card goes to: the aim, else the target, else the other; -1: none.
+        (``fits`` written out: every press asks this, some twice.)"""
+        rank = card >> 2
+        wrap = not self.rules.no_wrap
         target = self.target[p]
-        if self.fits_pile(card, target):
-            return target
-        if self.fits_pile(card, 1 - target):
-            return 1 - target
+        pile = aim
+        for turn in range(3):  # the aim, the target, the other
+            if turn:
+                pile = target if turn == 1 else 1 - target
+            if pile >= 0:
+                cards = self.piles[pile]
+                if cards:
+                    d = rank - (cards[-1] >> 2)  # V8.3: one rank apart, A-K too unless V1
+                    if d == 1 or d == -1 or (wrap and (d == _WRAP or d == -_WRAP)):
+                        return pile
         return -1
 
     def can_act(self, p: int) -> bool:
@@ -288,7 +296,7 @@ class Spit(GameCore):
         if pile < 0:
             return 0
         bits = 1 << pile
-        if self.stock_left(p) == 1:
+        if len(place) == 1 and self.stock_left(p) == 1:  # (more under it: not the last)
             bits |= OUT_BIT
         return aim_word(pile, bits)
 
@@ -327,6 +335,8 @@ class Spit(GameCore):
             log.number(b',"pile":', pile)
             tie_field(log, tie)
             log.end()
+            if place:  # its new top lies face down: p can turn it, no stall (V8.4, V8.6)
+                return PLAYED
             if self.stock_left(p) == 0:
                 self._stop(t, b"out", p)  # V8.8
             else:
@@ -343,8 +353,7 @@ class Spit(GameCore):
                 self._place_fields(p, s, card)
                 log.number(b',"to":', to)
                 log.end()
-                self._check_stall(t)
-                return PLAYED
+                return PLAYED  # the card left under it lies face down: p can turn it
         why = LATE if late else INVALID
         log.begin(EV_REJECT, t, p, why)
         self._place_fields(p, s, card)
