@@ -320,20 +320,19 @@ class Spit(GameCore):
         log = self.log
         if not self.up[p][s]:  # V8.4: turn a face-down top
             self.up[p][s] = True
-            log.begin(EV_TURN, t, p)
-            self._place_fields(p, s, card)
+            self._begin_place(EV_TURN, t, p, s, card)
             log.end()
             self._check_stall(t)
             return PLAYED
         pile = self.pile_for(p, card, aim)
         if pile >= 0:  # V8.3: onto a spit pile
             self._cover(pile, card, t)
-            take_top(place)
+            place[len(place) - 1 :] = b""  # (take_top, written out: the card is known)
             self.up[p][s] = False
-            log.begin(EV_PLAY, t, p)
-            self._place_fields(p, s, card)
+            self._begin_place(EV_PLAY, t, p, s, card)
             log.number(b',"pile":', pile)
-            tie_field(log, tie)
+            if tie:  # (TIE_NONE: no field)
+                tie_field(log, tie)
             log.end()
             if place:  # its new top lies face down: p can turn it, no stall (V8.4, V8.6)
                 return PLAYED
@@ -349,23 +348,22 @@ class Spit(GameCore):
                 self.stock[p][to].append(take_top(place))
                 self.up[p][to] = True
                 self.up[p][s] = False
-                log.begin(EV_MOVE, t, p)
-                self._place_fields(p, s, card)
+                self._begin_place(EV_MOVE, t, p, s, card)
                 log.number(b',"to":', to)
                 log.end()
                 return PLAYED  # the card left under it lies face down: p can turn it
         why = LATE if late else INVALID
-        log.begin(EV_REJECT, t, p, why)
-        self._place_fields(p, s, card)
+        self._begin_place(EV_REJECT, t, p, s, card, why)
         log.number(b',"pile":', self.target[p])
         log.word(b',"why":', b"late" if late else b"invalid")
         tie_field(log, tie)
         log.end()
         return why
 
-    def _place_fields(self, p: int, s: int, card: int) -> None:
-        """The fields after ``t`` of a press on a stockpile place: p, slot, card."""
+    def _begin_place(self, kind: int, t: int, p: int, s: int, card: int, why: int = 0) -> None:
+        """The line of a press on a stockpile place, up to its card: ev, t, p, slot, card."""
         log = self.log
+        log.begin(kind, t, p, why)
         log.number(b',"p":', p)
         log.number(b',"slot":', s)
         log.card(b',"card":', card)
