@@ -196,10 +196,6 @@ class Spit(GameCore):
         """Everything player p holds: stockpiles and spit cards (V8.9)."""
         return self.stock_left(p) + len(self.spit[p]) + len(self.held[p])
 
-    def fits_pile(self, card: int, pile: int) -> bool:
-        cards = self.piles[pile]
-        return len(cards) > 0 and fits(card, cards[-1], self.rules.no_wrap)
-
     def pile_for(self, p: int, card: int, aim: int = -1) -> int:
         """The spit pile a card goes to: the aim, else the target, else the other; -1: none.
         (``fits`` written out: every press asks this, some twice.)"""
