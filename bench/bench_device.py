@@ -6,7 +6,9 @@
 
 Each run boots the emulated Pico, presses PLAY, then mashes hand slots 1-5 of both
 players in turn every 150 ms (a fitting card is played, the rest are refused) for
-``--seconds`` of play; the match then stops idle (R17, 4 s). ``--family N`` plays N
+``--seconds`` of play; the match then stops idle (R17, 4 s). With ``--opponent`` the
+board plays player 2 (SPEED_OPPONENT, any game): the script's presses of that row are
+ignored, so press->pixel is player 1's plays. ``--family N`` plays N
 such matches in one power-on, switching to the next game in the menu before each (speed,
 spit, california, speed, ...), as a family would. Prints one table row per
 deploy (figures: docs/device.md). Needs the firmware files (docs/device.md); takes

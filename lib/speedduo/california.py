@@ -62,6 +62,7 @@ class California(GameCore):
         self.changed_at = [_LONG_AGO] * (2 * COLS)  # when each pile's top last changed (R8)
         self.live = 0  # V9.3: ranks that may be covered, one bit each
         self.target = [1, 0]  # the row each player aims at: the other player's
+        self.last_cover = -1  # the pile covered last this round (-1: none yet; views)
         self._counts = bytearray(RANKS)  # _update_live's tally
         self._deck = bytearray(DECK_SIZE)
         self._gathered = room(DECK_SIZE)  # _end's new stock
@@ -97,6 +98,7 @@ class California(GameCore):
             self.changed_at[k] = _LONG_AGO
         self.target[0] = 1
         self.target[1] = 0
+        self.last_cover = -1
         self.live = 0
         self._clear(False)
         self.match_why = b""
@@ -225,6 +227,7 @@ class California(GameCore):
         card = take_top(stock)
         self.grid[pile].append(card)
         self.changed_at[pile] = t
+        self.last_cover = pile
         log.begin(EV_COVER, t, p)
         log.number(b',"p":', p)
         log.number(b',"row":', pile // COLS)

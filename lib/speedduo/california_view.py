@@ -108,30 +108,44 @@ class CaliforniaView(GameView):
         panel.text(_FONT, _INDEX, b"THEM", 86, 0, PRIVATE, False)
 
     def _draw_table(self, core, dealt):
+        """What goes out first: a row whose aim changed (its band and cards) and the pile
+        covered last; the rest of the grid waits for ``update_moment`` (a round's end
+        empties all ten places: the played pile's pixels need not wait for the others)."""
         p = self.player
         target = core.target[p] if dealt else NOT_AIMED
         old = self._target
         self._target = target
         for row in range(2):
-            aimed = row == target
-            page = _OWN_PAGE if row == p else _OTHER_PAGE
-            if aimed != (row == old):  # the band behind the row, then all its cards
-                self._band(page, 1 if aimed else 0)
+            if (row == target) != (row == old):  # the band behind the row, then its cards
+                self._band(_OWN_PAGE if row == p else _OTHER_PAGE, 1 if row == target else 0)
                 for c in range(_COLS):
                     self._grid[row * _COLS + c] = FORCE
-            for c in range(_COLS):
-                k = row * _COLS + c
-                card = BACK
-                if dealt:
-                    pile = core.grid[k]
-                    card = pile[-1] if pile else NO_CARD
-                drawn = self._grid[k]
-                if card != drawn:
-                    self._grid[k] = card
-                    sprite = _sprite(card)
-                    # (a place shows a rank only: a card on its own rank is not sent)
-                    if sprite != _sprite(drawn):
-                        self._draw_sprite(sprite, _COL_X0 + c * _COL_DX, page, aimed)
+                    self._draw_place(core, dealt, row * _COLS + c)
+        if not dealt:
+            self._draw_grid(core, dealt)
+        elif core.last_cover >= 0:
+            self._draw_place(core, dealt, core.last_cover)
+
+    def _draw_grid(self, core, dealt):
+        for k in range(2 * _COLS):
+            self._draw_place(core, dealt, k)
+
+    def _draw_place(self, core, dealt, k):
+        """Place k (core order) when its top changed."""
+        card = BACK
+        if dealt:
+            pile = core.grid[k]
+            card = pile[-1] if pile else NO_CARD
+        drawn = self._grid[k]
+        if card != drawn:
+            self._grid[k] = card
+            sprite = _sprite(card)
+            # (a place shows a rank only: a card on its own rank is not sent)
+            if sprite != _sprite(drawn):
+                row = k // _COLS
+                page = _OWN_PAGE if row == self.player else _OTHER_PAGE
+                x = _COL_X0 + (k - row * _COLS) * _COL_DX
+                self._draw_sprite(sprite, x, page, row == self._target)
 
     def _draw_sprite(self, sprite, x, page, aimed):
         """A grid place from the rows made once (a joker of V3 as PlayerView draws it)."""
@@ -154,6 +168,7 @@ class CaliforniaView(GameView):
         """The stocks' counts, then the moment: after the grid went out, and both shared
         (a cover by a card of the covered rank changes nothing else: both panels at once)."""
         if match.phase != COUNTDOWN:
+            self._draw_grid(core, True)  # what _draw_table left: the table went out
             p = self.player
             self._count(0, self._held(core, p), 24, SHARED)  # after "YOU "
             self._count(1, self._held(core, 1 - p), 116, SHARED)  # after "THEM "

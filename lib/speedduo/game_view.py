@@ -26,7 +26,16 @@ Moments are packed as ``msg << 12 | arg`` (an int: nothing allocated).
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import COUNTDOWN, EV_DEAL, EV_REJECT, LATE, NULL_PLAYER, RESULT
+from speedduo.codes import (
+    COUNTDOWN,
+    EV_COVER,
+    EV_DEAL,
+    EV_PLAY,
+    EV_REJECT,
+    LATE,
+    NULL_PLAYER,
+    RESULT,
+)
 from speedduo.ssd1306 import PRIVATE, WIDTH
 from speedduo.view import _FONT, _INDEX, PlayerView
 
@@ -88,11 +97,14 @@ class GameView(PlayerView):
             self._drawn = False
 
     def event(self, kind, p, why, t, now):
-        """A refused press of this player flashes its word; the rest goes to ``_note``."""
+        """A refused press of this player flashes its word; the rest but plays goes to
+        ``_note``."""
         if kind == EV_REJECT:
             if p == self.player:
                 self._flash = M_LATE if why == LATE else M_INVALID
                 self._flash_until = now + _FLASH_MS
+            return
+        if kind == EV_PLAY or kind == EV_COVER:  # a play: the table shows it (no note)
             return
         if kind == EV_DEAL and why == 1:  # round 1 (a deal's number): a new match
             self._flash_until = 0
@@ -102,7 +114,7 @@ class GameView(PlayerView):
     # ---- what a game's view gives ----
 
     def _note(self, kind, now):
-        """An event other than a refusal (nothing by default)."""
+        """An event other than a refusal or a play (nothing by default)."""
 
     def _moment(self, core, now):
         """The game's own moment during play, packed (0: none); before the stall."""

@@ -143,9 +143,12 @@ class GameLog:
         keys.append(91)  # [
         int_into(keys, t)
         keys.append(44)
-        int_into(keys, key)
+        if key < 10:  # (one digit written here: a call less on every key event)
+            keys.append(48 + key)
+        else:
+            int_into(keys, key)
         keys.append(44)
-        int_into(keys, pressed)
+        keys.append(49 if pressed else 48)
         keys.append(93)  # ]
         self.keys_total += 1
 
@@ -197,7 +200,10 @@ class GameLog:
         """A field: ``key`` is its text up to the value (``b',"p":'``), then the number."""
         line = self._line
         line.extend(key)
-        int_into(line, n)
+        if 0 <= n < 10:  # (a player, a place, a pile: a call less)
+            line.append(48 + n)
+        else:
+            int_into(line, n)
 
     def word(self, key, word) -> None:
         """A field whose value is a word (bytes), quoted."""

@@ -56,6 +56,7 @@ LAYOUT_CARDS = const(15)  # 1 + 2 + 3 + 4 + 5
 SLAP_BIT = const(4)  # aim bit of a slap (bits 1, 2: spit piles 0, 1)
 _NO_TIME = const(-1)
 _HALF = const(26)  # round 1: each player's share of the deck
+_WRAP = const(12)  # the rank gap of Ace and King (cards.RANKS - 1)
 
 
 def fits(card: int, top: int, no_wrap: bool) -> bool:
@@ -195,19 +196,22 @@ class Spit(GameCore):
         """Everything player p holds: stockpiles and spit cards (V8.9)."""
         return self.stock_left(p) + len(self.spit[p]) + len(self.held[p])
 
-    def fits_pile(self, card: int, pile: int) -> bool:
-        cards = self.piles[pile]
-        return len(cards) > 0 and fits(card, cards[-1], self.rules.no_wrap)
-
     def pile_for(self, p: int, card: int, aim: int = -1) -> int:
-        """The spit pile a card goes to: the aim, else the target, else the other; -1: none."""
-        if aim >= 0 and self.fits_pile(card, aim):
-            return aim
+        """The spit pile a card goes to: the aim, else the target, else the other; -1: none.
+        (``fits`` written out: every press asks this, some twice.)"""
+        rank = card >> 2
+        wrap = not self.rules.no_wrap
         target = self.target[p]
-        if self.fits_pile(card, target):
-            return target
-        if self.fits_pile(card, 1 - target):
-            return 1 - target
+        pile = aim
+        for turn in range(3):  # the aim, the target, the other
+            if turn:
+                pile = target if turn == 1 else 1 - target
+            if pile >= 0:
+                cards = self.piles[pile]
+                if cards:
+                    d = rank - (cards[-1] >> 2)  # V8.3: one rank apart, A-K too unless V1
+                    if d == 1 or d == -1 or (wrap and (d == _WRAP or d == -_WRAP)):
+                        return pile
         return -1
 
     def can_act(self, p: int) -> bool:
@@ -288,7 +292,7 @@ class Spit(GameCore):
         if pile < 0:
             return 0
         bits = 1 << pile
-        if self.stock_left(p) == 1:
+        if len(place) == 1 and self.stock_left(p) == 1:  # (more under it: not the last)
             bits |= OUT_BIT
         return aim_word(pile, bits)
 
@@ -312,21 +316,22 @@ class Spit(GameCore):
         log = self.log
         if not self.up[p][s]:  # V8.4: turn a face-down top
             self.up[p][s] = True
-            log.begin(EV_TURN, t, p)
-            self._place_fields(p, s, card)
+            self._begin_place(EV_TURN, t, p, s, card)
             log.end()
             self._check_stall(t)
             return PLAYED
         pile = self.pile_for(p, card, aim)
         if pile >= 0:  # V8.3: onto a spit pile
             self._cover(pile, card, t)
-            take_top(place)
+            place[len(place) - 1 :] = b""  # (take_top, written out: the card is known)
             self.up[p][s] = False
-            log.begin(EV_PLAY, t, p)
-            self._place_fields(p, s, card)
+            self._begin_place(EV_PLAY, t, p, s, card)
             log.number(b',"pile":', pile)
-            tie_field(log, tie)
+            if tie:  # (TIE_NONE: no field)
+                tie_field(log, tie)
             log.end()
+            if place:  # its new top lies face down: p can turn it, no stall (V8.4, V8.6)
+                return PLAYED
             if self.stock_left(p) == 0:
                 self._stop(t, b"out", p)  # V8.8
             else:
@@ -339,24 +344,22 @@ class Spit(GameCore):
                 self.stock[p][to].append(take_top(place))
                 self.up[p][to] = True
                 self.up[p][s] = False
-                log.begin(EV_MOVE, t, p)
-                self._place_fields(p, s, card)
+                self._begin_place(EV_MOVE, t, p, s, card)
                 log.number(b',"to":', to)
                 log.end()
-                self._check_stall(t)
-                return PLAYED
+                return PLAYED  # the card left under it lies face down: p can turn it
         why = LATE if late else INVALID
-        log.begin(EV_REJECT, t, p, why)
-        self._place_fields(p, s, card)
+        self._begin_place(EV_REJECT, t, p, s, card, why)
         log.number(b',"pile":', self.target[p])
         log.word(b',"why":', b"late" if late else b"invalid")
         tie_field(log, tie)
         log.end()
         return why
 
-    def _place_fields(self, p: int, s: int, card: int) -> None:
-        """The fields after ``t`` of a press on a stockpile place: p, slot, card."""
+    def _begin_place(self, kind: int, t: int, p: int, s: int, card: int, why: int = 0) -> None:
+        """The line of a press on a stockpile place, up to its card: ev, t, p, slot, card."""
         log = self.log
+        log.begin(kind, t, p, why)
         log.number(b',"p":', p)
         log.number(b',"slot":', s)
         log.card(b',"card":', card)
