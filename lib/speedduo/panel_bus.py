@@ -5,10 +5,7 @@ A panel module unplugged at power-on takes its SDA/SCL pull-ups with it, and
 opens the bus when the panel is plugged in.
 """
 
-import board
 import busio
-
-from speedduo import pins
 
 try:
     from typing import Optional  # noqa: F401  (type comments only; the board has no typing)
@@ -19,7 +16,8 @@ _NO_DEVICE = OSError(19)  # ENODEV, what an unanswered address raises; prealloca
 
 
 class PanelBus:
-    """Panel ``index``'s busio.I2C, opened once something pulls SDA and SCL up.
+    """Panel ``index``'s busio.I2C on the board's pins ``scl`` and ``sda``, opened once
+    something pulls SDA and SCL up.
 
     Until then every write fails as a NACK does (``OSError`` 19), so the panel
     is offline and retried like any unplugged panel (``Panel.recover``, every
@@ -27,8 +25,10 @@ class PanelBus:
     to the panel, so from then on the panel talks to busio directly.
     """
 
-    def __init__(self, index: int, frequency: int) -> None:
+    def __init__(self, index: int, scl, sda, frequency: int) -> None:
         self.index = index
+        self.scl = scl
+        self.sda = sda
         self.frequency = frequency
         self.bus = None  # type: Optional[busio.I2C]
         self.panel = None  # the Panel to hand the bus to
@@ -36,13 +36,8 @@ class PanelBus:
 
     def open(self):
         """Try to open the bus; None while no panel (no pull-ups) is there."""
-        i = self.index
         try:
-            bus = busio.I2C(
-                getattr(board, pins.PANEL_SCL[i]),
-                getattr(board, pins.PANEL_SDA[i]),
-                frequency=self.frequency,
-            )
+            bus = busio.I2C(self.scl, self.sda, frequency=self.frequency)
         except RuntimeError:  # "No pull up found on SDA or SCL": no panel module
             return None
         self.bus = bus

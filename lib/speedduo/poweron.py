@@ -102,7 +102,15 @@ def start(os, free_at_boot, keys, testing):
         from speedduo.profiling import Profiler
 
         profiler = Profiler(getattr(board, pins.LED_PIN), free_at_boot)
-    buses = (PanelBus(0, settings.i2c_frequency), PanelBus(1, settings.i2c_frequency))
+    buses = tuple(
+        PanelBus(
+            i,
+            getattr(board, pins.PANEL_SCL[i]),
+            getattr(board, pins.PANEL_SDA[i]),
+            settings.i2c_frequency,
+        )
+        for i in range(2)
+    )
     screens = Screens.build(
         buses[0], buses[1], address=pins.PANEL_ADDRESS[0], rotations=pins.PANEL_ROTATION, log=print
     )
@@ -134,4 +142,5 @@ def start(os, free_at_boot, keys, testing):
             notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
         if testing:
             sys.modules["speedduo.menu_loop"].self_test(keys, screens, feed, sound)
+    unload("pins")  # (the buses keep their pins: panel_bus.py)
     return keys, screens, log_port, sound, link, profiler, menu, seed, idle_off_ms
