@@ -20,7 +20,6 @@ go dark and the board dozes until a key is pressed (``idle.py``). Holding Player
 at power-on, or the menu's SELF TEST, runs the bring-up self-test (``selftest.py``).
 """
 
-import gc
 import os
 import sys
 
@@ -29,13 +28,6 @@ import supervisor
 
 from speedduo.loader import load, unload
 from speedduo.rng import SEED_LIMIT
-
-# what a match brings in, leaves first (each after a collection: compiling needs room);
-# forgotten after the match, so the menu and the next game get their room back
-CLASSIC_MODULES = ("dealtext", "matchlog", "keylog", "phases", "stall", "core", "match")
-LOOP_MODULES = ("keybatch", "arbiter", "app")
-MATCH_MODULES = CLASSIC_MODULES + LOOP_MODULES + ("opponent",)
-# (game_app.MODULES: the other games' own)
 
 
 def new_seed():
@@ -70,22 +62,16 @@ class HostStats:
         return summary
 
 
-def forget_match():
-    """Forget every module a match brought in (``MATCH_MODULES``, ``game_app.MODULES``):
-    once the match is dropped, their code goes back to the heap."""
-    for name in MATCH_MODULES:
-        unload(name)
-    game_app = sys.modules.get("speedduo.game_app")
-    if game_app is not None:
-        from speedduo.games import BOARD_GAMES, modules
+def _play():
+    """``board_play`` (a match's start and end), loaded around a match, not during it."""
+    load(("board_play",))
+    return sys.modules["speedduo.board_play"]
 
-        for name in game_app.MODULES:
-            unload(name)
-        for game in BOARD_GAMES:  # the other games' cores and views (the registry's)
-            if game != "speed":  # (classic's: MATCH_MODULES, and the screens' view)
-                for name in modules(game):
-                    unload(name)
-    gc.collect()
+
+def _forget_match():
+    """The match's modules and ``board_play`` forgotten (board_play.forget_match)."""
+    _play().forget_match()
+    unload("board_play")
 
 
 def _menu():
@@ -182,11 +168,11 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
             )
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first
-            # the match's modules are loaded now and reached through sys.modules (a name
-            # bound here would keep a module's code alive after forget_match)
-            load(LOOP_MODULES)
-            if choices.game:  # V8, V9: not in the stats (docs/stats.md)
-                load(("game_app",))
+            app = _play().load_match(
+                choices, match_seed, play_ticks, keys.events, screens, log_port, sound
+            )
+            unload("board_play")  # (loaded again at the match's end)
+            if choices.game:  # V8, V9: game_app's board_match builds and plays it
                 board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, link)
                 app = sys.modules["speedduo.game_app"].board_match(
                     choices,
@@ -198,55 +184,16 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
                     log_port,
                     board_,
                 )
+            elif profiler is None:
+                app.run(feed)
             else:
-                load(CLASSIC_MODULES)
-                opponent = None
-                if choices.opponent:  # one player against the board: it plays Player 2
-                    load(("opponent",))
-                    opponent = sys.modules["speedduo.opponent"].Opponent(
-                        choices.opponent, match_seed, choices.rules.claim_mode
-                    )
-                app = sys.modules["speedduo.app"].App(
-                    keys.events,
-                    supervisor.ticks_ms,
-                    match_seed,
-                    choices.rules,
-                    choices.best_of,
-                    log_port.send,
-                    screens,
-                    start_ticks=play_ticks,
-                    opponent=opponent,
-                    event=keypad.Event(),
-                    sound=sound,
-                )
-                opponent = None  # (the app holds it)
-                if profiler is None:
-                    app.run(feed)
-                else:
-                    profiler.run(app, feed, link)
-            log_port.flush()
-            # the match's last tune to its end before the stats: reading them (an import)
-            # and the flash write pause the loop, which would swallow its notes
-            while sound is not None and sound.playing:
-                feed()
-                sound.update(supervisor.ticks_ms())
-            screens.release()  # the views let go of the match: nothing holds it but `app`
-            if not choices.game:
-                stats = the_stats(stats_box)
-                stats.record(app.match)
-                stats.save()  # the match is over: a flash write pauses the board (stats_store)
-                if stats.store.nvm is not None:
-                    print("stats: saved record %d" % stats.store.seq)
-                    # saved in nvm: the stats leave the heap until they are asked for again
-                    # (the STATS screen, the host's request, the next match's end)
-                    stats = stats_box[0] = None
-                    unload("stats")
-                    unload("stats_store")
+                profiler.run(app, feed, link)
+            _play().finish(app, choices, host_stats, screens, log_port, sound, feed)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
-            app = opponent = None
-            forget_match()
+            app = None
+            _forget_match()
             _menu().show_fault(error, keys, screens, feed, sound)
             continue
         if seed >= 0:
@@ -254,7 +201,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
         played += 1
         host_stats.matches = played
         if matches and played >= matches:
-            forget_match()
+            _forget_match()
             return app
         app = None  # the match leaves the heap, and the modules it brought in
-        forget_match()
+        _forget_match()
