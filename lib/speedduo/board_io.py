@@ -114,7 +114,7 @@ def _choose(keys, screens, choices, link, feed, stats, sound, idle_off_ms):
     choices.keep(menu)
     link.menu = choices
     menu = menu_loop = None
-    for name in ("menu_loop", "menu", "menu_screen", "games"):
+    for name in ("menu_loop", "menu", "games"):
         unload(name)
     return play_ticks
 

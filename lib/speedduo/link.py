@@ -115,3 +115,4 @@ class Link:
         load(("link_reply",))
         sys.modules["speedduo.link_reply"].reply(self, why)
         unload("link_reply")
+        unload("crc")  # (link_reply's; stats_store keeps its own reference)

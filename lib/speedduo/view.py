@@ -27,8 +27,6 @@ path allocates nothing. What happened comes from the core's own record of it:
 presses) and ``show_menu`` are the app's.
 """
 
-import sys
-
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
@@ -47,9 +45,8 @@ from speedduo.codes import (  # not matchlog: the menu and the other games do wi
     OVER,
     RESULT,
 )
-from speedduo.loader import load
 from speedduo.seat import Seat
-from speedduo.ssd1306 import PRIVATE, SHARED, WIDTH, inverted, sprite_rows
+from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH, inverted, sprite_rows
 
 _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)
@@ -82,6 +79,8 @@ _M_LOSE = const(11)
 _M_REPLAY = const(12)
 # _M_FLIP.._M_KEYS; the refusals are the log's words (R8 late, invalid, R16 locked)
 _ONE_WORD = (b"FLIP!", b"REDEAL", b"LATE", b"INVALID", b"LOCKED", b"TOO FAST")
+
+_MENU_HINT = b"L R:MOVE  1-5:CHOOSE"  # a menu's bottom line
 
 _SCREEN_NONE = const(0)
 _SCREEN_PLAY = const(1)
@@ -226,10 +225,30 @@ class PlayerView:
 
     def show_menu(self, lines, selected, title=None):
         """A full-screen menu or notice (not during play): ``title`` on top, then the
-        lines; a menu (``selected`` >= 0) inverts its selected line (``menu_screen.py``,
-        loaded while the menu shows: board_io forgets it for a match)."""
-        load(("menu_screen",))
-        sys.modules["speedduo.menu_screen"].draw(self, lines, selected, title)
+        lines. A menu (``selected`` >= 0) inverts its selected line, scrolls to keep
+        it in view and says which keys move and choose on the bottom line."""
+        panel = self.panel
+        panel.clear(PRIVATE)
+        page = 0
+        if title:
+            self._centred(title, 0, WIDTH, 0, PRIVATE, False)
+            page = 1
+        last = PAGES
+        if selected >= 0:
+            last = PAGES - 1
+            panel.text(_FONT, _INDEX, _MENU_HINT, 1, last, PRIVATE, False)
+        first = 0
+        room = last - page
+        if selected >= room:
+            first = selected - room + 1
+        for i in range(first, len(lines)):
+            if page >= last:
+                break
+            on = i == selected
+            if on:
+                panel.fill(0, page, WIDTH, 1, 0xFF, PRIVATE)
+            panel.text(_FONT, _INDEX, lines[i], 3, page, PRIVATE, on)
+            page += 1
         self._screen = _SCREEN_MENU
 
     def hide_menu(self):
