@@ -38,7 +38,7 @@ def load_match(choices, seed, play_ticks, events, screens, log_port, sound):
         opponent = sys.modules["speedduo.opponent"].Opponent(
             choices.opponent, seed, choices.rules.claim_mode
         )
-    return sys.modules["speedduo.app"].App(
+    app = sys.modules["speedduo.app"].App(
         events,
         supervisor.ticks_ms,
         seed,
@@ -51,6 +51,11 @@ def load_match(choices, seed, play_ticks, events, screens, log_port, sound):
         event=keypad.Event(),
         sound=sound,
     )
+    # every module of the match is loaded: they hold the numbers they took from codes.py
+    # (constants only), so its dict leaves the heap while the match plays (loaded again
+    # by the next import that names it)
+    unload("codes")
+    return app
 
 
 def finish(app, choices, host_stats, screens, log_port, sound, feed):
