@@ -1,6 +1,9 @@
-"""The board's glue: pins, buses and scanner from the pin map, and the loop of matches.
+"""The board's glue: the loop of matches, from power-on to the menu, a match and back.
 
-Everything hardware-specific lives here; ``code.py`` only calls ``main()``.
+``code.py`` only calls ``main()``. What only power-on does (pins, buses and scanner from
+the pin map, the settings, the notices) is ``poweron.py``, a match's start and end
+``board_play.py``: each is loaded for its moment and forgotten, so a match's heap holds
+neither (nor the menu's code: ``Choices`` keeps what the menu chose).
 The same module runs in the simulator, whose shims stand in for ``board``,
 ``busio``, ``keypad``, ``supervisor``, ``usb_cdc`` and ``digitalio``.
 
