@@ -19,7 +19,7 @@ if __name__ == "__main__":
 
     _testing = held(board, SELF_TEST_KEY)  # Player 1's L held at power-on: the self-test
     _keys = make_keys(board)
-    del held, make_keys  # (board_io forgets the module: it is needed at power-on only)
+    del held, make_keys  # (poweron.py forgets the module: it is needed at power-on only)
 
     from speedduo.board_io import main
 

@@ -17,44 +17,15 @@ never waits and, with nothing waiting, allocates nothing; answering a request
 may allocate (it is no key press).
 """
 
-import json
 import sys
 
 from micropython import const
 
-from speedduo import __version__
-from speedduo.crc import crc16
+from speedduo.loader import load, unload
 from speedduo.ticks import ticks_diff
 
 REQUEST_MAX = const(32)  # bytes in one request line
 STALE_MS = const(1000)  # a started request with no end of line this long is truncated
-_DOLLAR = const(36)
-_STAR = const(42)
-_HEX = b"0123456789ABCDEF"
-_DIGITS = b"0123456789ABCDEF0123456789abcdef"  # index & 15: the digit's value, either case
-
-
-def frame(name, body) -> bytearray:
-    """``$name body*CCCC`` (``body``: JSON text) as a line without its newline."""
-    line = bytearray(b"$")
-    line.extend(name)
-    line.append(32)
-    line.extend(body.encode())
-    crc = crc16(line, 1, len(line))
-    line.append(_STAR)
-    for shift in (12, 8, 4, 0):
-        line.append(_HEX[(crc >> shift) & 15])
-    return line
-
-
-def version_info():
-    impl = sys.implementation
-    return {
-        "game": __version__,
-        "log": 1,
-        "impl": impl.name,
-        "impl_version": "%d.%d.%d" % tuple(impl.version[:3]),
-    }
 
 
 class Link:
@@ -132,67 +103,16 @@ class Link:
                 self._too_long = True
 
     def _end_of_line(self) -> None:
-        request = bytes(self._buffer[: self._length])
-        too_long = self._too_long
-        self._length = 0
-        self._too_long = False
-        if too_long:
-            self._error("too_long")
-            return
-        cut = request.rfind(b"$")
-        if cut > 0:  # a frame began before this one ended: that one was cut short
-            self._error("truncated")
-            request = request[cut:]
-        name = self._checked(request)
-        if name is None:
-            return
-        try:
-            body = self._answer(name)
-        except Exception as error:  # noqa: BLE001  (a request must never stop the game)
-            self._error("failed", type(error).__name__)
-            return
-        if body is None:
-            self._error("unknown")
-            return
-        self.requests += 1
-        self.log_port.send(frame(name, json.dumps(body)))
+        self._reply(None)
 
-    def _checked(self, request):
-        """The request's NAME when its frame is whole and its CRC right; else None
-        (and the error frame is sent)."""
-        if request[0] != _DOLLAR:
-            self._error("garbage")
-            return None
-        star = request.rfind(b"*")
-        if star < 0 or len(request) - star != 5:
-            self._error("truncated")
-            return None
-        name = request[1:star]
-        crc = 0
-        for digit in request[star + 1 :]:
-            value = _DIGITS.find(bytes((digit,)))
-            if value < 0:
-                self._error("checksum")
-                return None
-            crc = crc << 4 | (value & 15)
-        if crc16(name, 0, len(name)) != crc:
-            self._error("checksum")
-            return None
-        return name
+    def _error(self, why) -> None:
+        self._reply(why)
 
-    def _answer(self, name):
-        if name == b"stats":
-            return self.stats()
-        if name == b"version":
-            return version_info()
-        if name == b"rules":
-            menu = self.menu
-            return {"rules": dict(menu.rules.as_pairs()), "best_of": menu.best_of}
-        return None
-
-    def _error(self, why, detail=None) -> None:
-        self.errors += 1
-        body = {"why": why}
-        if detail is not None:
-            body["detail"] = detail
-        self.log_port.send(frame(b"error", json.dumps(body)))
+    def _reply(self, why) -> None:
+        """Answer the request line in the buffer (``why`` None), or send the error ``why``:
+        ``link_reply`` is loaded for it and forgotten after (a reply may allocate; the
+        heap a match holds keeps only the reading part)."""
+        load(("link_reply",))
+        sys.modules["speedduo.link_reply"].reply(self, why)
+        unload("link_reply")
+        unload("crc")  # (link_reply's; stats_store keeps its own reference)

@@ -110,6 +110,7 @@ def self_test(keys, screens, feed, sound=None):
     run(keys, screens, feed, sound)
     del run
     unload("selftest")
+    unload("pins")  # (the self-test's; the board needs them at power-on only: poweron.py)
     gc.collect()
     if before >= 0:
         print("self test: heap free %d before, %d loaded, %d after" % (before, loaded, _free()))
