@@ -18,10 +18,11 @@ except ImportError:
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import COUNTDOWN, NULL_PLAYER, OVER, PLAYING, RESULT
+from speedduo.codes import COUNTDOWN, KEYS_PER_PLAYER, NULL_PLAYER, OVER, PLAYING, RESULT
 from speedduo.rng import Rng
 
 CONTINUE = const(-2)  # match_winner(): the match goes on
+_GROUP = const(64)  # key events of one instant the arbiter hands over (keybatch.BATCH)
 
 
 def first_tie(seed: int, players: int) -> int:
@@ -65,7 +66,10 @@ class StallCountdown:
 
 
 class Phases:
-    """Countdowns, hands, results, the score and R17, in time order."""
+    """Countdowns, hands, results, the score and R17, in time order; and the instants of
+    key events the arbiter (arbiter.py) hands over: ``step_group(t, n)``, each match's."""
+
+    KEYS_PAIRED = False  # the key record pairs presses and releases (arbiter.py; V8, V9)
 
     def __init__(self, hand, rules, seed: int, countdown_ms: int, result_ms: int) -> None:
         self.hand = hand  # the rules core in play
@@ -89,6 +93,15 @@ class Phases:
         self.wins = [0] * players
         self.points = [0] * players
         self.fastest_ms = [0] * players
+        # the keys down and one instant's key events (the arbiter's and step_group's)
+        self.held = bytearray(KEYS_PER_PLAYER * players)
+        self.group_key = bytearray(_GROUP)
+        self.group_down = bytearray(_GROUP)
+
+    def step_group(self, now: int, n: int) -> None:
+        """One instant at match time ``now``: the first ``n`` key events of ``group_key``
+        / ``group_down`` (player p's ``L 1 2 3 4 5 R`` are keys 7p .. 7p+6; 0: released)."""
+        raise NotImplementedError
 
     def finish_hand(self) -> None:
         """Score the hand that just ended (R14, R15); schedule the next one or end the match
