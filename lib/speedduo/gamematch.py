@@ -38,10 +38,8 @@ from speedduo.codes import (
     TIE_WON,
 )
 from speedduo.gamelog import GameLog
-from speedduo.phases import CONTINUE, Phases, StallCountdown, first_tie  # noqa: F401
+from speedduo.phases import CONTINUE, Phases, StallCountdown  # noqa: F401
 
-COUNTDOWN_MS = const(3000)  # R3
-RESULT_MS = const(3000)
 _NO_TIME = const(-1)  # no stall pending
 OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card
 _AIM_SHIFT = const(21)  # aim_word: the pile + 1 above the bits
@@ -81,17 +79,13 @@ class GameMatch(Phases):
     KEYS_PAIRED = True  # its log's key record (version 2) pairs presses and releases
 
     def __init__(self, core, seed: int, rules, best_of: int, log) -> None:
-        Phases.__init__(self, core, rules, seed, COUNTDOWN_MS, RESULT_MS)
+        Phases.__init__(self, core, rules, seed, core.players, best_of, log)
         self.core = core
-        n = core.players
-        self.players = n
-        self._score(n, best_of, log)
-        self.tie_next = first_tie(seed, n)
+        self.tie_next = self.tie_first
         self.ties = 0
         self._aims = array("i", [0] * _GROUP)  # each press's aim_word (_SETTING: none)
         self._bits = array("i", [0] * _MAX_PLAYERS)  # each player's aim bits, together
-        log.match = self
-        log.header(core.game, n, seed, rules.as_pairs(), best_of, self.tie_next)
+        log.header(core.game, self.players, seed, rules.as_pairs(), best_of, self.tie_next)
         core.log = log
 
     def step_group(self, now: int, n: int) -> None:

@@ -20,11 +20,9 @@ from speedduo.codes import (  # noqa: F401  (COUNTDOWN, OVER, RESULT: re-exporte
 )
 from speedduo.core import Hand
 from speedduo.matchlog import END_ABANDONED, NULL_PLAYER  # noqa: F401  (re-exported)
-from speedduo.phases import Phases, first_tie
+from speedduo.phases import COUNTDOWN_MS, RESULT_MS, Phases  # noqa: F401  (re-exported)
 from speedduo.rules import BEST_OF
 
-COUNTDOWN_MS = const(3000)
-RESULT_MS = const(3000)
 # Both screens draw centre pile 0 on the left (view.py), so L aims at pile 0 and R at
 # pile 1 for both players: "the left / right pile on my screen".
 _LEFT_PILE = const(0)
@@ -32,20 +30,16 @@ _RIGHT_PILE = const(1)
 
 
 class Match(Phases):
-    """One match of classic Speed: its core.Hand, its log's match line, the first tie."""
+    """One match of classic Speed: its core.Hand, its log's match line, and what an
+    instant's keys do (L/R, claims, slots)."""
 
-    def __init__(
-        self, seed: int, rules, best_of: int, log, countdown_ms=COUNTDOWN_MS, result_ms=RESULT_MS
-    ):
+    def __init__(self, seed: int, rules, best_of: int, log):
         if best_of not in BEST_OF:
             raise ValueError("best_of must be 3, 5 or 7")
-        Phases.__init__(self, Hand(rules, log), rules, seed, countdown_ms, result_ms)
-        self._score(2, best_of, log)
+        Phases.__init__(self, Hand(rules, log), rules, seed, 2, best_of, log)
         # ties between players take turns (Hand.take_tie_turn); the first from the seed
-        self.tie_first = first_tie(seed, 2)
         self.hand.tie_next = self.tie_first
         log.header = (seed, rules, best_of, self.tie_first)
-        log.match = self  # (its observe tells each record's match time)
         log.put_match()
 
     def step_group(self, now: int, n: int) -> None:
