@@ -35,11 +35,16 @@ from array import array
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import EV_DEAL, EV_MATCH_END, NULL_PLAYER
-from speedduo.logtext import card_into, int_into
+from speedduo.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: re-exported)
+    KEY_TEXT_MAX,
+    KEYS_CAPACITY,
+    LogWriter,
+    card_into,
+    int_into,
+    player_into,
+)
 
 LOG_VERSION = const(2)
-KEYS_CAPACITY = const(400)  # as matchlog.KEYS_CAPACITY (docs/match-log.md "Key events")
-KEY_TEXT_MAX = const(26)  # the longest key entry
 NO_T = const(-1)  # begin(): an event without a ``t`` field
 _LINES = const(1)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
 _LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
@@ -70,20 +75,17 @@ EV_WORDS = (
 )
 
 
-class GameLog:
+class GameLog(LogWriter):
     """Writes events as JSON Lines into a pool of reusable lines, the key record onto them."""
 
     def __init__(self) -> None:
+        LogWriter.__init__(self)
         self._pool = [bytearray(_LINE_ROOM) for _ in range(_LINES)]
         for line in self._pool:
             line[:] = b""  # empty; the capacity stays
         self._count = 0  # finished lines waiting in the pool
         self._line = self._pool[0]  # the line being written
         self._kind = 0  # its event (codes.EV_*)
-        self._keys = bytearray(KEYS_CAPACITY)  # key entries waiting for the next line
-        self._keys[:] = b""
-        self.keys_total = 0
-        self.match = None  # the GameMatch (its hand_start times the notes)
         self.sink = None  # the board's way out (drain_into's): lines go early when the pool is full
         self.notes_on = False  # note events for the board's loop (game_app.GameApp)
         self.notes = 0
@@ -131,33 +133,13 @@ class GameLog:
 
     def key(self, t: int, key: int, pressed: int) -> None:
         """A key event read (``[t, key, pressed]``, t in ms since the match began)."""
-        keys = self._keys
-        if len(keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go now
+        if self._keys_full():  # no room: the waiting ones go now
             line = self._new_line()
             line.extend(b'{"ev":"keys"')
             self._kind = 0
             self._key_fields(line)
             self._finish()
-        if len(keys):
-            keys.append(44)  # ,
-        keys.append(91)  # [
-        int_into(keys, t)
-        keys.append(44)
-        int_into(keys, key)
-        keys.append(44)
-        int_into(keys, pressed)
-        keys.append(93)  # ]
-        self.keys_total += 1
-
-    def _key_fields(self, line) -> None:
-        keys = self._keys
-        if len(keys):
-            line.extend(b',"keys":[')
-            line.extend(keys)
-            line.append(93)  # ]
-            keys[:] = b""
-        line.extend(b',"keys_total":')
-        int_into(line, self.keys_total)
+        self._key_entry(t, key, pressed)
 
     # ---- one event, field by field (allocation-free) ----
 
@@ -216,10 +198,7 @@ class GameLog:
         """A player field: the number, or null for no player (codes.NULL_PLAYER)."""
         line = self._line
         line.extend(key)
-        if p == NULL_PLAYER:
-            line.extend(b"null")
-        else:
-            int_into(line, p)
+        player_into(line, p)
 
     def flag(self, key, value: bool) -> None:
         line = self._line
@@ -281,14 +260,6 @@ class GameLog:
         pool = self._pool
         for i in range(count):
             sink(pool[i])
-        self._count = 0
-        return count
-
-    def drain(self, write) -> int:
-        """Host form of ``drain_into``: each line as a str."""
-        count = self._count
-        for i in range(count):
-            write(bytes(self._pool[i]).decode())
         self._count = 0
         return count
 

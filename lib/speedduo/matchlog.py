@@ -78,12 +78,16 @@ from speedduo.codes import (  # noqa: F401  (re-exported: the log's words for th
     TIE_WON,
 )
 from speedduo.dealtext import DEAL_AT, DEAL_TEMPLATE
-from speedduo.logtext import (
+from speedduo.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
+    KEY_TEXT_MAX,
+    KEYS_CAPACITY,
     RANK_BYTES,
     SUIT_BYTES,
+    LogWriter,
     card_into,
     field_into,
     int_into,
+    player_into,
 )
 
 KEY_OVERFLOW = const(255)  # EV_KEY's key number for "the keypad queue dropped events here"
@@ -99,9 +103,6 @@ END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned") 
 
 LOG_PATIENCE = const(64)  # records that may wait a pass after a redraw (may_wait; ring: 256)
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
-# pending key text + the longest line (match header, ~450) + the key fields < LINE_CAPACITY
-KEYS_CAPACITY = const(400)
-KEY_TEXT_MAX = const(26)  # the longest key entry: [t,-1,hand], with t a 10-digit ms count
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
@@ -110,10 +111,11 @@ _FILL_TEMPLATE = const(-1)  # _lists: a one-deck deal's records fill the templat
 _GATHER_DECK = const(-2)  # _lists: a V3/V4 deal's records are gathered first
 
 
-class MatchLog:
+class MatchLog(LogWriter):
     """A ring of fixed-width event records plus the JSON Lines formatter."""
 
     def __init__(self, capacity: int = 256) -> None:
+        LogWriter.__init__(self)
         self._ring = bytearray(capacity * _RECORD)
         self._capacity = capacity
         self._head = 0  # next record to format
@@ -121,7 +123,6 @@ class MatchLog:
         self._seen = 0  # of those, how many ``observe`` has shown
         self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
-        self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
         self._deal_size = 0
@@ -129,8 +130,6 @@ class MatchLog:
         self._deal_at = 0  # where the deal line's card template starts in ``line``
         self._dealt_n = 0  # cards of the deal's deck filled in so far
         self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
-        self._keys = bytearray(KEYS_CAPACITY)  # formatted key entries waiting for the next line
-        self._keys[:] = b""  # empty; the capacity stays
 
     # ---- recording, on the hot path: one struct.pack_into per record ----
 
@@ -190,10 +189,6 @@ class MatchLog:
 
     # ---- formatting, outside the hot path ----
 
-    def drain(self, write) -> int:
-        """Host form of ``drain_into``: each line as a str."""
-        return self.drain_into(lambda line: write(line.decode()))
-
     def drain_into(self, sink) -> int:
         """Format every complete waiting event into ``line``; ``sink(line)`` each. Returns lines."""
         lines = 0
@@ -228,45 +223,30 @@ class MatchLog:
         self._put(EV_KEY, key, pressed, 0, 0, 0, 0, t, 0)
 
     def _key(self, r, i, sink) -> int:
-        """A KEY record: its entry joins the waiting ones (a ``keys`` line first when full)."""
-        keys = self._keys
+        """A KEY record: its entry joins the waiting ones (a ``keys`` line first when full);
+        a loss's marks are the keys -1 (KEY_OVERFLOW) and -2 (KEY_CLEARED)."""
         lines = 0
-        if len(keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go out now
+        if self._keys_full():  # no room: the waiting ones go out now
             line = self.line
             line[:] = b'{"ev":"keys"}'
             self._with_keys()
             sink(line)
             lines = 1
-        if len(keys):
-            keys.append(44)  # ,
-        keys.append(91)  # [
-        int_into(keys, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
-        if r[i + 1] == KEY_OVERFLOW:
-            keys.extend(b",-1,")
-        elif r[i + 1] == KEY_CLEARED:
-            keys.extend(b",-2,")
-        else:
-            keys.append(44)
-            int_into(keys, r[i + 1])
-            keys.append(44)
-        int_into(keys, r[i + 2])
-        keys.append(93)  # ]
-        self.keys_total += 1
+        key = r[i + 1]
+        if key == KEY_OVERFLOW:
+            key = -1
+        elif key == KEY_CLEARED:
+            key = -2
+        t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
+        self._key_entry(t, key, r[i + 2])
         return lines
 
     def _with_keys(self) -> None:
         """End ``line`` (a finished line, its ``}`` last) with the waiting key entries
         and the running count: ``,"keys":[...],"keys_total":N}``."""
         line = self.line
-        keys = self._keys
         line[len(line) - 1 :] = b""  # the closing }
-        if len(keys):
-            line.extend(b',"keys":[')
-            line.extend(keys)
-            line.append(93)
-            keys[:] = b""
-        line.extend(b',"keys_total":')
-        int_into(line, self.keys_total)
+        self._key_fields(line)
         line.append(125)  # }
 
     def _format(self, r, i) -> bool:
@@ -612,13 +592,6 @@ class MatchLog:
                 card_into(line, dealt[d])
                 d += step
             line.extend(b"],[" if p == 0 else after)
-
-
-def player_into(line, p: int) -> None:
-    if p == NULL_PLAYER:
-        line.extend(b"null")
-    else:
-        int_into(line, p)
 
 
 # the line writer of each record kind (EV_*); None: formatted elsewhere (play, draw,
