@@ -133,7 +133,7 @@ class GameLog(LogWriter):
 
     def key(self, t: int, key: int, pressed: int) -> None:
         """A key event read (``[t, key, pressed]``, t in ms since the match began)."""
-        if self._keys_full():  # no room: the waiting ones go now
+        if len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go now
             line = self._new_line()
             line.extend(b'{"ev":"keys"')
             self._kind = 0

@@ -98,12 +98,9 @@ class LogWriter:
         self._keys = bytearray(KEYS_CAPACITY)  # key entries waiting for the next line
         self._keys[:] = b""  # empty; the capacity stays
 
-    def _keys_full(self) -> bool:
-        """No room for one more key entry: the waiting ones must go on a line now."""
-        return len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY
-
     def _key_entry(self, t: int, key: int, n: int) -> None:
-        """One key entry ``[t,key,n]`` joins the waiting ones (the caller made room)."""
+        """One key entry ``[t,key,n]`` joins the waiting ones; the caller made room
+        (``len(_keys) + KEY_TEXT_MAX > KEYS_CAPACITY``: they go on a line first)."""
         keys = self._keys
         if len(keys):
             keys.append(44)  # ,
@@ -129,7 +126,4 @@ class LogWriter:
 
     def drain(self, write) -> int:
         """Host form of ``drain_into``: each line as a str."""
-        return self.drain_into(lambda line: write(bytes(line).decode()))
-
-    def drain_into(self, sink) -> int:
-        raise NotImplementedError
+        return self.drain_into(lambda line: write(bytes(line).decode()))  # type: ignore

@@ -226,7 +226,7 @@ class MatchLog(LogWriter):
         """A KEY record: its entry joins the waiting ones (a ``keys`` line first when full);
         a loss's marks are the keys -1 (KEY_OVERFLOW) and -2 (KEY_CLEARED)."""
         lines = 0
-        if self._keys_full():  # no room: the waiting ones go out now
+        if len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go out now
             line = self.line
             line[:] = b'{"ev":"keys"}'
             self._with_keys()
