@@ -1,30 +1,10 @@
 """The one arbiter's instants (arbiter.Arbiter._apply_group): what reaches a match's
 step_group, for classic Speed's key record (every event read) and version 2's (paired)."""
 
+from conftest import EventQueue
 from speedduo.arbiter import REBOUNCE_MS, Arbiter
 from speedduo.codes import PLAYING
 from speedduo.opponent import KeyEvent
-
-
-class Queue:
-    """A keypad.EventQueue holding (ms, key, pressed) events (ticks = ms here)."""
-
-    overflowed = False
-
-    def __init__(self, events):
-        self.events = list(events)
-
-    def get_into(self, event):
-        if not self.events:
-            return False
-        event.timestamp, event.key_number, event.pressed = self.events.pop(0)
-        return True
-
-    def __len__(self):
-        return len(self.events)
-
-    def clear(self):
-        self.events = []
 
 
 class Hand:
@@ -56,7 +36,7 @@ class Match:
 def instants(paired, events, passes):
     """The instants a match gets from ``events`` read in passes at ``passes`` (ms)."""
     match = Match(paired)
-    queue = Queue(events)
+    queue = EventQueue(events)
     arbiter = Arbiter(queue, match, 0, KeyEvent())
     for now in passes:
         arbiter.service(now)
@@ -97,10 +77,10 @@ def test_an_instant_the_clock_has_passed_goes_to_the_next_millisecond_in_version
     queue_first = [(300, 4, True)]
     for paired, want in ((False, 100), (True, 302)):
         match = Match(paired)
-        queue = Queue(queue_first)
+        queue = EventQueue(queue_first)
         arbiter = Arbiter(queue, match, 0, KeyEvent())
         arbiter.service(302)  # the clock moves on to 301
-        queue.events = list(late)  # an event stamped long before, read late
+        queue.items = list(late)  # an event stamped long before, read late
         arbiter.service(400)
         assert match.instants[-1][0] == want
 

@@ -21,13 +21,12 @@ player 1; the physical buttons of that row are ignored while it plays.
 
 from speedduo.codes import KEYS_PER_PLAYER
 from speedduo.keymerge import (
-    HOLD_MS,
-    HOLD_SPREAD_MS,
     LEVEL_NAMES,
     REACTION_LOW_MS,
     REACTION_SPREAD_MS,
     SETTLE_MS,
     KeyMerge,
+    hold_ms,
     opponent_seed,
 )
 from speedduo.rng import Rng
@@ -77,7 +76,7 @@ class GameBot:
     def fire(self) -> int:
         """The planned press: its key number (held from ``down_at`` to ``up_at``); the bot
         waits for it to land."""
-        hold = HOLD_MS + self.rng.below(HOLD_SPREAD_MS + 1)
+        hold = hold_ms(self.rng)
         at = self.press_at
         self.press_at = -1
         self.resume_at = at + hold + SETTLE_MS

@@ -26,7 +26,6 @@ except ImportError:
 
 # level numbers: 0 is "no opponent" (two players), as in the menu and SPEED_OPPONENT
 LEVEL_NAMES = ("off", "easy", "medium", "hard", "perfect")
-BOARD_LEVELS = 4  # off, easy, medium, hard: what the board offers
 # reaction times by level: REACTION_LOW_MS + 0..REACTION_SPREAD_MS (uniform)
 REACTION_LOW_MS = (0, 700, 450, 250, 0)
 REACTION_SPREAD_MS = (0, 800, 450, 250, 0)
@@ -34,6 +33,11 @@ HOLD_MS = const(60)  # a press is held HOLD_MS + 0..HOLD_SPREAD_MS
 HOLD_SPREAD_MS = const(60)
 SETTLE_MS = REBOUNCE_MS + 5  # after the release: past the arbiter's re-bounce guard
 _PLAN = const(4)  # key events one plan makes at most: L and R down, L and R up
+
+
+def hold_ms(rng) -> int:
+    """How long an opponent's key stays down (every game's), drawn from its ``rng``."""
+    return HOLD_MS + rng.below(HOLD_SPREAD_MS + 1)
 
 
 def opponent_seed(seed, player):

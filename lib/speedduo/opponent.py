@@ -24,16 +24,14 @@ board) played by a ``Brain``, its key events merged into the keypad's queue by
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import KEY_L, KEY_R
-from speedduo.keymerge import (  # noqa: F401  (re-exported: the levels, KeyEvent)
-    BOARD_LEVELS,
-    HOLD_MS,
-    HOLD_SPREAD_MS,
+from speedduo.keymerge import (  # noqa: F401  (re-exported: KeyEvent)
     LEVEL_NAMES,
     REACTION_LOW_MS,
     REACTION_SPREAD_MS,
     SETTLE_MS,
     KeyEvent,
     KeyMerge,
+    hold_ms,
     opponent_seed,
 )
 from speedduo.rng import Rng
@@ -94,7 +92,7 @@ class Brain:
 
     def hold_ms(self) -> int:
         """How long the key stays down."""
-        return HOLD_MS + self.rng.below(HOLD_SPREAD_MS + 1)
+        return hold_ms(self.rng)
 
 
 class Opponent(KeyMerge):
