@@ -1,14 +1,15 @@
 """A match of one of the other games (V8 Spit, V9 California Speed, V10 Speed for 3-4
-players) and the arbiter that feeds it key events (docs/rules.md R3, R4, R8, R13, R14, R17).
+players) and its arbitration of one instant's key events (docs/rules.md R3, R4, R8, R13,
+R14, R17).
 
-``GameSession`` is what the simulator's runner, the replay and the board's loop
-drive: ``step(now, events)`` takes the key events of one millisecond of match
-time (``[(key, pressed)]``, player p's ``L 1 2 3 4 5 R`` are keys 7p .. 7p+6)
-and does, in this order: everything due before ``now``, the key record,
-everything due at ``now``, then the presses. Two drivers that call ``step``
-with the same events write the same log, line for line. The board's loop
-(game_app.py) writes the events into ``group_key``/``group_down`` and calls
-``step_group(now, n)`` instead: no list, no tuple, nothing allocated.
+``GameMatch.step_group(now, n)`` takes the first ``n`` key events of one millisecond
+of match time from its ``group_key``/``group_down`` arrays (player p's
+``L 1 2 3 4 5 R`` are keys 7p .. 7p+6) and does, in this order: everything due
+before ``now``, the key record, everything due at ``now``, then the presses. The
+board's arbiter (arbiter.py, every game's) fills the arrays: no list, no tuple,
+nothing allocated. ``GameSession`` is the host's form (the simulator's runner,
+the replay): ``step(now, [(key, pressed)])`` fills the same arrays, so two drivers
+with the same events write the same log, line for line.
 
 A rules core (``spit.Spit``, ``california.California``, ``speed_n.SpeedN``)
 answers, for each press, the resource it aims at (``aim``: a pile, a slap, the
