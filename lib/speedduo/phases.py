@@ -69,7 +69,10 @@ class StallCountdown:
 
 class Phases:
     """Countdowns, hands, results, the score and R17, in time order; and the instants of
-    key events the arbiter (arbiter.py) hands over: ``step_group(t, n)``, each match's."""
+    key events the arbiter (arbiter.py) hands over. Each game's match answers
+    ``step_group(now, n)``: one instant at match time ``now``, the first ``n`` key events
+    of ``group_key`` / ``group_down`` (player p's ``L 1 2 3 4 5 R`` are keys 7p .. 7p+6;
+    0: released)."""
 
     KEYS_PAIRED = False  # the key record pairs presses and releases (arbiter.py; V8, V9)
 
@@ -102,11 +105,6 @@ class Phases:
         self.group_down = bytearray(_GROUP)
         self.log = log
         log.match = self
-
-    def step_group(self, now: int, n: int) -> None:
-        """One instant at match time ``now``: the first ``n`` key events of ``group_key``
-        / ``group_down`` (player p's ``L 1 2 3 4 5 R`` are keys 7p .. 7p+6; 0: released)."""
-        raise NotImplementedError
 
     def finish_hand(self) -> None:
         """Score the hand that just ended (R14, R15); schedule the next one or end the match
