@@ -4,7 +4,8 @@ Speed, V10 Speed for three or four players).
 Version 2 is version 1 with documented additions: a ``game`` and a ``players``
 field on the ``match`` line, the events of each game, and lists with one entry
 per player. The key record (``keys``, ``keys_total``, a ``keys`` line of its own
-when the waiting entries' text passes 374 bytes) is version 1's, to the letter.
+when the waiting entries' text passes 374 bytes) is version 1's, to the letter:
+``logtext.LogWriter`` writes it for both.
 Classic two-player Speed keeps writing version 1 (``matchlog.py``); nothing here
 touches it.
 
