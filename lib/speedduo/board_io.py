@@ -51,7 +51,7 @@ NOTICE_MS = 10000  # a settings notice stays this long unless a key is pressed
 # forgotten after the match, so the menu and the next game get their room back
 CLASSIC_MODULES = ("dealtext", "matchlog", "keylog", "phases", "stall", "core", "match")
 LOOP_MODULES = ("keybatch", "arbiter", "app")
-MATCH_MODULES = CLASSIC_MODULES + LOOP_MODULES + ("opponent", "keymerge")
+MATCH_MODULES = CLASSIC_MODULES + LOOP_MODULES + ("opponent",)
 # (game_app.MODULES: the other games' own)
 
 

@@ -80,15 +80,7 @@ class GameApp(App):
 
 # the modules a game brings in (board_io.forget_match unloads them after the match): the
 # family's, and every board game's core and view but classic's (the registry: games.py)
-MODULES = (
-    "game_app",
-    "gamematch",
-    "gamelog",
-    "gamerules",
-    "game_view",
-    "game_opponent",
-    "keymerge",
-)
+MODULES = ("game_app", "gamematch", "gamelog", "gamerules", "game_view", "game_opponent")
 
 
 def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board):

@@ -12,7 +12,7 @@ once the key is up and has settled. The simulator's headless runner
 its own clock.
 
 ``GameOpponent`` is the board's side, as ``opponent.Opponent`` is for classic
-Speed (both are a ``keymerge.KeyMerge``; its ``_plan`` is the bot's): it stands
+Speed (whose merge and look it inherits; its ``_plan`` is the bot's): it stands
 in front of the keypad's event queue and hands on the real events with the
 bot's planned presses merged in, in timestamp order, so they go through the key
 record and the match's arbitration as a human's do (logged, and replayed by ``replay``). It plays
@@ -20,12 +20,12 @@ player 1; the physical buttons of that row are ignored while it plays.
 """
 
 from speedduo.codes import KEYS_PER_PLAYER
-from speedduo.keymerge import (
+from speedduo.opponent import (
     LEVEL_NAMES,
     REACTION_LOW_MS,
     REACTION_SPREAD_MS,
     SETTLE_MS,
-    KeyMerge,
+    Opponent,
     hold_ms,
     opponent_seed,
 )
@@ -89,13 +89,13 @@ class GameBot:
         self.resume_at = 0
 
 
-class GameOpponent(KeyMerge):
+class GameOpponent(Opponent):
     """The keypad's event queue with a ``GameBot`` playing player ``player``'s row.
 
     ``level``: 1-3 (the menu's EASY, MEDIUM, HARD; LEVEL_NAMES); its stream is drawn
-    from the match seed as the simulator's bots' are (``keymerge.opponent_seed``).
+    from the match seed as the simulator's bots' are (``opponent.opponent_seed``).
     ``join(events, match, start_ticks, real_event)`` and ``look(now_ticks)`` are
-    ``KeyMerge``'s (the loop calls ``look`` at the start of every pass, before it reads
+    ``Opponent``'s (the loop calls ``look`` at the start of every pass, before it reads
     the keys); ``_plan`` and ``_forget`` are the bot's."""
 
     def __init__(self, level, seed, player=1) -> None:

@@ -17,28 +17,42 @@ form when anyone is out. The simulator's bots (``host_sim/bots.py``) are this
 brain pressing the simulated buttons.
 
 ``Opponent`` is the board's side: player ``player``'s row (player 1 on the
-board) played by a ``Brain``, its key events merged into the keypad's queue by
-``keymerge.KeyMerge`` (as the other games' ``game_opponent.GameOpponent``'s).
+board) played by a ``Brain``. It stands where the ``keypad.EventQueue`` stands
+(``get_into``, ``overflowed``, ``len()``, ``clear()``) and hands on the real
+queue's events with the opponent's planned key events merged in, in timestamp
+order (same millisecond: key order, as one keypad scan reports them). So its
+presses go through the same key record (``keylog.py``) and arbiter as a
+human's (R4, R8, ties), and ``replay`` checks the whole match. The physical
+buttons of its row are ignored while it plays (not recorded, not played).
+Allocation-free once made (bench/mp_heap_lock.py).
 """
+
+from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import KEY_L, KEY_R
-from speedduo.keymerge import (  # noqa: F401  (re-exported: KeyEvent)
-    LEVEL_NAMES,
-    REACTION_LOW_MS,
-    REACTION_SPREAD_MS,
-    SETTLE_MS,
-    KeyEvent,
-    KeyMerge,
-    hold_ms,
-    opponent_seed,
-)
+from speedduo.arbiter import REBOUNCE_MS
+from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, PLAYING
 from speedduo.rng import Rng
 from speedduo.seat import Seat
+from speedduo.ticks import ticks_add, ticks_diff
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
+# level numbers: 0 is "no opponent" (two players), as in the menu and SPEED_OPPONENT
+LEVEL_NAMES = ("off", "easy", "medium", "hard", "perfect")
+# reaction times by level: REACTION_LOW_MS + 0..REACTION_SPREAD_MS (uniform)
+REACTION_LOW_MS = (0, 700, 450, 250, 0)
+REACTION_SPREAD_MS = (0, 800, 450, 250, 0)
+HOLD_MS = const(60)  # a press is held HOLD_MS + 0..HOLD_SPREAD_MS
+HOLD_SPREAD_MS = const(60)
+SETTLE_MS = REBOUNCE_MS + 5  # after the release: past the arbiter's re-bounce guard
 CLAIM = const(5)  # a choice: press L and R together (V5)
 NOTHING = const(-1)
+_PLAN = const(4)  # key events one plan makes at most: L and R down, L and R up
 
 
 def level_number(name):
@@ -47,6 +61,16 @@ def level_number(name):
         if LEVEL_NAMES[level] == name:
             return level
     raise ValueError("unknown opponent level %r (%s)" % (name, ", ".join(LEVEL_NAMES)))
+
+
+def hold_ms(rng) -> int:
+    """How long an opponent's key stays down (every game's), drawn from its ``rng``."""
+    return HOLD_MS + rng.below(HOLD_SPREAD_MS + 1)
+
+
+def opponent_seed(seed, player):
+    """The stream of the player's brain, drawn from the match seed (not the deal's stream)."""
+    return (seed ^ (0x2AAAAAAA >> player)) & 0x3FFFFFFF
 
 
 class Brain:
@@ -95,13 +119,89 @@ class Brain:
         return hold_ms(self.rng)
 
 
-class Opponent(KeyMerge):
-    """The keypad's event queue with classic Speed's ``Brain`` playing player ``player``'s
-    row (``keymerge.KeyMerge``: the merge, ``join``, ``look``)."""
+class KeyEvent:
+    """What the arbiter reads of a key event; writable (keypad.Event is read-only on the board)."""
+
+    def __init__(self) -> None:
+        self.key_number = 0
+        self.pressed = False
+        self.timestamp = 0
+
+
+class Opponent:
+    """The keypad's event queue with the board's opponent playing player ``player``'s row
+    (every game's: ``game_opponent.GameOpponent`` plans with its own bot, ``_plan``).
+
+    ``join(events, match, start_ticks)`` puts it in front of the real queue;
+    the App calls ``look(now_ticks)`` at the start of every loop pass (before the
+    arbiter reads the keys): the opponent looks at the table and may plan a
+    press, and its key events stamped before ``now_ticks`` become due. An event
+    is handed on only once every scan of its millisecond is in the real queue
+    (``now_ticks`` is later), and a real event later than it waits for it (a
+    scan during the pass may stamp one), so the merge is in the order the scans
+    happened and the key record's time never runs backwards.
+    The arbiter must read into ``event`` (a ``KeyEvent``: the App sees to it).
+    """
 
     def __init__(self, level, seed, claim_mode=0, player=1) -> None:
         self._setup(player)
         self.brain = Brain(player, level, Rng(opponent_seed(seed, player)), claim_mode)
+
+    def _setup(self, player) -> None:
+        """What every game's opponent holds: the merge and the plan's key events."""
+        self.player = player
+        self.event = KeyEvent()  # the arbiter reads every event through this one
+        self._real = None  # type: Any  # a keypad.Event: the real queue's next event, read ahead
+        self._has_real = False
+        self._t = array("i", [0] * _PLAN)  # the plan's key events: match time, key, down
+        self._key = bytearray(_PLAN)
+        self._down = bytearray(_PLAN)
+        self._n = 0
+        self._i = 0  # the next of them to hand on
+        self._hand_no = 0  # the hand the plan was made in
+        self._resume = 0  # no new plan before this match time
+        self._now = 0
+        self.events = None  # type: Any  # the real keypad.EventQueue
+        self.match = None  # type: Any
+        self.start_ticks = 0
+        self.presses = 0  # presses it made
+        self.ignored = 0  # physical presses of its row, dropped
+
+    def join(self, events, match, start_ticks: int, real_event):
+        """Stand in front of the real queue ``events`` for one match; returns itself.
+        ``real_event``: a keypad.Event to read the real queue into (the board glue's)."""
+        self.events = events
+        self._real = real_event
+        self.match = match
+        self.start_ticks = start_ticks
+        self._n = 0
+        self._i = 0
+        self._resume = 0
+        self._has_real = False
+        return self
+
+    def look(self, now_ticks: int) -> None:
+        """The start of a loop pass: the time now, and a look at the table (every game's
+        rules core: ``hand``, ``over``, ``hand_no``); a plan is ``_plan``'s."""
+        now = ticks_diff(now_ticks, self.start_ticks)
+        self._now = now
+        match = self.match
+        hand = match.hand
+        playing = match.phase == PLAYING and not hand.over
+        if self._n:
+            # a press whose key is not down yet is dropped when its hand ends
+            same_hand = playing and hand.hand_no == self._hand_no
+            if self._i == 0 and self._t[0] >= now and not same_hand:
+                self._n = 0
+                self._forget()
+            return
+        if playing:
+            n = self._plan(now, hand)
+            if n:
+                self._hand_no = hand.hand_no
+                self._n = n
+                self._i = 0
+                self.presses += 1
 
     def _plan(self, now: int, hand) -> int:
         """Classic Speed's brain looks at the table: a press (or V5's claim) planned as
@@ -126,4 +226,76 @@ class Opponent(KeyMerge):
         return 2
 
     def _forget(self) -> None:
+        """The plan was dropped (its hand ended before its key went down)."""
         self._resume = 0
+
+    def _put(self, i: int, t: int, key: int, down: int) -> None:
+        self._t[i] = t
+        self._key[i] = self.player * KEYS_PER_PLAYER + key
+        self._down[i] = down
+
+    def _read_real(self) -> bool:
+        """Read the real queue's next event ahead (its own row's are dropped)."""
+        real = self._real
+        events = self.events
+        base = self.player * KEYS_PER_PLAYER
+        while events.get_into(real):
+            k = real.key_number
+            if base <= k < base + KEYS_PER_PLAYER:
+                if real.pressed:
+                    self.ignored += 1
+                continue
+            self._has_real = True
+            return True
+        return False
+
+    def get_into(self, event) -> bool:
+        """The next key event in time order (a keypad.EventQueue's get_into)."""
+        has_real = self._has_real or self._read_real()
+        real = self._real
+        i = self._i
+        if i < self._n:
+            t = self._t[i]
+            key = self._key[i]
+            real_t = 0
+            if has_real:
+                real_t = ticks_diff(real.timestamp, self.start_ticks)
+            if not has_real or t < real_t or (t == real_t and key < real.key_number):
+                if t >= self._now:
+                    return False  # its turn, but a scan of ms t may still come: wait
+                event.key_number = key
+                event.pressed = self._down[i] == 1
+                event.timestamp = ticks_add(self.start_ticks, t)
+                i += 1
+                if i == self._n:
+                    i = 0
+                    self._n = 0
+                self._i = i
+                return True
+        if has_real:
+            event.key_number = real.key_number
+            event.pressed = real.pressed
+            event.timestamp = real.timestamp
+            self._has_real = False
+            return True
+        return False
+
+    def _due(self) -> int:
+        due = 0
+        for i in range(self._i, self._n):
+            if self._t[i] < self._now:
+                due += 1
+        return due
+
+    @property
+    def overflowed(self) -> bool:
+        """The real queue's flag (read-only, as on the board: ``clear()`` resets it)."""
+        return self.events.overflowed
+
+    def __len__(self) -> int:
+        return len(self.events) + (1 if self._has_real else 0) + self._due()
+
+    def clear(self) -> None:
+        """Empty the real queue (and what was read ahead of it); the opponent's plan stays."""
+        self._has_real = False
+        self.events.clear()
