@@ -5,7 +5,7 @@ Version 2 is version 1 with documented additions: a ``game`` and a ``players``
 field on the ``match`` line, the events of each game, and lists with one entry
 per player. The key record (``keys``, ``keys_total``, a ``keys`` line of its own
 when the waiting entries' text passes 374 bytes) is version 1's, to the letter:
-``logtext.LogWriter`` writes it for both.
+``logtext`` writes it for both.
 Classic two-player Speed keeps writing version 1 (``matchlog.py``); nothing here
 touches it.
 
@@ -39,9 +39,10 @@ from speedduo.codes import EV_DEAL, EV_MATCH_END, NULL_PLAYER
 from speedduo.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: re-exported)
     KEY_TEXT_MAX,
     KEYS_CAPACITY,
-    LogWriter,
     card_into,
     int_into,
+    key_into,
+    keys_into,
     player_into,
 )
 
@@ -76,17 +77,20 @@ EV_WORDS = (
 )
 
 
-class GameLog(LogWriter):
+class GameLog:
     """Writes events as JSON Lines into a pool of reusable lines, the key record onto them."""
 
     def __init__(self) -> None:
-        LogWriter.__init__(self)
         self._pool = [bytearray(_LINE_ROOM) for _ in range(_LINES)]
         for line in self._pool:
             line[:] = b""  # empty; the capacity stays
         self._count = 0  # finished lines waiting in the pool
         self._line = self._pool[0]  # the line being written
         self._kind = 0  # its event (codes.EV_*)
+        self._keys = bytearray(KEYS_CAPACITY)  # key entries waiting for the next line
+        self._keys[:] = b""
+        self.keys_total = 0
+        self.match = None  # the GameMatch (its hand_start times the notes)
         self.sink = None  # the board's way out (drain_into's): lines go early when the pool is full
         self.notes_on = False  # note events for the board's loop (game_app.GameApp)
         self.notes = 0
@@ -138,9 +142,10 @@ class GameLog(LogWriter):
             line = self._new_line()
             line.extend(b'{"ev":"keys"')
             self._kind = 0
-            self._key_fields(line)
+            keys_into(line, self._keys, self.keys_total)
             self._finish()
-        self._key_entry(t, key, pressed)
+        key_into(self._keys, t, key, pressed)
+        self.keys_total += 1
 
     # ---- one event, field by field (allocation-free) ----
 
@@ -250,7 +255,7 @@ class GameLog(LogWriter):
         ``keys_total``)."""
         line = self._line
         if len(self._keys) or self._kind == EV_MATCH_END:
-            self._key_fields(line)
+            keys_into(line, self._keys, self.keys_total)
         self._finish()
 
     # ---- the way out ----
@@ -263,6 +268,10 @@ class GameLog(LogWriter):
             sink(pool[i])
         self._count = 0
         return count
+
+    def drain(self, write) -> int:
+        """Host form of ``drain_into``: each line as a str."""
+        return self.drain_into(lambda line: write(bytes(line).decode()))
 
     def take_notes(self) -> int:
         """How many events are noted (read note_*[0 .. n-1]); the next pass starts afresh."""

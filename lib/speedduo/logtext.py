@@ -5,23 +5,21 @@ log and the log port; classic Speed's deal template is in ``dealtext``. Used by
 ``matchlog.MatchLog``'s formatter and ``gamelog.GameLog``; a module of its own so that
 neither is too large to compile from source on the board.
 
-``LogWriter`` is what both logs have alike, and the one interface the board's loop
-(``app.App``), the screens and the sound see, whichever the game:
+Both logs (``matchlog.MatchLog``, version 1; ``gamelog.GameLog``, version 2) answer the
+board's loop (``app.App``), the screens and the sound the same way, whichever the game:
 - ``observe(observer)`` tells each new event as ``observer(kind, p, why, t, now)``
   (its codes.EV_* kind, player, why, the hand's and the match's time);
 - ``match_end(winner, wins, points, why)`` writes the match's end (phases.Phases);
 - ``may_wait()``: may the finished lines wait a pass after a redraw;
 - ``drain_into(sink)`` hands each finished line (a reusable ``bytearray``, no newline)
   to ``sink``; ``drain(write)`` is the host's form (each line a ``str``);
-- ``match``: the match (its ``hand_start`` times the events).
-Written here once: the key record's text (docs/match-log.md "Key events": the entries
-waiting for the next line's ``keys`` field, ``keys_total``), and ``drain``.
+- ``match``: the match (its ``hand_start`` times the events); ``keys_total``: key
+  events in the record so far.
+Written here once: the key record's text (docs/match-log.md "Key events": an entry,
+``key_into``; the entries waiting for the next line's ``keys`` field and the count,
+``keys_into``) and a player's (``player_into``). (Functions, not a base class: a class
+and its methods cost the board's heap more than the lines they save.)
 """
-
-try:
-    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
-except ImportError:
-    pass
 
 from micropython import const  # on the host, Blinka provides this module
 
@@ -89,41 +87,28 @@ def player_into(line, p: int) -> None:
         int_into(line, p)
 
 
-class LogWriter:
-    """What every game's log has alike (see the module's docstring)."""
+def key_into(keys, t: int, key: int, n: int) -> None:
+    """One key entry ``[t,key,n]`` joins the waiting ones in ``keys``; the caller made
+    room (``len(keys) + KEY_TEXT_MAX > KEYS_CAPACITY``: they go on a line first) and
+    counts it in its ``keys_total``."""
+    if len(keys):
+        keys.append(44)  # ,
+    keys.append(91)  # [
+    int_into(keys, t)
+    keys.append(44)
+    int_into(keys, key)
+    keys.append(44)
+    int_into(keys, n)
+    keys.append(93)  # ]
 
-    def __init__(self) -> None:
-        self.match = None  # type: Any  # the match (set by it): its hand_start times events
-        self.keys_total = 0  # key events in the record so far
-        self._keys = bytearray(KEYS_CAPACITY)  # key entries waiting for the next line
-        self._keys[:] = b""  # empty; the capacity stays
 
-    def _key_entry(self, t: int, key: int, n: int) -> None:
-        """One key entry ``[t,key,n]`` joins the waiting ones; the caller made room
-        (``len(_keys) + KEY_TEXT_MAX > KEYS_CAPACITY``: they go on a line first)."""
-        keys = self._keys
-        if len(keys):
-            keys.append(44)  # ,
-        keys.append(91)  # [
-        int_into(keys, t)
-        keys.append(44)
-        int_into(keys, key)
-        keys.append(44)
-        int_into(keys, n)
-        keys.append(93)  # ]
-        self.keys_total += 1
-
-    def _key_fields(self, line) -> None:
-        """The waiting key entries and the running count: ``,"keys":[...],"keys_total":N``."""
-        keys = self._keys
-        if len(keys):
-            line.extend(b',"keys":[')
-            line.extend(keys)
-            line.append(93)  # ]
-            keys[:] = b""
-        line.extend(b',"keys_total":')
-        int_into(line, self.keys_total)
-
-    def drain(self, write) -> int:
-        """Host form of ``drain_into``: each line as a str."""
-        return self.drain_into(lambda line: write(bytes(line).decode()))  # type: ignore
+def keys_into(line, keys, total: int) -> None:
+    """The waiting key entries (emptied) and the running count onto ``line``:
+    ``,"keys":[...],"keys_total":N``."""
+    if len(keys):
+        line.extend(b',"keys":[')
+        line.extend(keys)
+        line.append(93)  # ]
+        keys[:] = b""
+    line.extend(b',"keys_total":')
+    int_into(line, total)

@@ -83,10 +83,11 @@ from speedduo.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, play
     KEYS_CAPACITY,
     RANK_BYTES,
     SUIT_BYTES,
-    LogWriter,
     card_into,
     field_into,
     int_into,
+    key_into,
+    keys_into,
     player_into,
 )
 
@@ -111,11 +112,10 @@ _FILL_TEMPLATE = const(-1)  # _lists: a one-deck deal's records fill the templat
 _GATHER_DECK = const(-2)  # _lists: a V3/V4 deal's records are gathered first
 
 
-class MatchLog(LogWriter):
+class MatchLog:
     """A ring of fixed-width event records plus the JSON Lines formatter."""
 
     def __init__(self, capacity: int = 256) -> None:
-        LogWriter.__init__(self)
         self._ring = bytearray(capacity * _RECORD)
         self._capacity = capacity
         self._head = 0  # next record to format
@@ -123,6 +123,7 @@ class MatchLog(LogWriter):
         self._seen = 0  # of those, how many ``observe`` has shown
         self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
+        self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
         self._deal_size = 0
@@ -130,6 +131,8 @@ class MatchLog(LogWriter):
         self._deal_at = 0  # where the deal line's card template starts in ``line``
         self._dealt_n = 0  # cards of the deal's deck filled in so far
         self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
+        self._keys = bytearray(KEYS_CAPACITY)  # formatted key entries waiting for the next line
+        self._keys[:] = b""  # empty; the capacity stays
 
     # ---- recording, on the hot path: one struct.pack_into per record ----
 
@@ -189,6 +192,10 @@ class MatchLog(LogWriter):
 
     # ---- formatting, outside the hot path ----
 
+    def drain(self, write) -> int:
+        """Host form of ``drain_into``: each line as a str."""
+        return self.drain_into(lambda line: write(line.decode()))
+
     def drain_into(self, sink) -> int:
         """Format every complete waiting event into ``line``; ``sink(line)`` each. Returns lines."""
         lines = 0
@@ -238,7 +245,8 @@ class MatchLog(LogWriter):
         elif key == KEY_CLEARED:
             key = -2
         t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
-        self._key_entry(t, key, r[i + 2])
+        key_into(self._keys, t, key, r[i + 2])
+        self.keys_total += 1
         return lines
 
     def _with_keys(self) -> None:
@@ -246,7 +254,7 @@ class MatchLog(LogWriter):
         and the running count: ``,"keys":[...],"keys_total":N}``."""
         line = self.line
         line[len(line) - 1 :] = b""  # the closing }
-        self._key_fields(line)
+        keys_into(line, self._keys, self.keys_total)
         line.append(125)  # }
 
     def _format(self, r, i) -> bool:
