@@ -109,9 +109,9 @@ def main():
             key += 1
         now += 150
         stamps = [time.ticks_us()]
-        session.group_key[0] = p * KEYS_PER_PLAYER + key
-        session.group_down[0] = 1
-        session.step_group(now, 1)
+        match.group_key[0] = p * KEYS_PER_PLAYER + key
+        match.group_down[0] = 1
+        match.step_group(now, 1)
         stamps.append(time.ticks_us())
         log.observe(screens.event)
         stamps.append(time.ticks_us())
@@ -140,8 +140,8 @@ def main():
             times[part].append(time.ticks_diff(stamps[part + 1], stamps[part]))
         presses += 1
         now += 1  # the release
-        session.group_down[0] = 0
-        session.step_group(now, 1)
+        match.group_down[0] = 0
+        match.step_group(now, 1)
         log.take_notes()
         screens.refresh(core, match, now)
         log.drain_into(_sink)

@@ -21,18 +21,29 @@ of a key less than ``REBOUNCE_MS`` after that key's release is bounce.
 Key numbers: player p's row ``L 1 2 3 4 5 R`` is keys ``7p .. 7p+6``.
 
 One arbiter for every game: reading the queue, the overflow, the tick wrap, the
-instants in time order and the match's clock catching up are written here once.
-What an instant does is the game family's: classic Speed's ``_apply_group``
-below; the other games' (V8, V9) ``game_app.GameArbiter._apply_group``, which
-hands the instant to their ``gamematch.GameSession``. A subclass may also say
-what a lost event means (``_lost``) and how the clock catches up (``_catch_up``).
+instants in time order, rebounce, which keys are down, and the match's clock
+catching up are written here once. Each instant's key events that count go to
+the match in its ``group_key``/``group_down`` arrays through its one method
+``step_group(t, n)`` (classic Speed's ``match.Match``: L/R, claims and slots,
+R5, R6, V5; the other games' ``gamematch.GameMatch``: its core's ties, R4, R8).
+
+The two logs' key records differ, and each stays as it was (``KEYS_PAIRED``, a
+match's class attribute). Classic Speed's (``keylog.KeyRecorder``) holds every
+event as read, so there a release of a key not down still starts its rebounce
+window and an instant of chatter alone still reaches the match (R17: any key
+keeps it awake). Version 2's is written at the instant and pairs each key's
+press and release: a release of a key not down is dropped, an instant with
+nothing recorded is not handed over, and an instant the match's clock has
+already passed goes to the millisecond after it (the record never runs back).
+In both, a press of a key already down (its release was lost) follows a release
+of it at the same instant, and chatter does not reach the match.
 """
 
 from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, OVER, PLAYING  # noqa: F401
+from speedduo.codes import OVER
 from speedduo.keybatch import KeyBatch
 from speedduo.ticks import ticks_diff
 
@@ -41,12 +52,6 @@ KEY_NAMES = "L12345R"
 # worst chatter the simulator makes (20 ms; real tact switches 0.1-5 ms), far
 # shorter than a finger can lift and press again. A first press never waits.
 REBOUNCE_MS = const(25)
-
-
-# Both screens draw centre pile 0 on the left (view.py), so L aims at pile 0 and R at
-# pile 1 for both players: "the left / right pile on my screen".
-_LEFT_PILE = const(0)
-_RIGHT_PILE = const(1)
 
 
 class Arbiter:
@@ -61,8 +66,11 @@ class Arbiter:
         self._event = event
         self.batch = KeyBatch()
         self._match_time = self.match_time  # made once (making a bound method allocates)
-        self._held = bytearray(2 * KEYS_PER_PLAYER)
-        self._released_at = array("i", [-REBOUNCE_MS] * (2 * KEYS_PER_PLAYER))
+        self._held = match.held  # 1: the key is down (the match reads it: V5's claim)
+        self._keys = len(match.held)  # keys past the players' rows are not the match's
+        self._released_at = array("i", [-REBOUNCE_MS] * self._keys)
+        self._paired = match.KEYS_PAIRED  # the key record's kind (above)
+        self.moved_to = -1  # the match time the match's clock has been moved on to
         self.presses = 0  # key-down events seen
         self.applied = 0  # presses applied (not bounce), so the app knows to redraw
         self.bounces = 0  # presses dropped as contact bounce
@@ -81,6 +89,7 @@ class Arbiter:
         """Drain and apply every waiting key event; then let the match catch up. Returns events."""
         events = self.events
         batch = self.batch
+        match = self.match
         self.presses += batch.read(events, self._event, self._match_time)
         if events.overflowed and not len(events):
             # The full queue dropped its newest events: note it and play on. The
@@ -88,11 +97,10 @@ class Arbiter:
             # empties the queue, so it waits until everything queued is drained.
             events.clear()
             self.overflows += 1
-            self._lost()
+            match.hand.keys_lost()  # classic Speed's hand counts it (R-log), V8/V9: none
         # A scan later in this same millisecond may still add to the newest
         # timestamp's group, so only instants before `now` are complete.
         now = self.match_time(now_ticks)
-        match = self.match
         count = batch.count
         at = batch.at
         i = 0
@@ -107,13 +115,11 @@ class Arbiter:
         self._catch_up(now - 1)
         return count
 
-    def _lost(self) -> None:
-        """The keypad queue dropped events (classic Speed: the hand counts it, R-log)."""
-        self.match.hand.keys_lost()
-
     def _catch_up(self, now: int) -> None:
         """The match's clock moves on to ``now`` (countdowns, stalls, R17)."""
-        self.match.advance(now)
+        if now > self.moved_to and self.match.phase != OVER:
+            self.moved_to = now
+            self.match.advance(now)
 
     def _bounce(self, k: int, now: int) -> bool:
         """A press of key k at ``now``: contact chatter after its release?"""
@@ -123,59 +129,45 @@ class Arbiter:
         return False
 
     def _apply_group(self, first: int, end: int) -> None:
-        """Apply the events sharing one timestamp: a tie when they conflict."""
-        match = self.match
+        """The events sharing one timestamp: one instant of the match (a tie when they
+        conflict). Rebounce and the keys down here, the rest is the match's."""
         batch = self.batch
-        now = batch.at[first]
-        match.advance(now)
-        match.pressed(now)
+        paired = self._paired
+        t = batch.at[first]
+        if paired and t <= self.moved_to:  # the clock is past it already: the next ms
+            t = self.moved_to + 1
+        match = self.match
+        held = self._held
+        keys = match.group_key
+        downs = match.group_down
         key = batch.key
         down = batch.down
-        # 1. releases and bounce; mark the presses that count
+        n = 0
+        presses = 0
         for i in range(first, end):
             k = key[i]
-            if not down[i]:
-                self._held[k] = 0
-                self._released_at[k] = now
-                down[i] = 0
-            elif self._bounce(k, now):  # contact chatter: not a new press
-                down[i] = 0
-            else:
-                self._held[k] = 1
-                self.applied += 1
-        if match.phase != PLAYING:
-            return
-        t = match.hand_time(now)
-        if t < 0:
-            return
-        hand = match.hand
-        # 2. route: L or R alone aims the target pile; pressed while the other is held,
-        # a claim (V5); 1-5 a slot. What they do together is the core's (press_together).
-        claims = 0
-        slots0 = 0
-        slots1 = 0
-        for p in range(2):
-            base = p * KEYS_PER_PLAYER
-            new_l = 0
-            new_r = 0
-            for i in range(first, end):
-                if not down[i]:
+            if k >= self._keys:
+                continue
+            if down[i]:
+                if held[k]:  # its release was lost: one goes first
+                    keys[n] = k
+                    downs[n] = 0
+                    n += 1
+                elif self._bounce(k, t):  # contact chatter: not a new press
                     continue
-                k = key[i] - base
-                if k == KEY_L:
-                    new_l = 1
-                elif k == KEY_R:
-                    new_r = 1
-                elif 0 < k < KEY_R:
-                    if p:
-                        slots1 |= 1 << (k - 1)
-                    else:
-                        slots0 |= 1 << (k - 1)
-            if (new_l or new_r) and self._held[base + KEY_L] and self._held[base + KEY_R]:
-                claims |= 1 << p
-            elif new_l and not new_r:
-                hand.set_target(p, _LEFT_PILE)
-            elif new_r and not new_l:
-                hand.set_target(p, _RIGHT_PILE)
-        if claims or slots0 or slots1:
-            hand.press_together(t, claims, slots0, slots1)
+                held[k] = 1
+                keys[n] = k
+                downs[n] = 1
+                n += 1
+                presses += 1
+            elif held[k] or not paired:
+                held[k] = 0
+                self._released_at[k] = t
+                keys[n] = k
+                downs[n] = 0
+                n += 1
+        if n or not paired:
+            if t > self.moved_to:
+                self.moved_to = t
+            match.step_group(t, n)
+        self.applied += presses

@@ -7,17 +7,17 @@ runner and ``replay`` drive the same session). Its ``step()`` is ``App.step``
 overflow, the tick wrap, the instants in time order, written once) reads the
 keypad's events, or the board opponent's merge in front of them
 (``game_opponent.py``), stamped as ms since the PLAY press; each millisecond
-before the current one goes to ``GameSession.step_group`` as one instant
-(``GameArbiter._apply_group``), arbitrated there (ties rotate, R4, R8, R13), so
+before the current one goes to ``GameMatch.step_group`` as one instant
+(``Arbiter._apply_group``), arbitrated there (ties rotate, R4, R8, R13), so
 the log's key record replays to the same lines (``python -m host_sim
 replay``); the match's clock moves on to the millisecond before now; the log's
 notes go to both views and the sound (``App._event``); the screens refresh;
 the log's lines go to ``send_line``.
 
 What the version 2 key record must hold for the replay, and what the keypad
-may still do:
+may still do (the arbiter's ``KEYS_PAIRED`` instants):
 - a press less than ``REBOUNCE_MS`` after the same key's release is contact
-  chatter (as arbiter.py drops it for classic Speed): it is not recorded, nor
+  chatter (as for classic Speed): it is not recorded, nor
   is its release;
 - each key alternates press and release in the record: a release of a key
   not down (the PLAY press's, read by the menu; one whose press the queue
@@ -31,75 +31,13 @@ may still do:
   backwards and what happened before it is what the replay sees).
 
 A press allocates nothing, as in classic Speed: the key events go to the
-session through its preallocated group arrays, the rules cores keep their
+match through its preallocated group arrays, the rules cores keep their
 piles' room (bytearrays), the log writes bytes into a reusable line and notes
 events in arrays (bench/mp_heap_lock_games.py proves it for both games).
 """
 
-from micropython import const  # on the host, Blinka provides this module
-
 from speedduo.app import App
 from speedduo.arbiter import REBOUNCE_MS, Arbiter  # noqa: F401  (REBOUNCE_MS: re-exported)
-from speedduo.codes import OVER
-
-_KEYS = const(14)  # two rows of L 1 2 3 4 5 R
-
-
-class GameArbiter(Arbiter):
-    """The arbiter's instants for a ``GameSession``: its version 2 key record (above)."""
-
-    def __init__(self, events, session, start_ticks: int, event) -> None:
-        Arbiter.__init__(self, events, session.match, start_ticks, event)
-        self.session = session
-        self.moved_to = -1  # the match time the match's clock has been moved on to
-
-    def _lost(self) -> None:
-        """Version 2 has no loss marker: the screens say it (App.step: TOO FAST)."""
-
-    def _catch_up(self, now: int) -> None:
-        if now > self.moved_to and self.match.phase != OVER:
-            self.moved_to = now
-            self.match.advance(now)
-
-    def _apply_group(self, first: int, end: int) -> None:
-        """The events of one millisecond: one instant of the session (R4, R8, R13)."""
-        batch = self.batch
-        t = batch.at[first]
-        if t <= self.moved_to:  # the clock is past it already: the next millisecond
-            t = self.moved_to + 1
-        held = self._held
-        session = self.session
-        keys = session.group_key
-        downs = session.group_down
-        n = 0
-        presses = 0
-        for i in range(first, end):
-            k = batch.key[i]
-            if k >= _KEYS:
-                continue
-            if batch.down[i]:
-                if held[k]:  # its release was lost: record one first
-                    keys[n] = k
-                    downs[n] = 0
-                    n += 1
-                elif self._bounce(k, t):  # chatter: neither it nor its release is recorded
-                    continue
-                held[k] = 1
-                keys[n] = k
-                downs[n] = 1
-                n += 1
-                presses += 1
-            elif held[k]:
-                held[k] = 0
-                self._released_at[k] = t
-                keys[n] = k
-                downs[n] = 0
-                n += 1
-        if not n:
-            return
-        self.moved_to = t
-        session.step_group(t, n)
-        self.applied += presses
 
 
 class GameApp(App):
@@ -136,7 +74,7 @@ class GameApp(App):
         log = session.log
         log.notes_on = True
         log.sink = send_line  # a pass that logs more than the log's pool holds
-        arbiter = GameArbiter(events, session, start_ticks, event)
+        arbiter = Arbiter(events, match, start_ticks, event)
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
 
 

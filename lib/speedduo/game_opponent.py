@@ -11,26 +11,24 @@ once the key is up and has settled. The simulator's headless runner
 (``host_sim/runner.py``'s ``GameSimulation``) drives it on its own clock.
 
 ``GameOpponent`` is the board's side, as ``opponent.Opponent`` is for classic
-Speed (whose merge it inherits): it stands in front of the keypad's event
-queue and hands on the real events with the bot's planned presses merged in,
-in timestamp order, so they go through the key record and the session's
-arbitration as a human's do (logged, and replayed by ``replay``). It plays
+Speed (whose merge and look it inherits; its ``_plan`` is the bot's): it stands
+in front of the keypad's event queue and hands on the real events with the
+bot's planned presses merged in, in timestamp order, so they go through the key
+record and the match's arbitration as a human's do (logged, and replayed by ``replay``). It plays
 player 1; the physical buttons of that row are ignored while it plays.
 """
 
-from speedduo.codes import KEYS_PER_PLAYER, PLAYING
+from speedduo.codes import KEYS_PER_PLAYER
 from speedduo.opponent import (
-    HOLD_MS,
-    HOLD_SPREAD_MS,
     LEVEL_NAMES,
     REACTION_LOW_MS,
     REACTION_SPREAD_MS,
     SETTLE_MS,
     Opponent,
+    hold_ms,
     opponent_seed,
 )
 from speedduo.rng import Rng
-from speedduo.ticks import ticks_diff
 
 _KEYS = KEYS_PER_PLAYER
 
@@ -77,7 +75,7 @@ class GameBot:
     def fire(self) -> int:
         """The planned press: its key number (held from ``down_at`` to ``up_at``); the bot
         waits for it to land."""
-        hold = HOLD_MS + self.rng.below(HOLD_SPREAD_MS + 1)
+        hold = hold_ms(self.rng)
         at = self.press_at
         self.press_at = -1
         self.resume_at = at + hold + SETTLE_MS
@@ -95,44 +93,28 @@ class GameOpponent(Opponent):
 
     ``level``: 1-3 (the menu's EASY, MEDIUM, HARD; LEVEL_NAMES); its stream is drawn
     from the match seed as the simulator's bots' are (``opponent.opponent_seed``).
-    ``join(events, match, start_ticks, real_event)`` (inherited) puts it in front of the
-    real queue for one ``GameMatch``; the GameApp calls ``look(now_ticks)`` at the start
-    of every loop pass, before it reads the keys."""
+    ``join(events, match, start_ticks, real_event)`` and ``look(now_ticks)`` are
+    ``Opponent``'s (the loop calls ``look`` at the start of every pass, before it reads
+    the keys); ``_plan`` and ``_forget`` are the bot's."""
 
     def __init__(self, level, seed, player=1) -> None:
-        Opponent.__init__(self, level, seed, 0, player)
+        self._setup(player)
         self.bot = GameBot(player, LEVEL_NAMES[level], Rng(opponent_seed(seed, player)))
         self._seen_hand = -1
 
-    def look(self, now_ticks: int) -> None:
-        """The time now, and a look at the table: a press planned is two key events."""
-        now = ticks_diff(now_ticks, self.start_ticks)
-        self._now = now
-        match = self.match
-        core = match.core
-        playing = match.phase == PLAYING and not core.over
+    def _plan(self, now: int, core) -> int:
+        """The bot looks at the table: a press planned is two key events."""
         bot = self.bot
-        if self._n:
-            # a press whose key is not down yet is dropped when its round ends
-            same_hand = playing and core.hand_no == self._hand_no
-            if self._i == 0 and self._t[0] >= now and not same_hand:
-                self._n = 0
-                bot.forget()
-            return
-        if not playing:
-            return
         if core.hand_no != self._seen_hand:  # a new round: nothing planned carries over
             self._seen_hand = core.hand_no
             bot.forget()
         bot.observe(now, core)
         if bot.press_at < 0:
-            return
+            return 0
         key = bot.fire() - self.player * KEYS_PER_PLAYER
-        down = bot.down_at
-        up = bot.up_at
-        self._hand_no = core.hand_no
-        self._put(0, down, key, 1)
-        self._put(1, up, key, 0)
-        self._n = 2
-        self._i = 0
-        self.presses += 1
+        self._put(0, bot.down_at, key, 1)
+        self._put(1, bot.up_at, key, 0)
+        return 2
+
+    def _forget(self) -> None:
+        self.bot.forget()

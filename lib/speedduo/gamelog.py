@@ -4,7 +4,8 @@ Speed, V10 Speed for three or four players).
 Version 2 is version 1 with documented additions: a ``game`` and a ``players``
 field on the ``match`` line, the events of each game, and lists with one entry
 per player. The key record (``keys``, ``keys_total``, a ``keys`` line of its own
-when the waiting entries' text passes 374 bytes) is version 1's, to the letter.
+when the waiting entries' text passes 374 bytes) is version 1's, to the letter:
+``logtext`` writes it for both.
 Classic two-player Speed keeps writing version 1 (``matchlog.py``); nothing here
 touches it.
 
@@ -35,11 +36,17 @@ from array import array
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.codes import EV_DEAL, EV_MATCH_END, NULL_PLAYER
-from speedduo.logtext import card_into, int_into
+from speedduo.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: re-exported)
+    KEY_TEXT_MAX,
+    KEYS_CAPACITY,
+    card_into,
+    int_into,
+    key_into,
+    keys_into,
+    player_into,
+)
 
 LOG_VERSION = const(2)
-KEYS_CAPACITY = const(400)  # as matchlog.KEYS_CAPACITY (docs/match-log.md "Key events")
-KEY_TEXT_MAX = const(26)  # the longest key entry
 NO_T = const(-1)  # begin(): an event without a ``t`` field
 _LINES = const(1)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
 _LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
@@ -131,36 +138,14 @@ class GameLog:
 
     def key(self, t: int, key: int, pressed: int) -> None:
         """A key event read (``[t, key, pressed]``, t in ms since the match began)."""
-        keys = self._keys
-        if len(keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go now
+        if len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go now
             line = self._new_line()
             line.extend(b'{"ev":"keys"')
             self._kind = 0
-            self._key_fields(line)
+            keys_into(line, self._keys, self.keys_total)
             self._finish()
-        if len(keys):
-            keys.append(44)  # ,
-        keys.append(91)  # [
-        int_into(keys, t)
-        keys.append(44)
-        if key < 10:  # (one digit written here: a call less on every key event)
-            keys.append(48 + key)
-        else:
-            int_into(keys, key)
-        keys.append(44)
-        keys.append(49 if pressed else 48)
-        keys.append(93)  # ]
+        key_into(self._keys, t, key, pressed)
         self.keys_total += 1
-
-    def _key_fields(self, line) -> None:
-        keys = self._keys
-        if len(keys):
-            line.extend(b',"keys":[')
-            line.extend(keys)
-            line.append(93)  # ]
-            keys[:] = b""
-        line.extend(b',"keys_total":')
-        int_into(line, self.keys_total)
 
     # ---- one event, field by field (allocation-free) ----
 
@@ -222,10 +207,7 @@ class GameLog:
         """A player field: the number, or null for no player (codes.NULL_PLAYER)."""
         line = self._line
         line.extend(key)
-        if p == NULL_PLAYER:
-            line.extend(b"null")
-        else:
-            int_into(line, p)
+        player_into(line, p)
 
     def flag(self, key, value: bool) -> None:
         line = self._line
@@ -276,7 +258,7 @@ class GameLog:
         ``keys_total``)."""
         line = self._line
         if len(self._keys) or self._kind == EV_MATCH_END:
-            self._key_fields(line)
+            keys_into(line, self._keys, self.keys_total)
         self._finish()
 
     # ---- the way out ----
@@ -292,11 +274,7 @@ class GameLog:
 
     def drain(self, write) -> int:
         """Host form of ``drain_into``: each line as a str."""
-        count = self._count
-        for i in range(count):
-            write(bytes(self._pool[i]).decode())
-        self._count = 0
-        return count
+        return self.drain_into(lambda line: write(bytes(line).decode()))
 
     def take_notes(self) -> int:
         """How many events are noted (read note_*[0 .. n-1]); the next pass starts afresh."""

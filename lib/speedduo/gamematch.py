@@ -1,14 +1,15 @@
 """A match of one of the other games (V8 Spit, V9 California Speed, V10 Speed for 3-4
-players) and the arbiter that feeds it key events (docs/rules.md R3, R4, R8, R13, R14, R17).
+players) and its arbitration of one instant's key events (docs/rules.md R3, R4, R8, R13,
+R14, R17).
 
-``GameSession`` is what the simulator's runner, the replay and the board's loop
-drive: ``step(now, events)`` takes the key events of one millisecond of match
-time (``[(key, pressed)]``, player p's ``L 1 2 3 4 5 R`` are keys 7p .. 7p+6)
-and does, in this order: everything due before ``now``, the key record,
-everything due at ``now``, then the presses. Two drivers that call ``step``
-with the same events write the same log, line for line. The board's loop
-(game_app.py) writes the events into ``group_key``/``group_down`` and calls
-``step_group(now, n)`` instead: no list, no tuple, nothing allocated.
+``GameMatch.step_group(now, n)`` takes the first ``n`` key events of one millisecond
+of match time from its ``group_key``/``group_down`` arrays (player p's
+``L 1 2 3 4 5 R`` are keys 7p .. 7p+6) and does, in this order: everything due
+before ``now``, the key record, everything due at ``now``, then the presses. The
+board's arbiter (arbiter.py, every game's) fills the arrays: no list, no tuple,
+nothing allocated. ``GameSession`` is the host's form (the simulator's runner,
+the replay): ``step(now, [(key, pressed)])`` fills the same arrays, so two drivers
+with the same events write the same log, line for line.
 
 A rules core (``spit.Spit``, ``california.California``, ``speed_n.SpeedN``)
 answers, for each press, the resource it aims at (``aim``: a pile, a slap, the
@@ -38,10 +39,8 @@ from speedduo.codes import (
     TIE_WON,
 )
 from speedduo.gamelog import GameLog
-from speedduo.phases import CONTINUE, Phases, StallCountdown, first_tie  # noqa: F401
+from speedduo.phases import CONTINUE, Phases, StallCountdown  # noqa: F401
 
-COUNTDOWN_MS = const(3000)  # R3
-RESULT_MS = const(3000)
 _NO_TIME = const(-1)  # no stall pending
 OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card
 _AIM_SHIFT = const(21)  # aim_word: the pile + 1 above the bits
@@ -76,69 +75,35 @@ def take_top(pile) -> int:
 
 class GameMatch(Phases):
     """One match of a rules core of the other games (V8/V9: rounds; phases.py is the
-    match): its log's match line and the first tie."""
+    match): its log's match line, the first tie, and each instant's arbitration."""
+
+    KEYS_PAIRED = True  # its log's key record (version 2) pairs presses and releases
 
     def __init__(self, core, seed: int, rules, best_of: int, log) -> None:
-        Phases.__init__(self, core, rules, seed, COUNTDOWN_MS, RESULT_MS)
+        Phases.__init__(self, core, rules, seed, core.players, best_of, log)
         self.core = core
-        n = core.players
-        self._score(n, best_of, log)
-        self.tie_next = first_tie(seed, n)
-        log.match = self
-        log.header(core.game, n, seed, rules.as_pairs(), best_of, self.tie_next)
-        core.log = log
-
-
-class GameSession:
-    """Match + arbiter + log: key events in, log lines out (the runner's and the replay's)."""
-
-    def __init__(self, core, seed: int, rules, best_of: int) -> None:
-        self.log = GameLog()
-        self.match = GameMatch(core, seed, rules, best_of, self.log)
-        self.core = core
-        self.players = core.players
-        self.held = bytearray(KEYS_PER_PLAYER * core.players)
+        self.tie_next = self.tie_first
         self.ties = 0
-        self.group_key = bytearray(_GROUP)  # the instant's key events (step_group)
-        self.group_down = bytearray(_GROUP)
         self._aims = array("i", [0] * _GROUP)  # each press's aim_word (_SETTING: none)
         self._bits = array("i", [0] * _MAX_PLAYERS)  # each player's aim bits, together
-
-    def step(self, now: int, events) -> None:
-        """The key events ``[(key, pressed)]`` stamped ``now`` (match ms), in the order read."""
-        n = len(events)
-        if n > len(self.group_key):  # (the host's form may hand over more than the board)
-            self.group_key = bytearray(n)
-            self.group_down = bytearray(n)
-            self._aims = array("i", [0] * n)
-        for i in range(n):
-            key, pressed = events[i]
-            self.group_key[i] = key
-            self.group_down[i] = 1 if pressed else 0
-        self.step_group(now, n)
+        log.header(core.game, self.players, seed, rules.as_pairs(), best_of, self.tie_next)
+        core.log = log
 
     def step_group(self, now: int, n: int) -> None:
-        """``step`` for the first ``n`` events of ``group_key``/``group_down``."""
-        match = self.match
-        match.advance(now - 1)
+        """One instant (``Phases.step_group``): everything due before ``now``, the key
+        record, everything due at ``now``, then the presses."""
+        self.advance(now - 1)
         log = self.log
         keys = self.group_key
         downs = self.group_down
         for i in range(n):
             log.key(now, keys[i], downs[i])
-        match.advance(now)
+        self.advance(now)
         if n:
             self._apply(now, n)
 
-    def finish(self) -> None:
-        """Let the match run to its end with nobody pressing (R17 stops it at the latest)."""
-        match = self.match
-        while match.phase != OVER:
-            match.advance(match.next_due())
-
     def _apply(self, now: int, n: int) -> None:
-        match = self.match
-        match.pressed(now)  # R17: any key event keeps the match awake
+        self.pressed(now)  # R17: any key event keeps the match awake
         keys = self.group_key
         downs = self.group_down
         aims = self._aims
@@ -146,13 +111,10 @@ class GameSession:
         for i in range(n):
             aims[i] = _SETTING
             if downs[i]:
-                self.held[keys[i]] = 1
                 presses += 1
-            else:
-                self.held[keys[i]] = 0
-        if match.phase != PLAYING or not presses:
+        if self.phase != PLAYING or not presses:
             return
-        t = now - match.hand_start
+        t = now - self.hand_start
         core = self.core
         if t < 0 or core.over:
             return
@@ -192,10 +154,10 @@ class GameSession:
                     contested |= (1 << a) | (1 << b)
         first = 0
         if contested:
-            first = match.tie_next
+            first = self.tie_next
             while not contested >> first & 1:
                 first = (first + 1) % players
-            match.tie_next = (first + 1) % players
+            self.tie_next = (first + 1) % players
             self.ties += 1
         for turn in range(players):
             p = (first + turn) % players
@@ -209,6 +171,37 @@ class GameSession:
                 key = keys[i] - p * KEYS_PER_PLAYER
                 if core.press(t, p, key, (aim >> _AIM_SHIFT) - 1, tie) == NOT_PLAYING:
                     return
+
+
+class GameSession:
+    """Match + log: key events in, log lines out (the runner's and the replay's; the
+    board's arbiter hands its instants to the match itself)."""
+
+    def __init__(self, core, seed: int, rules, best_of: int) -> None:
+        self.log = GameLog()
+        self.match = GameMatch(core, seed, rules, best_of, self.log)
+        self.core = core
+        self.players = core.players
+
+    def step(self, now: int, events) -> None:
+        """The key events ``[(key, pressed)]`` stamped ``now`` (match ms), in the order read."""
+        match = self.match
+        n = len(events)
+        if n > len(match.group_key):  # (the host's form may hand over more than the board)
+            match.group_key = bytearray(n)
+            match.group_down = bytearray(n)
+            match._aims = array("i", [0] * n)
+        for i in range(n):
+            key, pressed = events[i]
+            match.group_key[i] = key
+            match.group_down[i] = 1 if pressed else 0
+        match.step_group(now, n)
+
+    def finish(self) -> None:
+        """Let the match run to its end with nobody pressing (R17 stops it at the latest)."""
+        match = self.match
+        while match.phase != OVER:
+            match.advance(match.next_due())
 
 
 def _shared(aim_bits: int, p: int, bits, players: int) -> bool:
@@ -270,6 +263,10 @@ class GameCore(StallCountdown):
         log.flag(b',"sweep":', self.swept)
         self._end_fields(log)
         log.end()
+
+    def keys_lost(self) -> None:
+        """The keypad dropped key events: version 2 has no loss marker (the screens say
+        it: App.step, TOO FAST)."""
 
     def _end_fields(self, log) -> None:
         """A game's own fields on its hand_end line (none by default)."""

@@ -78,12 +78,17 @@ from speedduo.codes import (  # noqa: F401  (re-exported: the log's words for th
     TIE_WON,
 )
 from speedduo.dealtext import DEAL_AT, DEAL_TEMPLATE
-from speedduo.logtext import (
+from speedduo.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
+    KEY_TEXT_MAX,
+    KEYS_CAPACITY,
     RANK_BYTES,
     SUIT_BYTES,
     card_into,
     field_into,
     int_into,
+    key_into,
+    keys_into,
+    player_into,
 )
 
 KEY_OVERFLOW = const(255)  # EV_KEY's key number for "the keypad queue dropped events here"
@@ -99,9 +104,6 @@ END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned") 
 
 LOG_PATIENCE = const(64)  # records that may wait a pass after a redraw (may_wait; ring: 256)
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
-# pending key text + the longest line (match header, ~450) + the key fields < LINE_CAPACITY
-KEYS_CAPACITY = const(400)
-KEY_TEXT_MAX = const(26)  # the longest key entry: [t,-1,hand], with t a 10-digit ms count
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
@@ -228,29 +230,22 @@ class MatchLog:
         self._put(EV_KEY, key, pressed, 0, 0, 0, 0, t, 0)
 
     def _key(self, r, i, sink) -> int:
-        """A KEY record: its entry joins the waiting ones (a ``keys`` line first when full)."""
-        keys = self._keys
+        """A KEY record: its entry joins the waiting ones (a ``keys`` line first when full);
+        a loss's marks are the keys -1 (KEY_OVERFLOW) and -2 (KEY_CLEARED)."""
         lines = 0
-        if len(keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go out now
+        if len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go out now
             line = self.line
             line[:] = b'{"ev":"keys"}'
             self._with_keys()
             sink(line)
             lines = 1
-        if len(keys):
-            keys.append(44)  # ,
-        keys.append(91)  # [
-        int_into(keys, r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24))
-        if r[i + 1] == KEY_OVERFLOW:
-            keys.extend(b",-1,")
-        elif r[i + 1] == KEY_CLEARED:
-            keys.extend(b",-2,")
-        else:
-            keys.append(44)
-            int_into(keys, r[i + 1])
-            keys.append(44)
-        int_into(keys, r[i + 2])
-        keys.append(93)  # ]
+        key = r[i + 1]
+        if key == KEY_OVERFLOW:
+            key = -1
+        elif key == KEY_CLEARED:
+            key = -2
+        t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
+        key_into(self._keys, t, key, r[i + 2])
         self.keys_total += 1
         return lines
 
@@ -258,15 +253,8 @@ class MatchLog:
         """End ``line`` (a finished line, its ``}`` last) with the waiting key entries
         and the running count: ``,"keys":[...],"keys_total":N}``."""
         line = self.line
-        keys = self._keys
         line[len(line) - 1 :] = b""  # the closing }
-        if len(keys):
-            line.extend(b',"keys":[')
-            line.extend(keys)
-            line.append(93)
-            keys[:] = b""
-        line.extend(b',"keys_total":')
-        int_into(line, self.keys_total)
+        keys_into(line, self._keys, self.keys_total)
         line.append(125)  # }
 
     def _format(self, r, i) -> bool:
@@ -612,13 +600,6 @@ class MatchLog:
                 card_into(line, dealt[d])
                 d += step
             line.extend(b"],[" if p == 0 else after)
-
-
-def player_into(line, p: int) -> None:
-    if p == NULL_PLAYER:
-        line.extend(b"null")
-    else:
-        int_into(line, p)
 
 
 # the line writer of each record kind (EV_*); None: formatted elsewhere (play, draw,

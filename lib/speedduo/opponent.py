@@ -44,7 +44,6 @@ except ImportError:
 
 # level numbers: 0 is "no opponent" (two players), as in the menu and SPEED_OPPONENT
 LEVEL_NAMES = ("off", "easy", "medium", "hard", "perfect")
-BOARD_LEVELS = 4  # off, easy, medium, hard: what the board offers
 # reaction times by level: REACTION_LOW_MS + 0..REACTION_SPREAD_MS (uniform)
 REACTION_LOW_MS = (0, 700, 450, 250, 0)
 REACTION_SPREAD_MS = (0, 800, 450, 250, 0)
@@ -62,6 +61,11 @@ def level_number(name):
         if LEVEL_NAMES[level] == name:
             return level
     raise ValueError("unknown opponent level %r (%s)" % (name, ", ".join(LEVEL_NAMES)))
+
+
+def hold_ms(rng) -> int:
+    """How long an opponent's key stays down (every game's), drawn from its ``rng``."""
+    return HOLD_MS + rng.below(HOLD_SPREAD_MS + 1)
 
 
 def opponent_seed(seed, player):
@@ -112,7 +116,7 @@ class Brain:
 
     def hold_ms(self) -> int:
         """How long the key stays down."""
-        return HOLD_MS + self.rng.below(HOLD_SPREAD_MS + 1)
+        return hold_ms(self.rng)
 
 
 class KeyEvent:
@@ -125,7 +129,8 @@ class KeyEvent:
 
 
 class Opponent:
-    """The keypad's event queue with the board's opponent playing player ``player``'s row.
+    """The keypad's event queue with the board's opponent playing player ``player``'s row
+    (every game's: ``game_opponent.GameOpponent`` plans with its own bot, ``_plan``).
 
     ``join(events, match, start_ticks)`` puts it in front of the real queue;
     the App calls ``look(now_ticks)`` at the start of every loop pass (before the
@@ -139,7 +144,11 @@ class Opponent:
     """
 
     def __init__(self, level, seed, claim_mode=0, player=1) -> None:
+        self._setup(player)
         self.brain = Brain(player, level, Rng(opponent_seed(seed, player)), claim_mode)
+
+    def _setup(self, player) -> None:
+        """What every game's opponent holds: the merge and the plan's key events."""
         self.player = player
         self.event = KeyEvent()  # the arbiter reads every event through this one
         self._real = None  # type: Any  # a keypad.Event: the real queue's next event, read ahead
@@ -172,7 +181,8 @@ class Opponent:
         return self
 
     def look(self, now_ticks: int) -> None:
-        """The start of a loop pass: the time now, and a look at the table."""
+        """The start of a loop pass: the time now, and a look at the table (every game's
+        rules core: ``hand``, ``over``, ``hand_no``); a plan is ``_plan``'s."""
         now = ticks_diff(now_ticks, self.start_ticks)
         self._now = now
         match = self.match
@@ -183,30 +193,41 @@ class Opponent:
             same_hand = playing and hand.hand_no == self._hand_no
             if self._i == 0 and self._t[0] >= now and not same_hand:
                 self._n = 0
-                self._resume = 0
+                self._forget()
             return
-        if not playing or now < self._resume:
-            return
+        if playing:
+            n = self._plan(now, hand)
+            if n:
+                self._hand_no = hand.hand_no
+                self._n = n
+                self._i = 0
+                self.presses += 1
+
+    def _plan(self, now: int, hand) -> int:
+        """Classic Speed's brain looks at the table: a press (or V5's claim) planned as
+        key events (``_put``); returns how many (0: none)."""
+        if now < self._resume:
+            return 0
         brain = self.brain
         choice = brain.choose(hand)
         if choice == NOTHING:
-            return
+            return 0
         at = now + brain.reaction_us() // 1000
         up = at + brain.hold_ms()
-        self._hand_no = hand.hand_no
         self._resume = up + SETTLE_MS
         if choice == CLAIM:
             self._put(0, at, KEY_L, 1)
             self._put(1, at, KEY_R, 1)
             self._put(2, up, KEY_L, 0)
             self._put(3, up, KEY_R, 0)
-            self._n = 4
-        else:
-            self._put(0, at, 1 + choice, 1)
-            self._put(1, up, 1 + choice, 0)
-            self._n = 2
-        self._i = 0
-        self.presses += 1
+            return 4
+        self._put(0, at, 1 + choice, 1)
+        self._put(1, up, 1 + choice, 0)
+        return 2
+
+    def _forget(self) -> None:
+        """The plan was dropped (its hand ended before its key went down)."""
+        self._resume = 0
 
     def _put(self, i: int, t: int, key: int, down: int) -> None:
         self._t[i] = t

@@ -18,10 +18,13 @@ except ImportError:
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.codes import COUNTDOWN, NULL_PLAYER, OVER, PLAYING, RESULT
+from speedduo.codes import COUNTDOWN, KEYS_PER_PLAYER, NULL_PLAYER, OVER, PLAYING, RESULT
 from speedduo.rng import Rng
 
 CONTINUE = const(-2)  # match_winner(): the match goes on
+COUNTDOWN_MS = const(3000)  # R3
+RESULT_MS = const(3000)  # the hand's result on the screens
+_GROUP = const(64)  # key events of one instant the arbiter hands over (keybatch.BATCH)
 
 
 def first_tie(seed: int, players: int) -> int:
@@ -65,30 +68,43 @@ class StallCountdown:
 
 
 class Phases:
-    """Countdowns, hands, results, the score and R17, in time order."""
+    """Countdowns, hands, results, the score and R17, in time order; and the instants of
+    key events the arbiter (arbiter.py) hands over. Each game's match answers
+    ``step_group(now, n)``: one instant at match time ``now``, the first ``n`` key events
+    of ``group_key`` / ``group_down`` (player p's ``L 1 2 3 4 5 R`` are keys 7p .. 7p+6;
+    0: released)."""
 
-    def __init__(self, hand, rules, seed: int, countdown_ms: int, result_ms: int) -> None:
+    KEYS_PAIRED = False  # the key record pairs presses and releases (arbiter.py; V8, V9)
+
+    def __init__(self, hand, rules, seed: int, players: int, best_of: int, log) -> None:
+        """What every game's match holds: its rules core (``hand``), rules, the deals'
+        stream, the phases, the score (R14 hands or rounds won, R15 points, each player's
+        quickest hand won: its end t, 0: none, for the stats), its log (``log.match``:
+        each event's match time), the first tie's player (``tie_first``) and the keys."""
         self.hand = hand  # the rules core in play
         self.rules = rules
         self.rng = Rng(seed)  # the deals' stream
         self.hands_played = 0
-        self.countdown_ms = countdown_ms
-        self.result_ms = result_ms
+        self.countdown_ms = COUNTDOWN_MS
+        self.result_ms = RESULT_MS
         self.phase = COUNTDOWN
-        self.hand_start = countdown_ms  # `now` of the next/current hand's R3 flip
+        self.hand_start = COUNTDOWN_MS  # `now` of the next/current hand's R3 flip
         self.last_press = 0  # R17
         self.clock = 0  # the latest ``now`` advance was given (events without a time: log)
         self.winner = NULL_PLAYER
         self.end_why = b""  # the log's reason for the match's end (V8.11, V9.7: max_rounds)
-
-    def _score(self, players: int, best_of: int, log) -> None:
-        """The score the match keeps (R14 hands or rounds won, R15 points, each player's
-        quickest hand won: its end t, 0: none, for the stats) and its log."""
+        self.players = players
         self.best_of = best_of
-        self.log = log
         self.wins = [0] * players
         self.points = [0] * players
         self.fastest_ms = [0] * players
+        self.tie_first = first_tie(seed, players)  # later ties take turns (R4, R8)
+        # the keys down and one instant's key events (the arbiter's and step_group's)
+        self.held = bytearray(KEYS_PER_PLAYER * players)
+        self.group_key = bytearray(_GROUP)
+        self.group_down = bytearray(_GROUP)
+        self.log = log
+        log.match = self
 
     def finish_hand(self) -> None:
         """Score the hand that just ended (R14, R15); schedule the next one or end the match
