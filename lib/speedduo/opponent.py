@@ -209,6 +209,8 @@ class Opponent:
         if now < self._resume:
             return 0
         brain = self.brain
+        if not brain.claim_mode and not hand.playable_mask(self.player):
+            return 0  # what choose answers (NOTHING, no draw), two calls shorter: most passes
         choice = brain.choose(hand)
         if choice == NOTHING:
             return 0
@@ -234,25 +236,21 @@ class Opponent:
         self._key[i] = self.player * KEYS_PER_PLAYER + key
         self._down[i] = down
 
-    def _read_real(self) -> bool:
-        """Read the real queue's next event ahead (its own row's are dropped)."""
-        real = self._real
-        events = self.events
-        base = self.player * KEYS_PER_PLAYER
-        while events.get_into(real):
-            k = real.key_number
-            if base <= k < base + KEYS_PER_PLAYER:
-                if real.pressed:
-                    self.ignored += 1
-                continue
-            self._has_real = True
-            return True
-        return False
-
     def get_into(self, event) -> bool:
         """The next key event in time order (a keypad.EventQueue's get_into)."""
-        has_real = self._has_real or self._read_real()
         real = self._real
+        has_real = self._has_real
+        if not has_real:  # read the real queue's next event ahead (_read_real, inlined)
+            events = self.events
+            base = self.player * KEYS_PER_PLAYER
+            while events.get_into(real):
+                k = real.key_number
+                if base <= k < base + KEYS_PER_PLAYER:  # its own row's: dropped
+                    if real.pressed:
+                        self.ignored += 1
+                    continue
+                self._has_real = has_real = True
+                break
         i = self._i
         if i < self._n:
             t = self._t[i]
