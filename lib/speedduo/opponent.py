@@ -159,7 +159,7 @@ class Opponent:
         self._n = 0
         self._i = 0  # the next of them to hand on
         self._hand_no = 0  # the hand the plan was made in
-        self._resume = 0  # no new plan before this match time
+        self._resume = 0  # no new plan before this match time (a game's bot: always 0)
         self._now = 0
         self.events = None  # type: Any  # the real keypad.EventQueue
         self.match = None  # type: Any
@@ -195,7 +195,7 @@ class Opponent:
                 self._n = 0
                 self._forget()
             return
-        if playing:
+        if playing and now >= self._resume:  # (a call less in the passes before it)
             n = self._plan(now, hand)
             if n:
                 self._hand_no = hand.hand_no
@@ -206,9 +206,7 @@ class Opponent:
     def _plan(self, now: int, hand) -> int:
         """Classic Speed's brain looks at the table: a press (or V5's claim) planned as
         key events (``_put``); returns how many (0: none)."""
-        if now < self._resume:
-            return 0
-        brain = self.brain
+        brain = self.brain  # (``look`` waited for ``_resume``)
         if not brain.claim_mode and not hand.playable_mask(self.player):
             return 0  # what choose answers (NOTHING, no draw), two calls shorter: most passes
         choice = brain.choose(hand)
