@@ -21,6 +21,12 @@ in it): a pass's first line waits for the loop's drain, each further one sends
 the one before it at once (``sink`` set) rather than growing the pool; the host's
 pool grows instead.
 
+The key record is noted, not written, during the press (``key``: three arrays), and a
+line's ``end`` only counts it: the key entries' text, the line's key fields and its
+``}`` are written when the line is closed (``_close``: at the drain, after the
+screens; or first thing when the pass writes another line or reads another key). The
+text is the same byte for byte (``key`` writes it at once when it might not fit).
+
 ``begin`` also notes the event for the board's loop (``notes_on``): its kind
 (codes.EV_*), player, one number (a refusal's why, a deal's number, an end's
 why), the hand's and the match's time, in preallocated arrays that the loop
