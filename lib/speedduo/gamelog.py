@@ -21,6 +21,12 @@ in it): a pass's first line waits for the loop's drain, each further one sends
 the one before it at once (``sink`` set) rather than growing the pool; the host's
 pool grows instead.
 
+The key record is noted, not written, during the press (``key``: three arrays), and a
+line's ``end`` only counts it: the key entries' text, the line's key fields and its
+``}`` are written when the line is closed (``_close``: at the drain, after the
+screens; or first thing when the pass writes another line or reads another key). The
+text is the same byte for byte (``key`` writes it at once when it might not fit).
+
 ``begin`` also notes the event for the board's loop (``notes_on``): its kind
 (codes.EV_*), player, one number (a refusal's why, a deal's number, an end's
 why), the hand's and the match's time, in preallocated arrays that the loop
@@ -51,6 +57,7 @@ NO_T = const(-1)  # begin(): an event without a ``t`` field
 _LINES = const(1)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
 _LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
 _NOTES = const(16)  # events noted for the board's loop between two passes
+_KEYS_NOTED = const(15)  # key events noted, text not yet written: KEYS_CAPACITY // KEY_TEXT_MAX
 
 # each event's word in the log, by codes.EV_* (b"": records that are no line of their own)
 EV_WORDS = (
@@ -89,6 +96,12 @@ class GameLog:
         self._kind = 0  # its event (codes.EV_*)
         self._keys = bytearray(KEYS_CAPACITY)  # key entries waiting for the next line
         self._keys[:] = b""
+        # key events noted during the press, their text written after the screens (_close)
+        self._key_t = array("i", [0] * _KEYS_NOTED)
+        self._key_key = bytearray(_KEYS_NOTED)
+        self._key_down = bytearray(_KEYS_NOTED)
+        self._keys_noted = 0
+        self._open = False  # the last line ended, its key record and "}" not written yet
         self.keys_total = 0
         self.match = None  # the GameMatch (its hand_start times the notes)
         self.sink = None  # the board's way out (drain_into's): lines go early when the pool is full
@@ -107,6 +120,8 @@ class GameLog:
         """The next free line of the pool. When every line waits (a pass that logged a
         lot), they go out at once to ``sink`` (the board's: nothing allocated), else (the
         host's ``drain``) the pool grows."""
+        if self._open:
+            self._close()
         pool = self._pool
         if self._count == len(pool):
             if self.sink is not None:
@@ -137,7 +152,24 @@ class GameLog:
         self._finish()
 
     def key(self, t: int, key: int, pressed: int) -> None:
-        """A key event read (``[t, key, pressed]``, t in ms since the match began)."""
+        """A key event read (``[t, key, pressed]``, t in ms since the match began).
+
+        Record now, write later: the event is noted in three arrays and its text is
+        written when the line it rides on is closed (``_close``: the loop's drain, after
+        the screens). Only when the waiting text and the noted events together might not
+        fit (each noted one counted at its longest) is the text written at once, exactly
+        as each event's would have been, so the lines are the same byte for byte."""
+        if self._open:  # a line ended before this event: its record is complete
+            self._close()
+        n = self._keys_noted
+        if len(self._keys) + (n + 1) * KEY_TEXT_MAX <= KEYS_CAPACITY:
+            self._key_t[n] = t
+            self._key_key[n] = key
+            self._key_down[n] = pressed
+            self._keys_noted = n + 1
+            self.keys_total += 1
+            return
+        self._write_keys()
         if len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go now
             line = self._new_line()
             line.extend(b'{"ev":"keys"')
@@ -255,16 +287,37 @@ class GameLog:
 
     def end(self) -> None:
         """Finish the line: the waiting key entries ride on it (a match_end always says
-        ``keys_total``)."""
+        ``keys_total``). Their text and the closing brace are written later (``_close``:
+        before the next line, the next key event or the drain), off the press's path."""
+        self._count += 1
+        self._open = True
+
+    def _write_keys(self) -> None:
+        """The noted key events' text after the waiting entries (``key`` saw to the room)."""
+        keys = self._keys
+        ts = self._key_t
+        ks = self._key_key
+        downs = self._key_down
+        for i in range(self._keys_noted):
+            key_into(keys, ts[i], ks[i], downs[i])
+        self._keys_noted = 0
+
+    def _close(self) -> None:
+        """Write the ended line's tail: the waiting key entries and ``}``."""
+        self._open = False
+        if self._keys_noted:
+            self._write_keys()
         line = self._line
         if len(self._keys) or self._kind == EV_MATCH_END:
             keys_into(line, self._keys, self.keys_total)
-        self._finish()
+        line.append(125)  # }
 
     # ---- the way out ----
 
     def drain_into(self, sink) -> int:
         """Hand every finished line to ``sink`` (a bytearray, no newline); returns how many."""
+        if self._open:
+            self._close()
         count = self._count
         pool = self._pool
         for i in range(count):

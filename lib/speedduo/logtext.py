@@ -96,9 +96,15 @@ def key_into(keys, t: int, key: int, n: int) -> None:
     keys.append(91)  # [
     int_into(keys, t)
     keys.append(44)
-    int_into(keys, key)
+    if 0 <= key < 10:  # one digit written here: a call less on every key event
+        keys.append(48 + key)
+    else:
+        int_into(keys, key)
     keys.append(44)
-    int_into(keys, n)
+    if 0 <= n < 10:
+        keys.append(48 + n)
+    else:
+        int_into(keys, n)
     keys.append(93)  # ]
 
 

@@ -159,7 +159,7 @@ class Opponent:
         self._n = 0
         self._i = 0  # the next of them to hand on
         self._hand_no = 0  # the hand the plan was made in
-        self._resume = 0  # no new plan before this match time
+        self._resume = 0  # no new plan before this match time (a game's bot: always 0)
         self._now = 0
         self.events = None  # type: Any  # the real keypad.EventQueue
         self.match = None  # type: Any
@@ -195,7 +195,7 @@ class Opponent:
                 self._n = 0
                 self._forget()
             return
-        if playing:
+        if playing and now >= self._resume:  # (a call less in the passes before it)
             n = self._plan(now, hand)
             if n:
                 self._hand_no = hand.hand_no
@@ -206,9 +206,9 @@ class Opponent:
     def _plan(self, now: int, hand) -> int:
         """Classic Speed's brain looks at the table: a press (or V5's claim) planned as
         key events (``_put``); returns how many (0: none)."""
-        if now < self._resume:
-            return 0
-        brain = self.brain
+        brain = self.brain  # (``look`` waited for ``_resume``)
+        if not brain.claim_mode and not hand.playable_mask(self.player):
+            return 0  # what choose answers (NOTHING, no draw), two calls shorter: most passes
         choice = brain.choose(hand)
         if choice == NOTHING:
             return 0
@@ -234,25 +234,21 @@ class Opponent:
         self._key[i] = self.player * KEYS_PER_PLAYER + key
         self._down[i] = down
 
-    def _read_real(self) -> bool:
-        """Read the real queue's next event ahead (its own row's are dropped)."""
-        real = self._real
-        events = self.events
-        base = self.player * KEYS_PER_PLAYER
-        while events.get_into(real):
-            k = real.key_number
-            if base <= k < base + KEYS_PER_PLAYER:
-                if real.pressed:
-                    self.ignored += 1
-                continue
-            self._has_real = True
-            return True
-        return False
-
     def get_into(self, event) -> bool:
         """The next key event in time order (a keypad.EventQueue's get_into)."""
-        has_real = self._has_real or self._read_real()
         real = self._real
+        has_real = self._has_real
+        if not has_real:  # read the real queue's next event ahead (_read_real, inlined)
+            events = self.events
+            base = self.player * KEYS_PER_PLAYER
+            while events.get_into(real):
+                k = real.key_number
+                if base <= k < base + KEYS_PER_PLAYER:  # its own row's: dropped
+                    if real.pressed:
+                        self.ignored += 1
+                    continue
+                self._has_real = has_real = True
+                break
         i = self._i
         if i < self._n:
             t = self._t[i]
