@@ -274,7 +274,7 @@ def test_countdown_shows_face_down_cards_and_the_seconds_left():
     assert g.match.phase == COUNTDOWN
     img = g.emulators[0].to_image()
     assert img.getbbox() is not None
-    assert g.screens.views[0].moment[0] == base_view.M_COUNT and g.screens.views[0].moment[1] == 2
+    assert g.screens.views[0].moment[0] == base_view._M_COUNT and g.screens.views[0].moment[1] == 2
 
 
 def test_each_player_sees_their_own_hand_above_buttons_1_to_5():
@@ -339,10 +339,10 @@ def test_refused_late_play_flashes_late_then_clears():
     g.start_hand()
     g.refuse(0, WHY_LATE)
     g.refresh()
-    assert g.screens.views[0].moment[0] == base_view.M_LATE
-    assert g.screens.views[1].moment[0] == base_view.M_NONE
+    assert g.screens.views[0].moment[0] == base_view._M_LATE
+    assert g.screens.views[1].moment[0] == base_view._M_NONE
     g.at(g.now + 800)
-    assert g.screens.views[0].moment[0] == base_view.M_NONE
+    assert g.screens.views[0].moment[0] == base_view._M_NONE
 
 
 def test_penalty_lockout_shows_lock_with_seconds():
@@ -358,7 +358,7 @@ def test_penalty_lockout_shows_lock_with_seconds():
         pytest.skip("no misfit card in this deal")
     g.at(g.now + 1000)  # after the refusal flash
     v = g.screens.views[0]
-    assert v.moment[0] == base_view.M_LOCKOUT and v.moment[1] in (1, 2)
+    assert v.moment[0] == base_view._M_LOCKOUT and v.moment[1] in (1, 2)
 
 
 def test_stall_countdown_then_flip_are_shown_on_both_panels():
@@ -366,11 +366,11 @@ def test_stall_countdown_then_flip_are_shown_on_both_panels():
     g.start_hand()
     assert g.until_stall()
     g.at(g.now + 10)
-    assert [v.moment[0] for v in g.screens.views] == [base_view.M_STALL] * 2
+    assert [v.moment[0] for v in g.screens.views] == [base_view._M_STALL] * 2
     g.at(g.match.hand_start + g.hand.stall_due)
     assert [v.moment[0] for v in g.screens.views] in (
-        [base_view.M_FLIP] * 2,
-        [base_view.M_REDEAL] * 2,
+        [base_view._M_FLIP] * 2,
+        [base_view._M_REDEAL] * 2,
     )
 
 
@@ -380,22 +380,22 @@ def test_hand_result_then_match_result():
     g.finish_hand()
     assert g.hand.over
     msgs = [v.moment[0] for v in g.screens.views]
-    assert sorted(msgs) in ([base_view.M_WIN, base_view.M_LOSE], [base_view.M_REPLAY] * 2)
+    assert sorted(msgs) in ([base_view._M_WIN, base_view._M_LOSE], [base_view._M_REPLAY] * 2)
     while g.match.phase != OVER:
         if g.match.phase in (COUNTDOWN, RESULT):
             g.at(g.match.next_due())
         else:
             g.finish_hand()
-    assert g.screens.views[0].screen == base_view.SCREEN_OVER
+    assert g.screens.views[0].screen == base_view._SCREEN_OVER
 
 
 def test_menu_is_drawn_full_screen_and_the_game_screen_comes_back():
     g = Game()
     g.screens.show_menu(-1, ["BEST OF 3", "PENALTY OFF", "START"], 1, title="SPEED DUO")
-    assert g.screens.views[0].screen == base_view.SCREEN_MENU
+    assert g.screens.views[0].screen == base_view._SCREEN_MENU
     g.screens.hide_menu()
     g.start_hand()
-    assert g.screens.views[0].screen == base_view.SCREEN_PLAY
+    assert g.screens.views[0].screen == base_view._SCREEN_PLAY
 
 
 # ---- fair flushing and bytes ----
@@ -706,9 +706,9 @@ def test_the_hand_result_says_plainly_who_won_and_speed_only_to_the_winner():
     g.finish_hand()
     winner = g.hand.winner
     loser = 1 - winner
-    centre = slice(base_view.CENTRE_X, base_view.CENTRE_X + base_view.CENTRE_W)
+    centre = slice(base_view._CENTRE_X, base_view._CENTRE_X + base_view._CENTRE_W)
     assert [v.moment[0] for v in g.screens.views] == [
-        base_view.M_WIN if p == winner else base_view.M_LOSE for p in range(2)
+        base_view._M_WIN if p == winner else base_view._M_LOSE for p in range(2)
     ]
 
     def page1(p):
@@ -716,3 +716,13 @@ def test_the_hand_result_says_plainly_who_won_and_speed_only_to_the_winner():
         return bytes(row[centre])
 
     assert any(page1(winner)) and not any(page1(loser))  # "SPEED!" above YOU WIN only
+
+
+def test_classic_views_numbers_are_the_base_views():
+    """view.py and piles.py keep base_view's numbers as consts of their own (folded on the
+    board): the same values."""
+    for name in dir(view):
+        if name.startswith(("_M_", "_SCREEN_")) or name in ("_BACK", "_UNKNOWN", "_SLOT_X0"):
+            assert getattr(view, name) == getattr(base_view, name), name
+    for name in ("_BACK", "_CENTRE_X", "_CENTRE_W"):
+        assert getattr(piles, name) == getattr(base_view, name), name

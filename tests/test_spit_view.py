@@ -330,23 +330,23 @@ def test_the_message_ids_and_card_codes_are_the_base_views():
     from speedduo import base_view
 
     assert (game_view.M_NONE, game_view.M_COUNT, game_view.M_STALL) == (
-        base_view.M_NONE,
-        base_view.M_COUNT,
-        base_view.M_STALL,
+        base_view._M_NONE,
+        base_view._M_COUNT,
+        base_view._M_STALL,
     )
     assert (game_view.M_LATE, game_view.M_INVALID, game_view.M_WIN, game_view.M_LOSE) == (
-        base_view.M_LATE,
-        base_view.M_INVALID,
-        base_view.M_WIN,
-        base_view.M_LOSE,
+        base_view._M_LATE,
+        base_view._M_INVALID,
+        base_view._M_WIN,
+        base_view._M_LOSE,
     )
-    assert min(game_view.M_BLOCKED, game_view.M_SPIT, game_view.M_SLAP) > base_view.M_REPLAY
+    assert min(game_view.M_BLOCKED, game_view.M_SPIT, game_view.M_SLAP) > base_view._M_REPLAY
     assert (game_view.BACK, game_view.NOT_AIMED, game_view.FORCE) == (
-        base_view.BACK,
-        base_view.UNKNOWN,
-        base_view.FORCE,
+        base_view._BACK,
+        base_view._UNKNOWN,
+        base_view._FORCE,
     )
-    assert base_view.SCREEN_OVER == 2
+    assert base_view._SCREEN_OVER == 2
 
 
 def test_a_second_match_on_the_same_views_starts_clean():

@@ -16,40 +16,40 @@ from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
 from speedduo.codes import OVER
 from speedduo.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH
 
-BACK = const(254)  # a face-down card (countdown)
-UNKNOWN = const(253)  # no target pile (countdown)
-FORCE = const(252)  # nothing known on the panel: draw it
+_BACK = const(254)  # a face-down card (countdown)
+_UNKNOWN = const(253)  # no target pile (countdown)
+_FORCE = const(252)  # nothing known on the panel: draw it
 
-CENTRE_X = const(40)  # the moments, between the piles' frames
-CENTRE_W = const(48)
-SLOT_X0 = const(22)
-SLOT_DX = const(18)
-FLASH_MS = const(700)
-STALL_STEPS = const(6)
+_CENTRE_X = const(40)  # the moments, between the piles' frames
+_CENTRE_W = const(48)
+_SLOT_X0 = const(22)
+_SLOT_DX = const(18)
+_FLASH_MS = const(700)
+_STALL_STEPS = const(6)
 
 # centre messages
-M_NONE = const(0)
-M_COUNT = const(1)
-M_STALL = const(2)
-M_FLIP = const(3)
-M_REDEAL = const(4)
-M_LATE = const(5)
-M_INVALID = const(6)
-M_LOCKED = const(7)
-M_KEYS = const(8)
-M_LOCKOUT = const(9)
-M_WIN = const(10)
-M_LOSE = const(11)
-M_REPLAY = const(12)
-# M_FLIP..M_KEYS; the refusals are the log's words (R8 late, invalid, R16 locked)
+_M_NONE = const(0)
+_M_COUNT = const(1)
+_M_STALL = const(2)
+_M_FLIP = const(3)
+_M_REDEAL = const(4)
+_M_LATE = const(5)
+_M_INVALID = const(6)
+_M_LOCKED = const(7)
+_M_KEYS = const(8)
+_M_LOCKOUT = const(9)
+_M_WIN = const(10)
+_M_LOSE = const(11)
+_M_REPLAY = const(12)
+# _M_FLIP..M_KEYS; the refusals are the log's words (R8 late, invalid, R16 locked)
 _ONE_WORD = (b"FLIP!", b"REDEAL", b"LATE", b"INVALID", b"LOCKED", b"TOO FAST")
 
 _MENU_HINT = b"L R:MOVE  1-5:CHOOSE"  # a menu's bottom line
 
-SCREEN_NONE = const(0)
-SCREEN_PLAY = const(1)
-SCREEN_OVER = const(2)
-SCREEN_MENU = const(3)
+_SCREEN_NONE = const(0)
+_SCREEN_PLAY = const(1)
+_SCREEN_OVER = const(2)
+_SCREEN_MENU = const(3)
 
 FONT = glyphs.SMALL
 INDEX = glyphs.SMALL_INDEX
@@ -57,7 +57,7 @@ INDEX = glyphs.SMALL_INDEX
 
 def class_of(msg):
     """Countdown, stall, flip, redeal and results are shared; refusals and lock-out private."""
-    if M_COUNT <= msg <= M_REDEAL or msg >= M_WIN:
+    if _M_COUNT <= msg <= _M_REDEAL or msg >= _M_WIN:
         return SHARED
     return PRIVATE
 
@@ -81,17 +81,17 @@ class View:
         self._counts = bytearray(2)  # cards left on show: own, the opponent's
         self._wins = -1  # the score on show: own hands won, the other's
         self._other_wins = -1
-        self._target = FORCE
-        self._msg = FORCE  # the centre message and its argument
-        self._arg = FORCE
+        self._target = _FORCE
+        self._msg = _FORCE  # the centre message and its argument
+        self._arg = _FORCE
         # where the centre message was drawn: pages page0..page1, columns x0..x1
         self._drawn = False
         self._drawn_page0 = 0
         self._drawn_page1 = 0
         self._drawn_x0 = 0
         self._drawn_x1 = 0
-        self._screen = SCREEN_NONE
-        self._flash = M_NONE  # the refused-play message to flash
+        self._screen = _SCREEN_NONE
+        self._flash = _M_NONE  # the refused-play message to flash
         self._flash_until = 0  # ... until then
         self._hand_no = -1
         self._forget()
@@ -101,13 +101,13 @@ class View:
 
     def _forget(self):
         """Nothing on the panel is known: the next update draws everything."""
-        _fill(self._tops, FORCE)  # (no tuple of the three: building one allocates)
-        _fill(self._slots, FORCE)
-        _fill(self._counts, FORCE)
+        _fill(self._tops, _FORCE)  # (no tuple of the three: building one allocates)
+        _fill(self._slots, _FORCE)
+        _fill(self._counts, _FORCE)
         self._wins = -1
-        self._target = FORCE
-        self._msg = FORCE
-        self._arg = FORCE
+        self._target = _FORCE
+        self._msg = _FORCE
+        self._arg = _FORCE
         self._drawn = False
 
     @property
@@ -126,8 +126,8 @@ class View:
 
     def show_overflow(self, now):
         """The key queue overflowed: some presses were lost."""
-        self._flash = M_KEYS
-        self._flash_until = now + FLASH_MS
+        self._flash = _M_KEYS
+        self._flash_until = now + _FLASH_MS
 
     def show_menu(self, lines, selected, title=None):
         """A full-screen menu or notice (not during play): ``title`` on top, then the
@@ -155,11 +155,11 @@ class View:
                 panel.fill(0, page, WIDTH, 1, 0xFF, PRIVATE)
             panel.text(FONT, INDEX, lines[i], 3, page, PRIVATE, on)
             page += 1
-        self._screen = SCREEN_MENU
+        self._screen = _SCREEN_MENU
 
     def hide_menu(self):
         """Back from a menu: the next update redraws the game screen."""
-        self._screen = SCREEN_NONE
+        self._screen = _SCREEN_NONE
 
     # ---- the game ----
 
@@ -187,17 +187,17 @@ class View:
     def _game_screen(self, match):
         # False under a menu or the match result (drawn once); else the game screen
         screen = self._screen
-        if screen == SCREEN_MENU:
+        if screen == _SCREEN_MENU:
             return False
         if match.phase == OVER:
-            if screen != SCREEN_OVER:
+            if screen != _SCREEN_OVER:
                 self._draw_over(match)
             return False
-        if screen != SCREEN_PLAY:
+        if screen != _SCREEN_PLAY:
             self.panel.clear(PRIVATE)
             self._forget()
             self._draw_labels()
-            self._screen = SCREEN_PLAY
+            self._screen = _SCREEN_PLAY
         return True
 
     def _draw_over(self, match):
@@ -212,7 +212,7 @@ class View:
         panel.char(FONT, INDEX, 76, 1, 2, PRIVATE, False)  # 'L'
         panel.char(FONT, INDEX, 82, 122, 2, PRIVATE, False)  # 'R'
         for s in range(5):
-            panel.char(FONT, INDEX, 49 + s, SLOT_X0 + s * SLOT_DX + 3, 5, PRIVATE, False)
+            panel.char(FONT, INDEX, 49 + s, _SLOT_X0 + s * _SLOT_DX + 3, 5, PRIVATE, False)
         panel.text(FONT, INDEX, b"YOU", 0, 0, PRIVATE, False)
         panel.text(FONT, INDEX, b"THEM", 86, 0, PRIVATE, False)
 
@@ -220,7 +220,7 @@ class View:
         panel = self.panel
         w = glyphs.MEDIUM_W
         ground = 0xFF if invert else 0
-        if card == BACK:
+        if card == _BACK:
             panel.fill(x, page, w, 2, 0xAA if invert else 0x55, cls)
         elif card == NO_CARD:
             panel.fill(x, page, w, 2, ground, cls)
@@ -247,48 +247,48 @@ class View:
     def _draw_centre(self, old, msg, arg):
         panel = self.panel
         # moments both players share go out with the pile tops; a wipe goes with what it wipes
-        cls = class_of(msg if msg != M_NONE else old)
+        cls = class_of(msg if msg != _M_NONE else old)
         if self._drawn:  # wipe the previous message, only where it was
             x0 = self._drawn_x0
             page0 = self._drawn_page0
             panel.fill(x0, page0, self._drawn_x1 - x0 + 1, self._drawn_page1 - page0 + 1, 0, cls)
             self._drawn = False
-        if msg == M_NONE:
+        if msg == _M_NONE:
             return
-        if msg == M_COUNT:
+        if msg == _M_COUNT:
             self._draw_count(arg, cls)
             return
         page = self._word_page
-        if msg == M_STALL:
-            self._centred(b"STALL", CENTRE_X, CENTRE_W, page, cls, False)
-            w = arg * (CENTRE_W // STALL_STEPS)
+        if msg == _M_STALL:
+            self._centred(b"STALL", _CENTRE_X, _CENTRE_W, page, cls, False)
+            w = arg * (_CENTRE_W // _STALL_STEPS)
             if w:
-                x = CENTRE_X + (CENTRE_W - w) // 2
+                x = _CENTRE_X + (_CENTRE_W - w) // 2
                 panel.fill(x, page + 1, w, 1, 0x3C, cls)
-            self._extent(page, page + 1, CENTRE_X, CENTRE_X + CENTRE_W - 1)
+            self._extent(page, page + 1, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
-        if msg == M_LOCKOUT:
-            self._centred(b"LOCKED", CENTRE_X, CENTRE_W, 2, cls, True)
-            x = CENTRE_X + (CENTRE_W - 11) // 2
+        if msg == _M_LOCKOUT:
+            self._centred(b"LOCKED", _CENTRE_X, _CENTRE_W, 2, cls, True)
+            x = _CENTRE_X + (_CENTRE_W - 11) // 2
             panel.number(FONT, INDEX, arg, x, 3, 1, cls, False)
             panel.char(FONT, INDEX, 115, x + 6, 3, cls, False)  # 's'
-            self._extent(2, 3, CENTRE_X, CENTRE_X + CENTRE_W - 1)
+            self._extent(2, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
-        if msg >= M_WIN:
+        if msg >= _M_WIN:
             # the reason above the result: "SPEED!" only for the one who went out
-            if msg == M_REPLAY:
-                self._centred(b"TIE!", CENTRE_X, CENTRE_W, 1, cls, False)
+            if msg == _M_REPLAY:
+                self._centred(b"TIE!", _CENTRE_X, _CENTRE_W, 1, cls, False)
             elif arg == 2:
-                self._centred(b"STALL", CENTRE_X, CENTRE_W, 1, cls, False)
-            elif arg == 1 and msg == M_WIN:
-                self._centred(b"SPEED!", CENTRE_X, CENTRE_W, 1, cls, False)
-            text = b"YOU WIN" if msg == M_WIN else b"YOU LOSE" if msg == M_LOSE else b"REPLAY"
-            self._centred(text, CENTRE_X, CENTRE_W, 3, cls, True)
-            self._extent(1, 3, CENTRE_X, CENTRE_X + CENTRE_W - 1)
+                self._centred(b"STALL", _CENTRE_X, _CENTRE_W, 1, cls, False)
+            elif arg == 1 and msg == _M_WIN:
+                self._centred(b"SPEED!", _CENTRE_X, _CENTRE_W, 1, cls, False)
+            text = b"YOU WIN" if msg == _M_WIN else b"YOU LOSE" if msg == _M_LOSE else b"REPLAY"
+            self._centred(text, _CENTRE_X, _CENTRE_W, 3, cls, True)
+            self._extent(1, 3, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
             return
-        text = _ONE_WORD[msg - M_FLIP] if M_FLIP <= msg <= M_KEYS else b"?"
-        self._centred(text, CENTRE_X, CENTRE_W, page, cls, msg != M_FLIP and msg != M_REDEAL)
-        self._extent(page, page, CENTRE_X, CENTRE_X + CENTRE_W - 1)
+        text = _ONE_WORD[msg - _M_FLIP] if _M_FLIP <= msg <= _M_KEYS else b"?"
+        self._centred(text, _CENTRE_X, _CENTRE_W, page, cls, msg != _M_FLIP and msg != _M_REDEAL)
+        self._extent(page, page, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
 
     def _extent(self, page0, page1, x0, x1):
         self._drawn = True

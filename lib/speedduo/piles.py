@@ -9,10 +9,13 @@ The sprite rows are made when this module is loaded for a match of those games (
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
-from speedduo.base_view import BACK, CENTRE_W, CENTRE_X, FONT, INDEX
+from speedduo.base_view import FONT, INDEX
 from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
 from speedduo.ssd1306 import SHARED, inverted, sprite_rows
 
+_BACK = const(254)  # base_view's: a face-down card
+_CENTRE_X = const(40)  # base_view's: the moments, between the piles' frames
+_CENTRE_W = const(48)
 _PILE_X = (9, 89)  # left, right pile glyph column (the inverted frame: x-1 .. x+30)
 _SUIT_DX = const(25)
 _FRAME_W = const(32)  # a pile drawn as the target: inverted from x-1, this wide
@@ -80,7 +83,7 @@ def _draw_top(panel, side, card, target, old_target):
         solid = 1 if aimed else 0
         panel.put(_FRAME_ROWS[solid], 0, 4, x - 1, 1, SHARED)
         panel.put(_FRAME_ROWS[2 + solid], 0, 4, x + glyphs.LARGE_W, 1, SHARED)
-    if card == BACK:
+    if card == _BACK:
         panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
         return
     if card == NO_CARD:  # an empty pile (Spit: only one player could spit): a dash
@@ -99,11 +102,11 @@ def draw_count(view, arg, cls):
     """R3's countdown: the large digit ``arg`` (1-9) in the centre."""
     panel = view.panel
     if arg == 1:  # the "1" of the "10" sprite
-        x = CENTRE_X + (CENTRE_W - 11) // 2
+        x = _CENTRE_X + (_CENTRE_W - 11) // 2
         panel.blit(glyphs.LARGE, 9 * glyphs.LARGE_SIZE, 24, 11, 4, x, 1, cls, False)
         view._extent(1, 4, x, x + 10)
     else:
-        x = CENTRE_X + (CENTRE_W - 24) // 2
+        x = _CENTRE_X + (_CENTRE_W - 24) // 2
         first = (arg - 1) * glyphs.LARGE_PAGES  # rank 1 is "2"
         panel.put(_LARGE_ROWS, first, glyphs.LARGE_PAGES, x, 1, cls)
         view._extent(1, 4, x, x + 23)

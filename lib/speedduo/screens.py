@@ -49,6 +49,7 @@ class Screens:
             views = (PlayerView(panels[0], 0), PlayerView(panels[1], 1))
         self.views = views
         self._own = views  # shown again after a match (release)
+        self._view = None  # their class, when they may be made again (build's ``view``)
         self.log = log
         self.interleave = interleave
         self._next_first = 0
@@ -69,7 +70,9 @@ class Screens:
             Panel(i2c1, address, rotations[1], retry_ms=retry_ms),
         )
         views = None if view is None else (view(panels[0], 0), view(panels[1], 1))
-        return cls(panels, views, log=log)
+        screens = cls(panels, views, log=log)
+        screens._view = view
+        return screens
 
     def start(self):
         """Initialise both panels (a missing one is retried by refresh) and blank them."""
@@ -181,7 +184,10 @@ class Screens:
                 self.panels[i].flush()
 
     def play(self, views):
-        """A match's views (one per panel) shown until ``release``."""
+        """A match's views (one per panel) shown until ``release``; the screens' own are
+        let go meanwhile when they can be made again (``build``'s ``view``)."""
+        if self._view is not None:
+            self._own = None
         self.views = views
 
     def release(self):
@@ -189,6 +195,8 @@ class Screens:
         and the screens' own views are back (the match's view code can go too)."""
         for view in self.views:
             view.release()
+        if self._own is None:
+            self._own = (self._view(self.panels[0], 0), self._view(self.panels[1], 1))
         self.views = self._own
 
     def hide_menu(self):

@@ -33,30 +33,7 @@ are ``base_view.View``'s, the pile tops ``piles.py``'s: the board loads this mod
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.base_view import (
-    BACK,
-    FLASH_MS,
-    FONT,
-    INDEX,
-    M_COUNT,
-    M_FLIP,
-    M_INVALID,
-    M_LATE,
-    M_LOCKED,
-    M_LOCKOUT,
-    M_LOSE,
-    M_NONE,
-    M_REDEAL,
-    M_REPLAY,
-    M_STALL,
-    M_WIN,
-    SCREEN_OVER,
-    SLOT_DX,
-    SLOT_X0,
-    STALL_STEPS,
-    UNKNOWN,
-    View,
-)
+from speedduo.base_view import FONT, INDEX, View
 from speedduo.codes import (  # not matchlog: the menu and the other games do without it
     COUNTDOWN,
     END_CLAIM,
@@ -74,6 +51,26 @@ from speedduo.piles import draw_count, draw_piles
 from speedduo.seat import Seat
 from speedduo.ssd1306 import PRIVATE, WIDTH
 
+# base_view's numbers, as consts of this module (folded: no name on the heap)
+_BACK = const(254)
+_UNKNOWN = const(253)
+_SLOT_X0 = const(22)
+_SLOT_DX = const(18)
+_FLASH_MS = const(700)
+_STALL_STEPS = const(6)
+_M_NONE = const(0)
+_M_COUNT = const(1)
+_M_STALL = const(2)
+_M_FLIP = const(3)
+_M_REDEAL = const(4)
+_M_LATE = const(5)
+_M_INVALID = const(6)
+_M_LOCKED = const(7)
+_M_LOCKOUT = const(9)
+_M_WIN = const(10)
+_M_LOSE = const(11)
+_M_REPLAY = const(12)
+_SCREEN_OVER = const(2)
 _FLIP_MS = const(800)
 
 
@@ -112,12 +109,12 @@ class PlayerView(View):
             self._flip_until = now + _FLIP_MS
         elif kind == EV_REJECT and p == self.player:
             if why == LATE:
-                self._flash = M_LATE
+                self._flash = _M_LATE
             elif why == INVALID:
-                self._flash = M_INVALID
+                self._flash = _M_INVALID
             else:
-                self._flash = M_LOCKED
-            self._flash_until = now + FLASH_MS
+                self._flash = _M_LOCKED
+            self._flash_until = now + _FLASH_MS
 
     # ---- the game ----
 
@@ -143,7 +140,7 @@ class PlayerView(View):
         if dealt:  # pile tops (shared), the target pile inverted (this player's aim)
             self._draw_piles(seat.top(0), seat.top(1), seat.target())
         else:
-            self._draw_piles(BACK, BACK, UNKNOWN)
+            self._draw_piles(_BACK, _BACK, _UNKNOWN)
         return True
 
     def update_private(self, hand, match):
@@ -152,11 +149,11 @@ class PlayerView(View):
         seat = self._seat
         dealt = match.phase != COUNTDOWN
         for s in range(5):
-            card = seat.card(s) if dealt else BACK
+            card = seat.card(s) if dealt else _BACK
             if card != self._slots[s]:
                 self._slots[s] = card
                 # (private, after the piles: the per-byte diff keeps the bytes sent down)
-                self._draw_card(card, SLOT_X0 + s * SLOT_DX, 6, PRIVATE, False)
+                self._draw_card(card, _SLOT_X0 + s * _SLOT_DX, 6, PRIVATE, False)
         if dealt:
             self._count(0, seat.cards_left(), 24)  # after "YOU "
             self._count(1, seat.opponent_cards_left(), 116)  # after "THEM "
@@ -176,7 +173,7 @@ class PlayerView(View):
         """Pick the moment the centre shows (one at a time, most important first)."""
         p = self.player
         t = now - match.hand_start
-        msg = M_NONE
+        msg = _M_NONE
         arg = 0
         if phase == COUNTDOWN:
             left = match.hand_start - now
@@ -185,25 +182,25 @@ class PlayerView(View):
                 arg = 1
             if arg > 9:
                 arg = 9
-            msg = M_COUNT
+            msg = _M_COUNT
         elif phase == RESULT or hand.over:
             winner = hand.winner
-            msg = M_REPLAY if winner == NULL_PLAYER else M_WIN if winner == p else M_LOSE
+            msg = _M_REPLAY if winner == NULL_PLAYER else _M_WIN if winner == p else _M_LOSE
             why = hand.end_why
             arg = 1 if why == END_OUT or why == END_CLAIM else 2 if why == END_DEAD_STALL else 0
         elif now < self._flip_until:
-            msg = M_REDEAL if self._redealt else M_FLIP
+            msg = _M_REDEAL if self._redealt else _M_FLIP
         elif hand.stall_due >= 0:
             total = match.rules.stall_countdown_ms
             left = hand.stall_due - t
             if left < 0:
                 left = 0
-            msg = M_STALL
-            arg = (left * STALL_STEPS + total - 1) // total if total else 0
+            msg = _M_STALL
+            arg = (left * _STALL_STEPS + total - 1) // total if total else 0
         elif now < self._flash_until:
             msg = self._flash
         elif self._seat.locked_until() > t:
-            msg = M_LOCKOUT
+            msg = _M_LOCKOUT
             arg = (self._seat.locked_until() - t + 999) // 1000
         if msg == self._msg and arg == self._arg:
             return
@@ -234,5 +231,5 @@ class PlayerView(View):
             x = panel.text(FONT, INDEX, b" - ", x, 6, PRIVATE, False)
             panel.number(FONT, INDEX, match.points[1 - p], x, 6, 2, PRIVATE, False)
         self._centred(b"PRESS ANY KEY", 0, WIDTH, 7, PRIVATE, False)
-        self._screen = SCREEN_OVER
+        self._screen = _SCREEN_OVER
         self._forget()
