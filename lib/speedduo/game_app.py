@@ -204,6 +204,6 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
         else:
             profiler.run(app, feed, link)
     finally:
-        screens.release()  # the screens' own views again
         log_port.flush()
+        screens.release()  # the screens' own views again
     return app
