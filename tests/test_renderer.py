@@ -726,3 +726,29 @@ def test_classic_views_numbers_are_the_base_views():
             assert getattr(view, name) == getattr(base_view, name), name
     for name in ("_BACK", "_CENTRE_X", "_CENTRE_W"):
         assert getattr(piles, name) == getattr(base_view, name), name
+
+
+def test_the_board_screens_show_a_matchs_views_then_make_their_own_again():
+    """Screens built with a view class (the board: base_view.View) let their own views go
+    while a match's show (Screens.play) and make new ones at the match's end (release)."""
+    buses = [FakeI2C({0x3C: SSD1306Emulator(r)}) for r in (0, 180)]
+    screens = Screens.build(buses[0], buses[1], view=base_view.View)
+    menu_views = screens.views
+    assert [type(v) for v in menu_views] == [base_view.View] * 2
+    match_views = (view.PlayerView(screens.panels[0], 0), view.PlayerView(screens.panels[1], 1))
+    screens.play(match_views)
+    assert screens.views is match_views and screens._own is None
+    screens.release()
+    assert [type(v) for v in screens.views] == [base_view.View] * 2
+    assert screens.views is not menu_views
+    assert [v.panel for v in screens.views] == list(screens.panels)
+
+
+def test_the_simulators_screens_keep_their_classic_views_across_matches():
+    buses = [FakeI2C({0x3C: SSD1306Emulator(r)}) for r in (0, 180)]
+    screens = Screens.build(buses[0], buses[1])
+    own = screens.views
+    assert [type(v) for v in own] == [view.PlayerView] * 2
+    screens.play((base_view.View(screens.panels[0], 0), base_view.View(screens.panels[1], 1)))
+    screens.release()
+    assert screens.views is own
