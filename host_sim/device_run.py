@@ -595,10 +595,10 @@ def step_durations(led):
 
 def pile_region(pile):
     """(x0, x1, y0, y1) of a pile's top card on a player's panel, as the viewer sees it."""
-    from speedduo import glyphs, view
+    from speedduo import glyphs, piles
 
-    x = view._PILE_X[pile]
-    return x, x + max(glyphs.LARGE_W, view._SUIT_DX + 6), 8, 40
+    x = piles._PILE_X[pile]
+    return x, x + max(glyphs.LARGE_W, piles._SUIT_DX + 6), 8, 40
 
 
 def _region_bytes(emulator, region):

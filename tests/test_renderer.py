@@ -15,7 +15,7 @@ import sys
 
 import pytest
 from PIL import Image
-from speedduo import glyphs, view
+from speedduo import base_view, glyphs, piles, view
 from speedduo.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
 from speedduo.matchlog import EV_REJECT, WHY_INVALID, WHY_LATE, MatchLog
 from speedduo.rules import Rules
@@ -274,7 +274,7 @@ def test_countdown_shows_face_down_cards_and_the_seconds_left():
     assert g.match.phase == COUNTDOWN
     img = g.emulators[0].to_image()
     assert img.getbbox() is not None
-    assert g.screens.views[0].moment[0] == view._M_COUNT and g.screens.views[0].moment[1] == 2
+    assert g.screens.views[0].moment[0] == base_view._M_COUNT and g.screens.views[0].moment[1] == 2
 
 
 def test_each_player_sees_their_own_hand_above_buttons_1_to_5():
@@ -298,7 +298,7 @@ def test_both_pile_tops_are_drawn_large_on_both_panels_the_target_inverted():
     g.start_hand()
     for p in range(2):  # at a deal each player aims at their own pile
         panel = g.screens.panels[p]
-        for side, x in enumerate(view._PILE_X):
+        for side, x in enumerate(piles._PILE_X):
             rank = g.hand.top(side) >> 2
             sprite = glyphs.LARGE[rank * glyphs.LARGE_SIZE :][:24]
             want = bytes(b ^ 0xFF for b in sprite) if side == p else sprite
@@ -308,7 +308,7 @@ def test_both_pile_tops_are_drawn_large_on_both_panels_the_target_inverted():
 def test_l_and_r_move_the_inverted_target_pile():
     g = Game()
     g.start_hand()
-    x0, x1 = view._PILE_X
+    x0, x1 = piles._PILE_X
     panel = g.screens.panels[0]
     assert panel.buf[ROW + x0] == 0xFF and panel.buf[ROW + x1] == 0  # frame: left pile aimed
     g.hand.set_target(0, 1)  # R
@@ -339,10 +339,10 @@ def test_refused_late_play_flashes_late_then_clears():
     g.start_hand()
     g.refuse(0, WHY_LATE)
     g.refresh()
-    assert g.screens.views[0].moment[0] == view._M_LATE
-    assert g.screens.views[1].moment[0] == view._M_NONE
+    assert g.screens.views[0].moment[0] == base_view._M_LATE
+    assert g.screens.views[1].moment[0] == base_view._M_NONE
     g.at(g.now + 800)
-    assert g.screens.views[0].moment[0] == view._M_NONE
+    assert g.screens.views[0].moment[0] == base_view._M_NONE
 
 
 def test_penalty_lockout_shows_lock_with_seconds():
@@ -358,7 +358,7 @@ def test_penalty_lockout_shows_lock_with_seconds():
         pytest.skip("no misfit card in this deal")
     g.at(g.now + 1000)  # after the refusal flash
     v = g.screens.views[0]
-    assert v.moment[0] == view._M_LOCKOUT and v.moment[1] in (1, 2)
+    assert v.moment[0] == base_view._M_LOCKOUT and v.moment[1] in (1, 2)
 
 
 def test_stall_countdown_then_flip_are_shown_on_both_panels():
@@ -366,9 +366,12 @@ def test_stall_countdown_then_flip_are_shown_on_both_panels():
     g.start_hand()
     assert g.until_stall()
     g.at(g.now + 10)
-    assert [v.moment[0] for v in g.screens.views] == [view._M_STALL] * 2
+    assert [v.moment[0] for v in g.screens.views] == [base_view._M_STALL] * 2
     g.at(g.match.hand_start + g.hand.stall_due)
-    assert [v.moment[0] for v in g.screens.views] in ([view._M_FLIP] * 2, [view._M_REDEAL] * 2)
+    assert [v.moment[0] for v in g.screens.views] in (
+        [base_view._M_FLIP] * 2,
+        [base_view._M_REDEAL] * 2,
+    )
 
 
 def test_hand_result_then_match_result():
@@ -377,22 +380,22 @@ def test_hand_result_then_match_result():
     g.finish_hand()
     assert g.hand.over
     msgs = [v.moment[0] for v in g.screens.views]
-    assert sorted(msgs) in ([view._M_WIN, view._M_LOSE], [view._M_REPLAY] * 2)
+    assert sorted(msgs) in ([base_view._M_WIN, base_view._M_LOSE], [base_view._M_REPLAY] * 2)
     while g.match.phase != OVER:
         if g.match.phase in (COUNTDOWN, RESULT):
             g.at(g.match.next_due())
         else:
             g.finish_hand()
-    assert g.screens.views[0].screen == view._SCREEN_OVER
+    assert g.screens.views[0].screen == base_view._SCREEN_OVER
 
 
 def test_menu_is_drawn_full_screen_and_the_game_screen_comes_back():
     g = Game()
     g.screens.show_menu(-1, ["BEST OF 3", "PENALTY OFF", "START"], 1, title="SPEED DUO")
-    assert g.screens.views[0].screen == view._SCREEN_MENU
+    assert g.screens.views[0].screen == base_view._SCREEN_MENU
     g.screens.hide_menu()
     g.start_hand()
-    assert g.screens.views[0].screen == view._SCREEN_PLAY
+    assert g.screens.views[0].screen == base_view._SCREEN_PLAY
 
 
 # ---- fair flushing and bytes ----
@@ -703,9 +706,9 @@ def test_the_hand_result_says_plainly_who_won_and_speed_only_to_the_winner():
     g.finish_hand()
     winner = g.hand.winner
     loser = 1 - winner
-    centre = slice(view._CENTRE_X, view._CENTRE_X + view._CENTRE_W)
+    centre = slice(base_view._CENTRE_X, base_view._CENTRE_X + base_view._CENTRE_W)
     assert [v.moment[0] for v in g.screens.views] == [
-        view._M_WIN if p == winner else view._M_LOSE for p in range(2)
+        base_view._M_WIN if p == winner else base_view._M_LOSE for p in range(2)
     ]
 
     def page1(p):
@@ -713,3 +716,39 @@ def test_the_hand_result_says_plainly_who_won_and_speed_only_to_the_winner():
         return bytes(row[centre])
 
     assert any(page1(winner)) and not any(page1(loser))  # "SPEED!" above YOU WIN only
+
+
+def test_classic_views_numbers_are_the_base_views():
+    """view.py and piles.py keep base_view's numbers as consts of their own (folded on the
+    board): the same values."""
+    for name in dir(view):
+        if name.startswith(("_M_", "_SCREEN_")) or name in ("_BACK", "_UNKNOWN", "_SLOT_X0"):
+            assert getattr(view, name) == getattr(base_view, name), name
+    for name in ("_BACK", "_CENTRE_X", "_CENTRE_W"):
+        assert getattr(piles, name) == getattr(base_view, name), name
+
+
+def test_the_board_screens_show_a_matchs_views_then_make_their_own_again():
+    """Screens built with a view class (the board: base_view.View) let their own views go
+    while a match's show (Screens.play) and make new ones at the match's end (release)."""
+    buses = [FakeI2C({0x3C: SSD1306Emulator(r)}) for r in (0, 180)]
+    screens = Screens.build(buses[0], buses[1], view=base_view.View)
+    menu_views = screens.views
+    assert [type(v) for v in menu_views] == [base_view.View] * 2
+    match_views = (view.PlayerView(screens.panels[0], 0), view.PlayerView(screens.panels[1], 1))
+    screens.play(match_views)
+    assert screens.views is match_views and screens._own is None
+    screens.release()
+    assert [type(v) for v in screens.views] == [base_view.View] * 2
+    assert screens.views is not menu_views
+    assert [v.panel for v in screens.views] == list(screens.panels)
+
+
+def test_the_simulators_screens_keep_their_classic_views_across_matches():
+    buses = [FakeI2C({0x3C: SSD1306Emulator(r)}) for r in (0, 180)]
+    screens = Screens.build(buses[0], buses[1])
+    own = screens.views
+    assert [type(v) for v in own] == [view.PlayerView] * 2
+    screens.play((base_view.View(screens.panels[0], 0), base_view.View(screens.panels[1], 1)))
+    screens.release()
+    assert screens.views is own

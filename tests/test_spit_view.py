@@ -211,15 +211,18 @@ def test_the_match_ends_with_who_won_and_the_cards_left():
         assert shows(v.panel, 6, "YOU%3d   THEM%3d" % (mine, theirs))
 
 
-def test_the_views_are_imported_only_when_their_game_is_chosen():
+def test_the_screens_load_only_the_base_view_until_a_game_is_chosen():
+    """The board's menu needs base_view alone; classic's view and its pile tops, like the
+    other games' views, are a match's (board_play, game_app)."""
     code = (
-        "import sys; import speedduo.screens, speedduo.app, speedduo.view; "
-        "print(sorted(m for m in sys.modules if m.endswith('_view') and 'speedduo' in m))"
+        "import sys; import speedduo.screens, speedduo.app, speedduo.base_view; "
+        "print(sorted(m for m in sys.modules if m.startswith('speedduo.')"
+        " and (m.endswith('view') or m.endswith('piles'))))"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.strip() == "['speedduo.base_view']"
 
 
 # ---- goldens ----
@@ -323,27 +326,27 @@ def test_too_fast_forget_and_a_menu_in_between():
     assert bytes(t.views[0].panel.buf) == before
 
 
-def test_the_message_ids_and_card_codes_are_the_classic_views():
-    from speedduo import view
+def test_the_message_ids_and_card_codes_are_the_base_views():
+    from speedduo import base_view
 
     assert (game_view.M_NONE, game_view.M_COUNT, game_view.M_STALL) == (
-        view._M_NONE,
-        view._M_COUNT,
-        view._M_STALL,
+        base_view._M_NONE,
+        base_view._M_COUNT,
+        base_view._M_STALL,
     )
     assert (game_view.M_LATE, game_view.M_INVALID, game_view.M_WIN, game_view.M_LOSE) == (
-        view._M_LATE,
-        view._M_INVALID,
-        view._M_WIN,
-        view._M_LOSE,
+        base_view._M_LATE,
+        base_view._M_INVALID,
+        base_view._M_WIN,
+        base_view._M_LOSE,
     )
-    assert min(game_view.M_BLOCKED, game_view.M_SPIT, game_view.M_SLAP) > view._M_REPLAY
+    assert min(game_view.M_BLOCKED, game_view.M_SPIT, game_view.M_SLAP) > base_view._M_REPLAY
     assert (game_view.BACK, game_view.NOT_AIMED, game_view.FORCE) == (
-        view._BACK,
-        view._UNKNOWN,
-        view._FORCE,
+        base_view._BACK,
+        base_view._UNKNOWN,
+        base_view._FORCE,
     )
-    assert view._SCREEN_OVER == 2
+    assert base_view._SCREEN_OVER == 2
 
 
 def test_a_second_match_on_the_same_views_starts_clean():

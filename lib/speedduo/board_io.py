@@ -196,6 +196,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
             app = None
+            screens.release()  # the menu's views again (a match's may still show)
             _forget_match()
             _menu().show_fault(error, keys, screens, feed, sound)
             continue

@@ -17,8 +17,9 @@ from speedduo.loader import load, unload
 # what a match brings in, leaves first (each after a collection: compiling needs room);
 # forgotten after the match, so the menu and the next game get their room back
 CLASSIC_MODULES = ("dealtext", "matchlog", "keylog", "phases", "stall", "core", "match")
+CLASSIC_VIEW = ("seat", "piles", "view")  # its screens (the menu's: base_view)
 LOOP_MODULES = ("keybatch", "arbiter", "app")
-MATCH_MODULES = CLASSIC_MODULES + LOOP_MODULES + ("opponent",)
+MATCH_MODULES = CLASSIC_MODULES + CLASSIC_VIEW + LOOP_MODULES + ("opponent",)
 # (game_app.MODULES: the other games' own)
 
 
@@ -32,6 +33,10 @@ def load_match(choices, seed, play_ticks, events, screens, log_port, sound):
         load(("game_app",))
         return None
     load(CLASSIC_MODULES)
+    load(CLASSIC_VIEW)
+    view = sys.modules["speedduo.view"].PlayerView
+    screens.play((view(screens.panels[0], 0), view(screens.panels[1], 1)))  # until finish
+    view = None
     opponent = None
     if choices.opponent:  # one player against the board: it plays Player 2
         load(("opponent",))
@@ -67,7 +72,7 @@ def finish(app, choices, host_stats, screens, log_port, sound, feed):
     while sound is not None and sound.playing:
         feed()
         sound.update(supervisor.ticks_ms())
-    screens.release()  # the views let go of the match: nothing holds it but `app`
+    screens.release()  # the match's views let go of it (and go): nothing holds it but `app`
     if choices.game:
         return
     stats = host_stats.stats()
@@ -94,7 +99,7 @@ def forget_match():
         for name in game_app.MODULES:
             unload(name)
         for game in BOARD_GAMES:  # the other games' cores and views (the registry's)
-            if game != "speed":  # (classic's: MATCH_MODULES, and the screens' view)
+            if game != "speed":  # (classic's: MATCH_MODULES)
                 for name in modules(game):
                     unload(name)
     gc.collect()

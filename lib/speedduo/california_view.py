@@ -29,6 +29,7 @@ The play path allocates nothing.
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo import glyphs
+from speedduo.base_view import FONT, INDEX, View, class_of
 from speedduo.cards import DECK_SIZE, JOKER1, NO_CARD
 from speedduo.codes import COUNTDOWN, NULL_PLAYER
 from speedduo.game_view import (
@@ -42,7 +43,6 @@ from speedduo.game_view import (
     GameView,
 )
 from speedduo.ssd1306 import PRIVATE, SHARED, WIDTH, inverted, sprite_rows
-from speedduo.view import _FONT, _INDEX, PlayerView, _class_of
 
 _COLS = const(5)
 _COL_X0 = const(12)  # column c's card: x = _COL_X0 + c * _COL_DX, 12 px wide
@@ -52,7 +52,7 @@ _ROW_W = const(108)
 _OWN_PAGE = const(4)
 _OTHER_PAGE = const(1)
 _BAND = const(6)  # the moments' first page
-_X = const(40)  # the moments' centre columns (view.py's)
+_X = const(40)  # the moments' centre columns (base_view's)
 _W = const(48)
 
 # the grid's cards as page rows, plain and inverted (the aimed row), made when this module
@@ -90,7 +90,7 @@ class CaliforniaView(GameView):
         GameView.__init__(self, panel, player)
 
     def _forget(self):
-        PlayerView._forget(self)
+        View._forget(self)
         for k in range(2 * _COLS):
             self._grid[k] = FORCE
 
@@ -100,12 +100,12 @@ class CaliforniaView(GameView):
 
     def _draw_labels(self):
         panel = self.panel
-        panel.char(_FONT, _INDEX, 82, 122, _OTHER_PAGE, PRIVATE, False)  # 'R'
-        panel.char(_FONT, _INDEX, 76, 1, _OWN_PAGE, PRIVATE, False)  # 'L'
+        panel.char(FONT, INDEX, 82, 122, _OTHER_PAGE, PRIVATE, False)  # 'R'
+        panel.char(FONT, INDEX, 76, 1, _OWN_PAGE, PRIVATE, False)  # 'L'
         for c in range(_COLS):
-            panel.char(_FONT, _INDEX, 49 + c, _COL_X0 + c * _COL_DX + 3, 3, PRIVATE, False)
-        panel.text(_FONT, _INDEX, b"YOU", 0, 0, PRIVATE, False)
-        panel.text(_FONT, _INDEX, b"THEM", 86, 0, PRIVATE, False)
+            panel.char(FONT, INDEX, 49 + c, _COL_X0 + c * _COL_DX + 3, 3, PRIVATE, False)
+        panel.text(FONT, INDEX, b"YOU", 0, 0, PRIVATE, False)
+        panel.text(FONT, INDEX, b"THEM", 86, 0, PRIVATE, False)
 
     def _draw_table(self, core, dealt):
         """What goes out first: a row whose aim changed (its band and cards) and the pile
@@ -148,9 +148,9 @@ class CaliforniaView(GameView):
                 self._draw_sprite(sprite, x, page, row == self._target)
 
     def _draw_sprite(self, sprite, x, page, aimed):
-        """A grid place from the rows made once (a joker of V3 as PlayerView draws it)."""
+        """A grid place from the rows made once (a joker of V3 as View draws it)."""
         if sprite >= JOKER1:
-            PlayerView._draw_card(self, sprite, x, page, SHARED, aimed)
+            View._draw_card(self, sprite, x, page, SHARED, aimed)
             return
         rows = _AIMED_ROWS if aimed else _CARD_ROWS
         self.panel.put(rows, sprite * glyphs.MEDIUM_PAGES, glyphs.MEDIUM_PAGES, x, page, SHARED)
@@ -172,7 +172,7 @@ class CaliforniaView(GameView):
             p = self.player
             self._count(0, self._held(core, p), 24, SHARED)  # after "YOU "
             self._count(1, self._held(core, 1 - p), 116, SHARED)  # after "THEM "
-        PlayerView.update_moment(self, core, match, now)
+        View.update_moment(self, core, match, now)
 
     def _over_reason(self, match):
         """V9.4: the match ends when a player covers with their last stock card."""
@@ -183,14 +183,14 @@ class CaliforniaView(GameView):
     def _result(self, core):
         return self._result_msg(core) << ARG_BITS
 
-    _word_page = _BAND  # STALL, LATE, INVALID, TOO FAST: drawn by PlayerView in the band
+    _word_page = _BAND  # STALL, LATE, INVALID, TOO FAST: drawn by View in the band
 
     def _draw_centre(self, old, msg, arg):
         """The moments, in the band under the player's own row."""
         if msg != M_COUNT and msg < M_WIN:  # none, stall, refusals: as classic Speed's
-            PlayerView._draw_centre(self, old, msg, arg)
+            View._draw_centre(self, old, msg, arg)
             return
-        cls = _class_of(msg)
+        cls = class_of(msg)
         self._wipe(cls)
         if msg == M_COUNT:  # R3: a 12x16 digit ("1": the left of the "10" sprite)
             w = 5 if arg == 1 else glyphs.MEDIUM_W

@@ -120,11 +120,11 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
         from speedduo.game_opponent import GameOpponent
 
         player = GameOpponent(menu.opponent, seed)
-    saved = screens.views
     views = (view(screens.panels[0], 0), view(screens.panels[1], 1))
     for v in views:
         v.forget()  # everything is drawn at the first refresh
-    screens.views = views
+    screens.play(views)
+    views = None
     try:
         app = GameApp(
             events,
@@ -142,6 +142,6 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
         else:
             profiler.run(app, feed, link)
     finally:
-        screens.views = saved
         log_port.flush()
+        screens.release()  # the screens' own views again
     return app

@@ -1,14 +1,14 @@
 """What the screens of the other two-player games share (spit_view.py, california_view.py).
 
-A ``GameView`` is classic Speed's ``PlayerView`` (view.py) pointed at a rules
-core of V8/V9 (``match.core``) instead of a hand: the same panel, glyphs,
-refusal flashes, menus and redraw by difference. A game's view adds the
+A ``GameView`` is a ``base_view.View`` (what classic Speed's ``PlayerView`` is
+built on too) pointed at a rules core of V8/V9 (``match.core``): the same
+panel, glyphs, refusal flashes, menus and redraw by difference. A game's view adds the
 table both players share (``_draw_table``), the player's own cards
 (``_draw_own``), the cards each player holds (``_held``), its own moments
 (``_moment``) and its round result (``_result``).
 
 The interface the board's loop codes against (``Screens.refresh`` calls the
-first three as PlayerView's; ``update_shared`` is the first two):
+first three as every view's; ``update_shared`` is the first two):
 
 - ``update_table(core, match, now) -> bool``: the table both players see, marked
   ``SHARED``; True while the game screen shows (then the next two);
@@ -19,13 +19,14 @@ first three as PlayerView's; ``update_shared`` is the first two):
   time), as classic Speed's view hears its records: a refused press flashes
   the log's word (LATE / INVALID, ``why``) on that player's screen for 0.7 s;
 - ``show_overflow(now)`` (TOO FAST), ``forget()`` (redraw everything),
-  ``show_menu`` / ``hide_menu`` as ``PlayerView``'s.
+  ``show_menu`` / ``hide_menu`` as ``View``'s.
 
 Moments are packed as ``msg << 12 | arg`` (an int: nothing allocated).
 """
 
 from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.base_view import FONT, INDEX, View
 from speedduo.codes import (
     COUNTDOWN,
     EV_COVER,
@@ -37,9 +38,8 @@ from speedduo.codes import (
     RESULT,
 )
 from speedduo.ssd1306 import PRIVATE, WIDTH
-from speedduo.view import _FONT, _INDEX, PlayerView
 
-# PlayerView's message ids (consts in view.py, so not importable on the board)
+# base_view's message ids (its own consts here: folded where they are used)
 M_NONE = const(0)
 M_COUNT = const(1)
 M_STALL = const(2)
@@ -54,15 +54,15 @@ M_SLAP = const(15)  # V8.8: the round stopped, slap a pile
 ARG_BITS = const(12)
 ARG_MASK = const(0xFFF)
 
-BACK = const(254)  # a face-down card (view.py's _BACK)
-NOT_AIMED = const(253)  # no target yet (countdown; view.py's _UNKNOWN)
-FORCE = const(252)  # nothing known on the panel (view.py's _FORCE)
-_SCREEN_OVER = const(2)  # view.py's
+BACK = const(254)  # a face-down card (base_view's)
+NOT_AIMED = const(253)  # no target yet (countdown; base_view's UNKNOWN)
+FORCE = const(252)  # nothing known on the panel (base_view's)
+_SCREEN_OVER = const(2)  # base_view's
 _FLASH_MS = const(700)
-_STALL_STEPS = const(6)  # view.py's
+_STALL_STEPS = const(6)  # base_view's
 
 
-class GameView(PlayerView):
+class GameView(View):
     """One player's screen of a V8/V9 match; the game's view fills in the table."""
 
     def update_table(self, core, match, now):
@@ -85,10 +85,10 @@ class GameView(PlayerView):
 
     def forget(self):
         """The panel may show anything: the next update redraws the whole screen."""
-        self._screen = 0  # view.py's _SCREEN_NONE
+        self._screen = 0  # base_view's SCREEN_NONE
 
     def _wipe(self, cls):
-        """Clear the moment drawn last, only where it was (as PlayerView._draw_centre)."""
+        """Clear the moment drawn last, only where it was (as View._draw_centre)."""
         if self._drawn:
             x0 = self._drawn_x0
             page0 = self._drawn_page0
@@ -186,10 +186,10 @@ class GameView(PlayerView):
         else:  # the cards each still holds decided it (V8.9, V8.11, V9.7)
             self._centred(b"CARDS LEFT", 0, WIDTH, 5, PRIVATE, False)
             core = match.core
-            x = panel.text(_FONT, _INDEX, b"YOU", 19, 6, PRIVATE, False)
-            x = panel.number(_FONT, _INDEX, self._held(core, p), x, 6, 3, PRIVATE, False)
-            x = panel.text(_FONT, _INDEX, b"   THEM", x, 6, PRIVATE, False)
-            panel.number(_FONT, _INDEX, self._held(core, 1 - p), x, 6, 3, PRIVATE, False)
+            x = panel.text(FONT, INDEX, b"YOU", 19, 6, PRIVATE, False)
+            x = panel.number(FONT, INDEX, self._held(core, p), x, 6, 3, PRIVATE, False)
+            x = panel.text(FONT, INDEX, b"   THEM", x, 6, PRIVATE, False)
+            panel.number(FONT, INDEX, self._held(core, 1 - p), x, 6, 3, PRIVATE, False)
         self._centred(b"PRESS ANY KEY", 0, WIDTH, 7, PRIVATE, False)
         self._screen = _SCREEN_OVER
         self._forget()

@@ -12,6 +12,7 @@ import board
 import supervisor
 
 from speedduo import pins
+from speedduo.base_view import View
 from speedduo.link import Link
 from speedduo.loader import load, unload
 from speedduo.logport import LogPort
@@ -111,8 +112,14 @@ def start(os, free_at_boot, keys, testing):
         )
         for i in range(2)
     )
+    # the menu's views: each match shows its own game's on top (board_play, game_app)
     screens = Screens.build(
-        buses[0], buses[1], address=pins.PANEL_ADDRESS[0], rotations=pins.PANEL_ROTATION, log=print
+        buses[0],
+        buses[1],
+        address=pins.PANEL_ADDRESS[0],
+        rotations=pins.PANEL_ROTATION,
+        log=print,
+        view=View,
     )
     for i in range(2):
         buses[i].panel = screens.panels[i]

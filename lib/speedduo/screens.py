@@ -23,6 +23,10 @@ fault is rare and may allocate).
 Counters for tests and benchmarks: ``panels[i].bytes_sent`` /
 ``transfers``, ``first_served`` (the panel served first in the last shared
 update, -1 before any), ``first_counts`` (how often each panel went first).
+
+The views: classic Speed's (``view.PlayerView``) unless others are given; the board
+gives ``base_view.View`` (menus and notices) and a match shows its own game's views
+(``play``) until ``release``, so classic Speed's drawing is loaded for its match only.
 """
 
 from array import array
@@ -30,7 +34,6 @@ from array import array
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.ssd1306 import ADDRESS, PRIVATE, SHARED, Panel
-from speedduo.view import PlayerView
 
 _NO_PANEL = const(-1)
 
@@ -40,7 +43,13 @@ class Screens:
 
     def __init__(self, panels, views=None, log=None, interleave=True):
         self.panels = panels
-        self.views = views or (PlayerView(panels[0], 0), PlayerView(panels[1], 1))
+        if views is None:  # classic Speed's (the simulator's, the tests'); the board's: View
+            from speedduo.view import PlayerView
+
+            views = (PlayerView(panels[0], 0), PlayerView(panels[1], 1))
+        self.views = views
+        self._own = views  # shown again after a match (release)
+        self._view = None  # their class, when they may be made again (build's ``view``)
         self.log = log
         self.interleave = interleave
         self._next_first = 0
@@ -51,13 +60,19 @@ class Screens:
             panel.on_fault = self._fault
 
     @classmethod
-    def build(cls, i2c0, i2c1, address=ADDRESS, rotations=(0, 180), retry_ms=1000, log=None):
-        """Panels on two busio.I2C buses (Player 1 on i2c0), each view upright for its player."""
+    def build(
+        cls, i2c0, i2c1, address=ADDRESS, rotations=(0, 180), retry_ms=1000, log=None, view=None
+    ):
+        """Panels on two busio.I2C buses (Player 1 on i2c0), each view upright for its
+        player; ``view``: the views' class (None: classic Speed's)."""
         panels = (
             Panel(i2c0, address, rotations[0], retry_ms=retry_ms),
             Panel(i2c1, address, rotations[1], retry_ms=retry_ms),
         )
-        return cls(panels, log=log)
+        views = None if view is None else (view(panels[0], 0), view(panels[1], 1))
+        screens = cls(panels, views, log=log)
+        screens._view = view
+        return screens
 
     def start(self):
         """Initialise both panels (a missing one is retried by refresh) and blank them."""
@@ -168,10 +183,21 @@ class Screens:
                 self.views[i].show_menu(lines, selected, title)
                 self.panels[i].flush()
 
+    def play(self, views):
+        """A match's views (one per panel) shown until ``release``; the screens' own are
+        let go meanwhile when they can be made again (``build``'s ``view``)."""
+        if self._view is not None:
+            self._own = None
+        self.views = views
+
     def release(self):
-        """Both views let go of the match that ended (its memory can go back to the heap)."""
+        """Both views let go of the match that ended (its memory can go back to the heap)
+        and the screens' own views are back (the match's view code can go too)."""
         for view in self.views:
             view.release()
+        if self._own is None:
+            self._own = (self._view(self.panels[0], 0), self._view(self.panels[1], 1))
+        self.views = self._own
 
     def hide_menu(self):
         for view in self.views:

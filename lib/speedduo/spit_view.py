@@ -26,6 +26,7 @@ play path allocates nothing.
 
 from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.base_view import FONT, INDEX, View
 from speedduo.cards import NO_CARD
 from speedduo.codes import COUNTDOWN, EV_DEAL, EV_SPIT
 from speedduo.game_view import (
@@ -39,13 +40,13 @@ from speedduo.game_view import (
     NOT_AIMED,
     GameView,
 )
+from speedduo.piles import draw_count, draw_piles
 from speedduo.ssd1306 import PRIVATE, SHARED
-from speedduo.view import _FONT, _INDEX, PlayerView
 
 _PLACES = const(5)
-_SLOT_X0 = const(22)  # place s: x = _SLOT_X0 + s * _SLOT_DX (view.py's hand slots)
+_SLOT_X0 = const(22)  # place s: x = _SLOT_X0 + s * _SLOT_DX (base_view's hand slots)
 _SLOT_DX = const(18)
-_X = const(40)  # the centre, between the piles' frames (view.py's)
+_X = const(40)  # the centre, between the piles' frames (base_view's)
 _W = const(48)
 _SPIT_X = const(43)  # "SPIT nn" on page 4, centred
 _NOTE_MS = const(800)
@@ -59,8 +60,11 @@ class SpitView(GameView):
         GameView.__init__(self, panel, player)
         self._note_until = 0  # SPIT! on show until then
 
+    _draw_piles = draw_piles  # the spit piles' tops, as classic Speed's (piles.py)
+    _draw_count = draw_count
+
     def _forget(self):
-        PlayerView._forget(self)
+        View._forget(self)
         self._spit_left = FORCE
 
     def _note(self, kind, now):
@@ -112,9 +116,9 @@ class SpitView(GameView):
         left = len(core.spit[p])
         if left != self._spit_left:
             if self._spit_left >= FORCE:  # (FORCE or _HIDDEN: the word is not on show)
-                panel.text(_FONT, _INDEX, b"SPIT", _SPIT_X, 4, PRIVATE, False)
+                panel.text(FONT, INDEX, b"SPIT", _SPIT_X, 4, PRIVATE, False)
             self._spit_left = left
-            panel.number(_FONT, _INDEX, left, _SPIT_X + 30, 4, 2, PRIVATE, False)
+            panel.number(FONT, INDEX, left, _SPIT_X + 30, 4, 2, PRIVATE, False)
 
     # ---- moments ----
 
@@ -133,7 +137,7 @@ class SpitView(GameView):
 
     def _draw_centre(self, old, msg, arg):
         if msg < M_WIN:  # countdown, stall, refusals: as classic Speed draws them
-            PlayerView._draw_centre(self, old, msg, arg)
+            View._draw_centre(self, old, msg, arg)
             return
         self._wipe(SHARED)
         if msg == M_SPIT:
@@ -145,13 +149,13 @@ class SpitView(GameView):
             self._centred(b"SLAP!", _X, _W, 1, SHARED, True)
             self._centred(b"L OR R", _X, _W, 2, SHARED, False)
             # each pile's size beside an arrow pointing at it
-            panel.char(_FONT, _INDEX, 7, _X + 1, 3, SHARED, False)
-            panel.number(_FONT, _INDEX, arg >> 6, _X + 7, 3, 2, SHARED, False)
-            x = panel.number(_FONT, _INDEX, arg & 63, _X + 29, 3, 2, SHARED, False)
-            panel.char(_FONT, _INDEX, 8, x + 1, 3, SHARED, False)
+            panel.char(FONT, INDEX, 7, _X + 1, 3, SHARED, False)
+            panel.number(FONT, INDEX, arg >> 6, _X + 7, 3, 2, SHARED, False)
+            x = panel.number(FONT, INDEX, arg & 63, _X + 29, 3, 2, SHARED, False)
+            panel.char(FONT, INDEX, 8, x + 1, 3, SHARED, False)
         else:  # the round's result (V8.8, V8.9)
             text = b"YOU WIN" if msg == M_WIN else b"YOU LOSE" if msg == M_LOSE else b"BLOCKED"
             self._centred(text, _X, _W, 2, SHARED, True)
-            x = panel.text(_FONT, _INDEX, b"TOOK", _X + 3, 3, SHARED, False)
-            panel.number(_FONT, _INDEX, arg, x, 3, 3, SHARED, False)
+            x = panel.text(FONT, INDEX, b"TOOK", _X + 3, 3, SHARED, False)
+            panel.number(FONT, INDEX, arg, x, 3, 3, SHARED, False)
         self._extent(1, 3, _X, _X + _W - 1)
