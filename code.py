@@ -15,12 +15,12 @@ if __name__ == "__main__":
     # the buttons before the rest of the game's code loads (seconds, on the board): a
     # press meanwhile is queued with its own timestamp, not lost
     import board
-    from speedduo.keys import SELF_TEST_KEY, held, make_keys
+    from speedduo.loop.keys import SELF_TEST_KEY, held, make_keys
 
     _testing = held(board, SELF_TEST_KEY)  # Player 1's L held at power-on: the self-test
     _keys = make_keys(board)
     del held, make_keys  # (poweron.py forgets the module: it is needed at power-on only)
 
-    from speedduo.board_io import main
+    from speedduo.loop.board_io import main
 
     main(free_at_boot=_free_at_boot, keys=_keys, testing=_testing)

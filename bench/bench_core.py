@@ -157,7 +157,7 @@ def _sim_line(label, matches, hands, plays, elapsed, note):
 
 def section_c(args, mpy):
     from runner import Simulation
-    from speedduo.rules import Rules
+    from speedduo.game.rules import Rules
 
     print("## c) bot vs bot (%s vs %s), whole simulator, best of 3 per match" % PLAYERS)
     matches = args.sim_matches
@@ -284,8 +284,9 @@ def _import_heaps(mpy):
     its bytecode is emitted, so the largest module sets a floor under any run.
     """
     print("smallest heap to import one module from source (its own imports included):")
-    for name in ("cards", "rng", "rules", "matchlog", "keylog", "core", "match", "arbiter", "app"):
-        path = os.path.join(ROOT, "lib", "speedduo", name + ".py")
+    for name in ("game.cards", "game.rng", "game.rules", "log.matchlog", "log.keylog",
+                 "game.core", "game.match", "loop.arbiter", "loop.app"):  # fmt: skip
+        path = os.path.join(ROOT, "lib", "speedduo", *name.split(".")) + ".py"
         with open(path) as f:
             lines = sum(1 for _ in f)
         code = "import sys; sys.path[:0] = [%r]; import speedduo.%s" % (

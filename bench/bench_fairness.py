@@ -40,11 +40,11 @@ import keypad  # noqa: E402  (the host_sim shim)
 import vclock  # noqa: E402
 from buttons import Buttons  # noqa: E402
 from position import set_piles, set_player  # noqa: E402
-from speedduo.arbiter import Arbiter  # noqa: E402
-from speedduo.match import PLAYING, Match  # noqa: E402
-from speedduo.matchlog import MatchLog  # noqa: E402
-from speedduo.rng import Rng  # noqa: E402
-from speedduo.rules import Rules  # noqa: E402
+from speedduo.game.match import PLAYING, Match  # noqa: E402
+from speedduo.game.rng import Rng  # noqa: E402
+from speedduo.game.rules import Rules  # noqa: E402
+from speedduo.log.matchlog import MatchLog  # noqa: E402
+from speedduo.loop.arbiter import Arbiter  # noqa: E402
 
 DELTAS_MS = (0, 0.25, 0.5, 1, 2, 5, 10, 20)
 BOUNCE_DELTAS_MS = (1, 2, 5)

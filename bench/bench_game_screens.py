@@ -22,17 +22,17 @@ def _mpy_part(root):
 
     sys.path.insert(0, root + "/lib")
     from bench_screens import NullBus as Bus
-    from speedduo import screens, ssd1306, view  # noqa: F401  (the board has these)
-    from speedduo.gamematch import GameSession
-    from speedduo.gamerules import GameRules
+    from speedduo.display import screens, ssd1306, view  # noqa: F401  (the board has these)
+    from speedduo.game.gamematch import GameSession
+    from speedduo.game.gamerules import GameRules
 
     for game, seed in GAMES:
         gc.collect()
         free0 = gc.mem_free()
         if game == "spit":
-            from speedduo.spit_view import SpitView as View
+            from speedduo.display.spit_view import SpitView as View
         else:
-            from speedduo.california_view import CaliforniaView as View
+            from speedduo.display.california_view import CaliforniaView as View
         gc.collect()
         free1 = gc.mem_free()
         panels = (ssd1306.Panel(Bus()), ssd1306.Panel(Bus(), rotation=180))
@@ -42,9 +42,9 @@ def _mpy_part(root):
         gc.collect()
         free3 = gc.mem_free()
         if game == "spit":
-            from speedduo.spit import Spit as Core
+            from speedduo.game.spit import Spit as Core
         else:
-            from speedduo.california import California as Core
+            from speedduo.game.california import California as Core
         rules = GameRules(game)
         session = GameSession(Core(rules), seed, rules, 1)
         s = screens.Screens(panels, views)
@@ -96,7 +96,7 @@ def _cpython_part():
 
     use_board_paths()
     from game_screens import Table
-    from speedduo.codes import OVER
+    from speedduo.game.codes import OVER
 
     for game, seed in GAMES:
         t = Table(game, seed)

@@ -1,7 +1,7 @@
 """What each board module holds on the heap once imported, on CircuitPython itself.
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_import_heap.py [--deploy mpy|py]
-        [--modules speedduo.board_io,speedduo.spit,...]
+        [--modules speedduo.loop.board_io,speedduo.game.spit,...]
 
 Boots the emulated Pico (rp2040js, the firmware files of docs/device.md) with a
 ``code.py`` that imports the named modules' whole import closure one module at a
@@ -23,7 +23,10 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "lib")]
 from host_sim import device_run  # noqa: E402
 from host_sim.fatimage import fat12_image  # noqa: E402
 
-DEFAULT = "speedduo.board_io,speedduo.opponent,speedduo.stats,speedduo.stats_screen,speedduo.howto"
+DEFAULT = (
+    "speedduo.loop.board_io,speedduo.loop.opponent,speedduo.host.stats,"
+    "speedduo.display.stats_screen,speedduo.display.howto"
+)
 
 
 def _top_imports(path):

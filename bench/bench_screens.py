@@ -38,13 +38,13 @@ def _mpy_part(root):
     sys.path.insert(0, root + "/lib")
     gc.collect()
     free0 = gc.mem_free()
-    from speedduo import glyphs, screens, ssd1306, view  # noqa: F401
+    from speedduo.display import glyphs, screens, ssd1306, view  # noqa: F401
 
     gc.collect()
     free1 = gc.mem_free()
-    from speedduo.match import Match
-    from speedduo.matchlog import MatchLog
-    from speedduo.rules import Rules
+    from speedduo.game.match import Match
+    from speedduo.game.rules import Rules
+    from speedduo.log.matchlog import MatchLog
 
     b0 = NullBus()
     b1 = NullBus()
@@ -92,10 +92,10 @@ def _cpython_part():
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sys.path[:0] = [root, os.path.join(root, "lib"), os.path.join(root, "host_sim")]
-    from speedduo.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
-    from speedduo.matchlog import MatchLog
-    from speedduo.rules import Rules
-    from speedduo.screens import Screens
+    from speedduo.display.screens import Screens
+    from speedduo.game.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
+    from speedduo.game.rules import Rules
+    from speedduo.log.matchlog import MatchLog
     from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
     def game(seed, frequency, interleave):

@@ -20,22 +20,24 @@ _VM_SCRIPT = """
 import sys, gc
 sys.path[:0] = [ROOT + "/lib", ROOT + "/host_sim/shims"]
 import keypad, supervisor, microcontroller
-import speedduo.ticks
-from speedduo import glyphs, codes, ssd1306, matchlog
+import speedduo.game.ticks
+from speedduo.display import glyphs, ssd1306
+from speedduo.game import codes
+from speedduo.log import matchlog
 def free():
     gc.collect()
     return gc.mem_free()
 a = free()
-from speedduo import stats_store
+from speedduo.host import stats_store
 b = free()
-from speedduo import stats
+from speedduo.host import stats
 c = free()
 s = stats.Stats(microcontroller.nvm)
 d = free()
-from speedduo.stats_screen import show_stats
+from speedduo.display.stats_screen import show_stats
 e = free()
 del show_stats
-sys.modules.pop("speedduo.stats_screen")
+sys.modules.pop("speedduo.display.stats_screen")
 import speedduo
 delattr(speedduo, "stats_screen")
 f = free()
@@ -57,7 +59,7 @@ def vm_heap():
 
 def flash_times():
     from microcontroller import ByteArray
-    from speedduo.stats_store import PAYLOAD, Store
+    from speedduo.host.stats_store import PAYLOAD, Store
     from vclock import VirtualClock, install
 
     clock = install(VirtualClock())

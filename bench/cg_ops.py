@@ -15,11 +15,11 @@ import sys
 
 
 def run(op, n):
-    from speedduo.core import Hand
-    from speedduo.match import Match
-    from speedduo.matchlog import MatchLog
-    from speedduo.rng import Rng
-    from speedduo.rules import Rules
+    from speedduo.game.core import Hand
+    from speedduo.game.match import Match
+    from speedduo.game.rng import Rng
+    from speedduo.game.rules import Rules
+    from speedduo.log.matchlog import MatchLog
 
     rules = Rules()
     log = MatchLog()
@@ -37,7 +37,7 @@ def run(op, n):
         for k in range(n):
             Rng(k)
     elif op == "tables":  # what the first Hand of a process adds: one variant's fits table
-        from speedduo import core
+        from speedduo.game import core
 
         for _ in range(n):
             core._FITS[0] = None

@@ -30,12 +30,11 @@ from array import array  # noqa: E402
 from mp_fakes import FakeEvent, FakeQueue, control_and_verdict, locked  # noqa: E402  (this script's folder)
 from mp_selfplay import greedy_hand  # noqa: E402
 from position import set_piles, set_player  # noqa: E402
-from speedduo.app import App  # noqa: E402
-from speedduo.arbiter import Arbiter  # noqa: E402
-from speedduo.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
-from speedduo.keylog import KeyRecorder  # noqa: E402
-from speedduo.match import OVER, PLAYING, Match  # noqa: E402
-from speedduo.matchlog import (  # noqa: E402
+from speedduo.game.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
+from speedduo.game.match import OVER, PLAYING, Match  # noqa: E402
+from speedduo.game.rules import Rules  # noqa: E402
+from speedduo.log.keylog import KeyRecorder  # noqa: E402
+from speedduo.log.matchlog import (  # noqa: E402
     EV_DEAL,
     EV_FLIP,
     EV_HAND_END,
@@ -47,9 +46,10 @@ from speedduo.matchlog import (  # noqa: E402
     KEY_CLEARED,
     MatchLog,
 )
-from speedduo.opponent import Opponent  # noqa: E402
-from speedduo.rules import Rules  # noqa: E402
-from speedduo.sound import Sound  # noqa: E402
+from speedduo.loop.app import App  # noqa: E402
+from speedduo.loop.arbiter import Arbiter  # noqa: E402
+from speedduo.loop.opponent import Opponent  # noqa: E402
+from speedduo.loop.sound import Sound  # noqa: E402
 
 REPEAT = 200
 PILE0_TOP = 17  # 5H

@@ -28,13 +28,13 @@ _root = sys.argv[1] if len(sys.argv) > 1 else "."
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 from mp_fakes import FakeEvent, FakeQueue, control_and_verdict, locked  # noqa: E402  (this script's folder)
-from speedduo.california import California  # noqa: E402
-from speedduo.game_app import GameApp  # noqa: E402
-from speedduo.game_opponent import GameOpponent  # noqa: E402
-from speedduo.gamematch import GameSession  # noqa: E402
-from speedduo.gamerules import GameRules  # noqa: E402
-from speedduo.sound import Sound  # noqa: E402
-from speedduo.spit import Spit  # noqa: E402
+from speedduo.game.california import California  # noqa: E402
+from speedduo.game.gamematch import GameSession  # noqa: E402
+from speedduo.game.gamerules import GameRules  # noqa: E402
+from speedduo.game.spit import Spit  # noqa: E402
+from speedduo.loop.game_app import GameApp  # noqa: E402
+from speedduo.loop.game_opponent import GameOpponent  # noqa: E402
+from speedduo.loop.sound import Sound  # noqa: E402
 
 _TICKS_MASK = 0x1FFFFFFF
 _KEYS = b"\x01\x02\x03\x04\x05\x00\x01\x02\x03\x04\x05\x06"  # player 0's presses, in turn

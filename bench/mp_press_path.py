@@ -21,11 +21,11 @@ import time
 _root = sys.argv[1] if len(sys.argv) > 1 else "."
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims"]
 
-from speedduo.codes import KEYS_PER_PLAYER, OVER, PLAYING  # noqa: E402
-from speedduo.gamematch import GameSession  # noqa: E402
-from speedduo.gamerules import GameRules  # noqa: E402
-from speedduo.screens import Screens  # noqa: E402
-from speedduo.ssd1306 import Panel  # noqa: E402
+from speedduo.display.screens import Screens  # noqa: E402
+from speedduo.display.ssd1306 import Panel  # noqa: E402
+from speedduo.game.codes import KEYS_PER_PLAYER, OVER, PLAYING  # noqa: E402
+from speedduo.game.gamematch import GameSession  # noqa: E402
+from speedduo.game.gamerules import GameRules  # noqa: E402
 
 PARTS = (
     "session",
@@ -64,11 +64,11 @@ def main():
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 300
     rules = GameRules(game)
     if game == "spit":
-        from speedduo.spit import Spit as Core
-        from speedduo.spit_view import SpitView as View
+        from speedduo.display.spit_view import SpitView as View
+        from speedduo.game.spit import Spit as Core
     else:
-        from speedduo.california import California as Core
-        from speedduo.california_view import CaliforniaView as View
+        from speedduo.display.california_view import CaliforniaView as View
+        from speedduo.game.california import California as Core
     core = Core(rules)
     session = GameSession(core, 3, rules, 1)
     match = session.match

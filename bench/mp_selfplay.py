@@ -83,9 +83,9 @@ def selfplay(hands_wanted, mode="core", seed=1, matches_wanted=0):
 
     Returns (plays, hands, matches, elapsed µs). Imports happen before the clock starts.
     """
-    from speedduo.match import OVER, Match
-    from speedduo.matchlog import MatchLog
-    from speedduo.rules import Rules
+    from speedduo.game.match import OVER, Match
+    from speedduo.game.rules import Rules
+    from speedduo.log.matchlog import MatchLog
 
     rules = Rules()
     log = MatchLog()

@@ -8,9 +8,9 @@ match log goes to the console, one JSON line per event (docs/match-log.md).
     MICROPYPATH=lib .venv/bin/micropython examples/match_simpletest.py
 """
 
-from speedduo.match import OVER, PLAYING, Match
-from speedduo.matchlog import MatchLog
-from speedduo.rules import Rules
+from speedduo.game.match import OVER, PLAYING, Match
+from speedduo.game.rules import Rules
+from speedduo.log.matchlog import MatchLog
 
 log = MatchLog()
 match = Match(seed=7, rules=Rules(), best_of=3, log=log)

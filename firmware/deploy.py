@@ -112,7 +112,22 @@ def usable_mpy_cross(path, build_dir):
 
 # board modules the board never imports: V10 (Speed for 3-4 players) plays on the
 # simulator only (the board has two rows of keys), so its core is not copied
-HOST_ONLY = ("speed_n.py",)
+HOST_ONLY = ("game/speed_n.py",)
+
+
+def board_modules(lib):
+    """The board's modules under ``lib`` (lib/speedduo): paths such as ``game/core.py``,
+    the package folders' included, sorted; what the board never imports (``HOST_ONLY``)
+    left out."""
+    found = []
+    for folder, dirs, names in os.walk(lib):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")))
+        inside = os.path.relpath(folder, lib).replace(os.sep, "/")
+        for name in names:
+            path = name if inside == "." else inside + "/" + name
+            if name.endswith(".py") and path not in HOST_ONLY:
+                found.append(path)
+    return sorted(found)
 
 
 def board_files(mpy_cross=None, build_dir=None):
@@ -125,9 +140,8 @@ def board_files(mpy_cross=None, build_dir=None):
     files = [(os.path.join(ROOT, name), name) for name in ("code.py", "boot.py")]
     modules = []
     lib = os.path.join(ROOT, "lib", "speedduo")
-    for name in sorted(os.listdir(lib)):
-        if name.endswith(".py") and name not in HOST_ONLY:
-            modules.append((os.path.join(lib, name), "lib/speedduo/" + name))
+    for name in board_modules(lib):
+        modules.append((os.path.join(lib, *name.split("/")), "lib/speedduo/" + name))
     if mpy_cross is None:
         return files + modules
     for src, rel in modules:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate lib/speedduo/pins.py (board-side pin names) from hardware/pinmap.json.
+"""Generate lib/speedduo/loop/pins.py (board-side pin names) from hardware/pinmap.json.
 
 The output is plain CircuitPython/MicroPython: tuples, ints and strings of pin
 NAMES ("GP4"); code.py turns a name into a pin with getattr(board, name).
@@ -11,7 +11,7 @@ import sys
 
 from pico_board import ROOT, header_pin, run_generator
 
-OUTPUT = os.path.join(ROOT, "lib", "speedduo", "pins.py")
+OUTPUT = os.path.join(ROOT, "lib", "speedduo", "loop", "pins.py")
 
 
 _LINE = 100  # pyproject.toml's line-length: the output is already ruff-formatted

@@ -2,7 +2,7 @@
 
 Sources: Raspberry Pi Pico datasheet (pinout, section 2.1 / figure 2) and the
 RP2040 datasheet, section 1.4.3 "GPIO Functions" (function F3 is I2C, F4 is PWM).
-Host-side only (CPython): the board reads the generated lib/speedduo/pins.py.
+Host-side only (CPython): the board reads the generated lib/speedduo/loop/pins.py.
 """
 
 import argparse

@@ -7,11 +7,11 @@ Both subcommands take the same options and write the same outputs:
 * ``--script FILE``: the ``run`` line format, times in µs since power-on (the menu
   comes first: a script presses 1 of either player while PLAY is selected);
 * ``--opponent easy|medium|hard``: one player against the board's own opponent
-  (lib/speedduo/opponent.py), as if chosen in the menu (``SPEED_OPPONENT``); it
+  (lib/speedduo/loop/opponent.py), as if chosen in the menu (``SPEED_OPPONENT``); it
   plays Player 2 and Player 2's buttons are ignored;
 * ``--game spit|california``: V8 Spit or V9 California Speed instead of classic
-  Speed, as if chosen in the menu (``SPEED_GAME``; lib/speedduo/game_app.py); only the
-  rule options the game takes (speedduo.gamerules.OPTIONS) and no ``--best-of``;
+  Speed, as if chosen in the menu (``SPEED_GAME``; lib/speedduo/loop/game_app.py); only the
+  rule options the game takes (speedduo.game.gamerules.OPTIONS) and no ``--best-of``;
 * ``--matches N`` (default 1): stop after N matches; ``--log FILE``: the match log
   the board streams on its USB data port (JSON Lines);
 * ``--sounds FILE``: the piezo's tones (GP15's PWM), one JSON line each,
@@ -115,7 +115,7 @@ def _speed(text):
 
 def add_parsers(sub):
     """The ``board`` and ``device`` subcommands, on cli.py's subparsers."""
-    from speedduo.rules import BEST_OF
+    from speedduo.game.rules import BEST_OF
 
     for name in ("board", "device"):
         p = sub.add_parser(

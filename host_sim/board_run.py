@@ -1,4 +1,4 @@
-"""Run the whole board program (``code.py`` -> ``speedduo.board_io``) on the simulator.
+"""Run the whole board program (``code.py`` -> ``speedduo.loop.board_io``) on the simulator.
 
 The shims stand in for the hardware; the virtual clock runs free (every
 ``supervisor.ticks_ms()`` read moves it on by STEP_US, like a CPU that takes
@@ -94,12 +94,12 @@ def main(argv):
         clock.tone_listeners.append(
             lambda t, hz, ms: sounds.write('{"t":%d,"hz":%d,"ms":%d}\n' % (t, hz, ms))
         )
-    from speedduo import board_io
+    from speedduo.loop import board_io
 
     settings_path = os.getenv("SPEEDDUO_SETTINGS")
     if settings_path:
         from settings_file import DriveOS
-        from speedduo import settings
+        from speedduo.loop import settings
 
         settings.SETTINGS_PATH = settings_path
         board_io.os = DriveOS(settings_path, os)

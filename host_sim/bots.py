@@ -1,7 +1,8 @@
-"""Bots: the board's opponent brain (``speedduo.opponent.Brain``) pressing the simulated buttons.
+"""Bots: the board's opponent brain (``speedduo.loop.opponent.Brain``) pressing
+the simulated buttons.
 
 The decisions, levels, reaction times and seeded draws are the board's own
-(lib/speedduo/opponent.py); only the pressing differs: a bot closes and opens a
+(lib/speedduo/loop/opponent.py); only the pressing differs: a bot closes and opens a
 key contact on the simulated keypad (``host_sim.buttons``, with bounce when
 asked), so every bot press goes through the scan, the timestamp and the
 arbiter like a human's, and either player (or both) can be a bot. Levels:
@@ -9,12 +10,12 @@ easy, medium, hard and perfect (0 ms, the simulator's). Runs under CPython
 and MicroPython.
 
 The other games' bots (V8-V10) are the board's opponent code as it is
-(``speedduo.game_opponent.GameBot``): the runner (``runner.GameSimulation``) puts
+(``speedduo.loop.game_opponent.GameBot``): the runner (``runner.GameSimulation``) puts
 their key events straight into the keypad queue, on its millisecond clock.
 """
 
-from speedduo.game_opponent import GameBot  # noqa: F401  (the other games' bots: runner.py)
-from speedduo.opponent import CLAIM, NOTHING, SETTLE_MS, Brain, level_number
+from speedduo.loop.game_opponent import GameBot  # noqa: F401  (the other games' bots: runner.py)
+from speedduo.loop.opponent import CLAIM, NOTHING, SETTLE_MS, Brain, level_number
 
 SETTLE_US = SETTLE_MS * 1000
 

@@ -33,8 +33,8 @@ from host_sim.logfile import SCRIPT_LIMIT, LogError, check_out_paths, read_text,
 
 use_board_paths()
 
-from speedduo.gamerules import GAMES  # noqa: E402
-from speedduo.rules import BEST_OF  # noqa: E402
+from speedduo.game.gamerules import GAMES  # noqa: E402
+from speedduo.game.rules import BEST_OF  # noqa: E402
 
 
 def build_parser():
@@ -264,8 +264,8 @@ _SPEED_ONLY = (
 
 def _game_rules(args):
     """The other game's options from the command line; ValueError for one it does not have."""
-    from speedduo.gamerules import OPTIONS, GameRules
-    from speedduo.rules import option_names
+    from speedduo.game.gamerules import OPTIONS, GameRules
+    from speedduo.game.rules import option_names
 
     game = args.game
     names = [name for name, _ in OPTIONS[game]]

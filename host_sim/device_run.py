@@ -183,7 +183,7 @@ def button_edges(script):
     time (``vclock.VirtualClock().first_tick_at_or_after``): the board's own time
     grain, where the simulator's keypad sees it too (docs/device.md, timing).
     """
-    from speedduo import pins
+    from speedduo.loop import pins
     from vclock import VirtualClock
 
     grid = VirtualClock()
@@ -195,7 +195,7 @@ def button_edges(script):
 
 
 def _panel_config(mode, index):
-    from speedduo import pins
+    from speedduo.loop import pins
 
     panel = {
         "sda": int(pins.PANEL_SDA[index][2:]),
@@ -494,7 +494,7 @@ def _print_summary(args, result, console, data, lines, sends, nvm_writes):
 
 
 def piezo_gpio():
-    from speedduo import pins
+    from speedduo.loop import pins
 
     return int(pins.PIEZO_PIN[2:])
 
@@ -543,7 +543,7 @@ def pwm_tones(text, end_us, channel=1, settle_us=500):
 
 
 def _all_button_gpios():
-    from speedduo import pins
+    from speedduo.loop import pins
 
     return [int(name[2:]) for name in pins.BUTTON_PINS]
 
@@ -595,7 +595,7 @@ def step_durations(led):
 
 def pile_region(pile):
     """(x0, x1, y0, y1) of a pile's top card on a player's panel, as the viewer sees it."""
-    from speedduo import glyphs, piles
+    from speedduo.display import glyphs, piles
 
     x = piles._PILE_X[pile]
     return x, x + max(glyphs.LARGE_W, piles._SUIT_DX + 6), 8, 40
@@ -660,13 +660,13 @@ def play_presses(lines, script):
     """(press µs, pile) of each accepted play, matched to its scripted press.
 
     The menu is replayed over the script's presses to find each match's PLAY press
-    (the match's time 0); a play's match time is its hand's start (speedduo.match:
+    (the match's time 0); a play's match time is its hand's start (speedduo.game.match:
     the countdown, then each hand's end + result + countdown) plus its ``t``; its
     press is that player's press of that slot's key within 2 ms of it.
     """
-    from speedduo.match import COUNTDOWN_MS, RESULT_MS
-    from speedduo.menu import START, Menu
-    from speedduo.rules import Rules
+    from speedduo.display.menu import START, Menu
+    from speedduo.game.match import COUNTDOWN_MS, RESULT_MS
+    from speedduo.game.rules import Rules
 
     downs = [(t, p, k) for t, p, k, closed in script if closed]
     games = bool(lines) and json.loads(lines[0]).get("v") == 2  # V8/V9 (game_app.py)

@@ -15,7 +15,7 @@ from host_sim.wire import REQUESTS, Decoder, request
 ASK_AT_MS = 6000
 ASK_GAP_MS = 250
 # after the last send, the run goes on this long: a request line with no end of line is
-# answered ``truncated`` after lib/speedduo/link.py's STALE_MS (1 s)
+# answered ``truncated`` after lib/speedduo/host/link.py's STALE_MS (1 s)
 REPLY_SETTLE_MS = 1500
 SEND_MAX = 4096  # bytes of one --send
 

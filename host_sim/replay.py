@@ -32,10 +32,10 @@ from host_sim.logfile import clip, decode_log, parse_log, read_bytes
 
 use_board_paths()
 
-from speedduo.arbiter import Arbiter  # noqa: E402
-from speedduo.match import OVER, Match  # noqa: E402
-from speedduo.matchlog import KEY_TEXT_MAX, KEYS_CAPACITY, MatchLog  # noqa: E402
-from speedduo.rules import Rules  # noqa: E402
+from speedduo.game.match import OVER, Match  # noqa: E402
+from speedduo.game.rules import Rules  # noqa: E402
+from speedduo.log.matchlog import KEY_TEXT_MAX, KEYS_CAPACITY, MatchLog  # noqa: E402
+from speedduo.loop.arbiter import Arbiter  # noqa: E402
 
 _TICKS_MASK = (1 << 29) - 1
 _MAX_MATCH_MS = 1 << 28  # ticks_diff's range: longer than any match R17 lets run

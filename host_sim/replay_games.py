@@ -20,8 +20,8 @@ from host_sim.logfile import (
 
 use_board_paths()
 
-from speedduo.codes import KEYS_PER_PLAYER, OVER  # noqa: E402
-from speedduo.gamerules import GAMES, GameRules  # noqa: E402
+from speedduo.game.codes import KEYS_PER_PLAYER, OVER  # noqa: E402
+from speedduo.game.gamerules import GAMES, GameRules  # noqa: E402
 
 _TIME = (_whole, "a whole number of ms >= 0")
 _TIE = (lambda v: v in ("won", "lost"), '"won" or "lost"')
@@ -207,7 +207,7 @@ def session_of(header, path="log"):
     game's rules core, seed, rules and best_of); LogError naming ``path`` when its rules
     are refused."""
     from runner import best_of_for, make_core
-    from speedduo.gamematch import GameSession
+    from speedduo.game.gamematch import GameSession
 
     game = header["game"]
     try:

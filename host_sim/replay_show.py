@@ -4,8 +4,8 @@ The log's key events are fed, at their own match times, to the board's game
 loop with both panels emulated (``screens_capture.sim_screens``, the pin map's
 rotations), so what is drawn is what the board drew during that match; the
 buttons light as the key events say. The loop is the board's for the log's
-game (``board_loop``): classic Speed's ``speedduo.app.App`` for a version 1 log,
-``speedduo.game_app.GameApp`` with the game's own views for a version 2 log of
+game (``board_loop``): classic Speed's ``speedduo.loop.app.App`` for a version 1 log,
+``speedduo.loop.game_app.GameApp`` with the game's own views for a version 2 log of
 Spit (V8) or California Speed (V9). Speed for three or four (V10) never runs on
 the board and has no views: ``--show`` refuses it (``NoView``). Keys: space
 pauses, right arrow (while paused) steps to the next press, ``+``/``-`` change
@@ -19,8 +19,8 @@ from host_sim.window_clock import wall_us
 use_board_paths()
 
 from runner import view_class  # noqa: E402
-from speedduo import pins  # noqa: E402
-from speedduo.app import App  # noqa: E402
+from speedduo.loop import pins  # noqa: E402
+from speedduo.loop.app import App  # noqa: E402
 
 from host_sim.replay import KeyEvent, KeyQueue, ReplayError, rules_from_log  # noqa: E402
 from host_sim.window_panel import panel_pixels, panel_state  # noqa: E402
@@ -72,7 +72,7 @@ def board_loop(header, events, ticks_ms, send_line, screens, event):
             start_ticks=0,
             event=event,
         )
-    from speedduo.game_app import GameApp
+    from speedduo.loop.game_app import GameApp
 
     from host_sim.replay_games import session_of
 

@@ -16,7 +16,7 @@ def check_game(args, changed):
     game = getattr(args, "game", None)
     if game in (None, "speed"):
         return
-    from speedduo.gamerules import OPTIONS
+    from speedduo.game.gamerules import OPTIONS
 
     names = [name for name, _ in OPTIONS[game]]
     for name, _ in changed:
@@ -134,7 +134,7 @@ def read_traces(path_or_paths, buses=2):
 
 
 def panel_emulators():
-    from speedduo import pins
+    from speedduo.loop import pins
     from ssd1306_emulator import SSD1306Emulator
 
     return [
@@ -145,7 +145,7 @@ def panel_emulators():
 
 def render_snaps(traces, snaps_ms, directory, address=None):
     """Feed each bus's writes (those finished by the snap time) to an emulator; save PNGs."""
-    from speedduo import pins
+    from speedduo.loop import pins
 
     from host_sim.screens_capture import save_screens
 

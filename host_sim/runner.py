@@ -1,9 +1,9 @@
 """The headless simulator: a whole match, bots and scripts pressing keys, through the
-board's own loop (``speedduo.app.App.step``, docs/architecture.md) for every game the
+board's own loop (``speedduo.loop.app.App.step``, docs/architecture.md) for every game the
 board plays.
 
 Classic Speed (``Simulation``): the scanner is made from the pin map by
-``speedduo.keys`` over the ``board``/``keypad``/``supervisor`` shims on the virtual
+``speedduo.loop.keys`` over the ``board``/``keypad``/``supervisor`` shims on the virtual
 clock, the arbiter drains the keypad queue and feeds the match, the screens (when
 given) are refreshed and the match log is drained to ``write`` after every loop pass.
 The loop jumps over idle time and steps one tick at a time while keys are moving.
@@ -25,8 +25,8 @@ the key events handed to ``GameSession.step``). Runs under CPython and MicroPyth
 """
 
 import keypad
-from speedduo.codes import OVER, PLAYING
-from speedduo.rng import Rng
+from speedduo.game.codes import OVER, PLAYING
+from speedduo.game.rng import Rng
 
 _MAX_LOOPS = 5000000
 _MAX_STEPS = 2000000
@@ -75,8 +75,8 @@ class Simulation(_LogLines):
         import vclock
         from bots import Bot
         from buttons import Buttons
-        from speedduo.app import App
-        from speedduo.keys import make_keys
+        from speedduo.loop.app import App
+        from speedduo.loop.keys import make_keys
 
         self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset, tick_offset))
         self.keys = make_keys(board)
@@ -226,7 +226,7 @@ class GameSimulation(_LogLines):
 
     def __init__(self, game, seed, rules, best_of, players):
         from bots import GameBot
-        from speedduo.gamematch import GameSession
+        from speedduo.game.gamematch import GameSession
 
         core = make_core(game, rules, len(players))
         self.session = GameSession(core, seed, rules, best_of_for(game, best_of))
@@ -241,7 +241,7 @@ class GameSimulation(_LogLines):
         self.direct = len(players) > 2  # V10: more rows of keys than the board's loop holds
         self.app = None
         if not self.direct:
-            from speedduo.game_app import GameApp
+            from speedduo.loop.game_app import GameApp
 
             self._now = 0
             self.queue = keypad.EventQueue(_QUEUE)

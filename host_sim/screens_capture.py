@@ -5,7 +5,7 @@ Stable API for the simulator's run loop (``python -m host_sim run ... --screens 
 ``sim_screens(frequency=400000, log=None) -> (screens, emulators)``
     Two ``SSD1306Emulator`` panels (by default Player 2's mounted upside down;
     the device's own are in ``pins.PANEL_ROTATION``) behind two ``FakeI2C``
-    buses, a ``speedduo.screens.Screens`` on them, started. Call
+    buses, a ``speedduo.display.screens.Screens`` on them, started. Call
     ``screens.refresh(match.hand, match, now)`` after every event / loop pass,
     exactly as the board does.
 
@@ -26,7 +26,7 @@ __all__ = ["emulators_of", "save_screens", "sim_screens"]
 
 def sim_screens(frequency=400000, log=None, rotations=(0, 180)):
     """Two emulated panels on two fake buses and a started ``Screens`` driving them."""
-    from speedduo.screens import Screens
+    from speedduo.display.screens import Screens
 
     emulators = (
         SSD1306Emulator(mounted_rotation=rotations[0], name="p0"),

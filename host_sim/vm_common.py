@@ -3,17 +3,17 @@ rules modules it imports one at a time before any game, and how a NAME=VALUE rul
 option's text becomes its value. Runs under MicroPython."""
 
 RULES_MODULES = (
-    "codes",
-    "cards",
-    "rng",
-    "logtext",
-    "dealtext",
-    "matchlog",
-    "stall",
-    "core",
-    "phases",
-    "match",
-    "arbiter",
+    "game.codes",
+    "game.cards",
+    "game.rng",
+    "log.logtext",
+    "log.dealtext",
+    "log.matchlog",
+    "game.stall",
+    "game.core",
+    "game.phases",
+    "game.match",
+    "loop.arbiter",
 )
 
 

@@ -19,10 +19,26 @@ from vm_common import RULES_MODULES, option_value  # noqa: E402  (after the path
 
 # what classic Speed brings in besides the rules modules; what the other games bring in
 # (their rules core, the registry's, last): none of classic Speed's own match, core or log
-_CLASSIC_MODULES = RULES_MODULES + ("keylog", "app", "opponent")
-_GAMES_MODULES = ("codes", "cards", "rng", "logtext", "ticks", "keybatch", "arbiter", "app")
-_GAMES_MODULES += ("phases", "gamelog", "gamematch", "game_app", "seat", "opponent")
-_GAMES_MODULES += ("game_opponent",)
+_CLASSIC_MODULES = RULES_MODULES + ("log.keylog", "loop.app", "loop.opponent")
+_GAMES_MODULES = (
+    "game.codes",
+    "game.cards",
+    "game.rng",
+    "log.logtext",
+    "game.ticks",
+    "loop.keybatch",
+    "loop.arbiter",
+    "loop.app",
+)
+_GAMES_MODULES += (
+    "game.phases",
+    "log.gamelog",
+    "game.gamematch",
+    "loop.game_app",
+    "game.seat",
+    "loop.opponent",
+)
+_GAMES_MODULES += ("loop.game_opponent",)
 
 
 def main(argv):
@@ -38,11 +54,11 @@ def main(argv):
     classic = game == "speed" and len(players) == 2
     gc.collect()
     if classic:
-        from speedduo.rules import Rules
+        from speedduo.game.rules import Rules
 
         rules = Rules()
     else:
-        from speedduo.gamerules import GameRules
+        from speedduo.game.gamerules import GameRules
 
         rules = GameRules(game)
     for option in argv[split + 1 :]:

@@ -1,6 +1,6 @@
 """A virtual clock that follows the wall clock, and calls the window between the board's reads.
 
-The board program (``speedduo.board_io.main``) is a busy loop that reads
+The board program (``speedduo.loop.board_io.main``) is a busy loop that reads
 ``supervisor.ticks_ms()`` and the keypad queue on every pass; on the simulator
 each read calls ``VirtualClock.spend()``. ``WallClock.spend()`` first lets the
 window have its turn (``on_read``: pump keyboard events, draw a frame when one is

@@ -3,7 +3,7 @@
 Layout (``window_layout.Layout``): Player 1 (key numbers 0-6) on the left, Player 2 (7-13) on
 the right, each with their panel above their row of buttons ``L 1 2 3 4 5 R``;
 the buttons split the panel's width into 7 columns as on the device, so slot
-s of the hand is drawn right above button s+1 (lib/speedduo/view.py). Both
+s of the hand is drawn right above button s+1 (lib/speedduo/display/view.py). Both
 panels are drawn upright for their own player: on the device they face their
 players from opposite sides (``PANEL_ROTATION`` 0 in hardware/pinmap.json:
 each module is mounted upright for its player, and the emulator's picture is

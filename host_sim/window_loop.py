@@ -63,13 +63,13 @@ def fresh_shims():
 
     A module of a shim's name that is not the shim (e.g. Blinka's ``board``, which
     another part of the process imported) is dropped, with the board modules that
-    bound it at import (``speedduo.board_io``, ``speedduo.keys``)."""
+    bound it at import (``speedduo.loop.board_io``, ``speedduo.loop.keys``)."""
     import importlib
 
     foreign = [
         name for name in SHIM_MODULES if name in sys.modules and not _is_shim(sys.modules[name])
     ]
-    for name in foreign + (["speedduo.board_io", "speedduo.keys"] if foreign else []):
+    for name in foreign + (["speedduo.loop.board_io", "speedduo.loop.keys"] if foreign else []):
         del sys.modules[name]
     shims = {name: importlib.import_module(name) for name in SHIM_MODULES}
     for name, module in shims.items():
@@ -190,7 +190,7 @@ class BoardWindow:
             del os.environ[key]
         for key, value in settings:
             os.environ[key] = str(value)
-        from speedduo import board_io
+        from speedduo.loop import board_io
 
         try:
             board_io.main(matches=matches)

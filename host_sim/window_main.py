@@ -26,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser():
-    from speedduo.rules import BEST_OF
+    from speedduo.game.rules import BEST_OF
 
     p = _Parser(
         prog="python3 dev.py play",

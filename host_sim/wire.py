@@ -12,12 +12,12 @@ are missing, so ``replay`` refuses it and says why.
 import binascii
 import json
 
-SEQ_LIMIT = 1000000000  # lib/speedduo/logport.py
+SEQ_LIMIT = 1000000000  # lib/speedduo/host/logport.py
 REQUESTS = ("stats", "version", "rules")
 
 
 def crc16(data):
-    """CRC-16/CCITT-FALSE (lib/speedduo/crc.py ``crc16``)."""
+    """CRC-16/CCITT-FALSE (lib/speedduo/host/crc.py ``crc16``)."""
     return binascii.crc_hqx(data, 0xFFFF)
 
 

@@ -3,12 +3,12 @@
 screens that record what the views are told."""
 
 from conftest import EventQueue
-from speedduo.game_app import GameApp
-from speedduo.game_opponent import GameOpponent
-from speedduo.gamelog import EV_WORDS
-from speedduo.gamematch import GameSession
-from speedduo.gamerules import GameRules
-from speedduo.opponent import KeyEvent
+from speedduo.game.gamematch import GameSession
+from speedduo.game.gamerules import GameRules
+from speedduo.log.gamelog import EV_WORDS
+from speedduo.loop.game_app import GameApp
+from speedduo.loop.game_opponent import GameOpponent
+from speedduo.loop.opponent import KeyEvent
 
 MASK = (1 << 29) - 1  # supervisor.ticks_ms wraps at 2**29
 

@@ -17,10 +17,10 @@ from host_sim import ROOT, use_board_paths  # noqa: E402
 use_board_paths()
 
 from position import set_piles, set_player, set_reserve  # noqa: E402
-from speedduo.cards import NO_CARD, card_from_name  # noqa: E402
-from speedduo.match import PLAYING, Match  # noqa: E402
-from speedduo.matchlog import MatchLog  # noqa: E402
-from speedduo.rules import Rules  # noqa: E402
+from speedduo.game.cards import NO_CARD, card_from_name  # noqa: E402
+from speedduo.game.match import PLAYING, Match  # noqa: E402
+from speedduo.game.rules import Rules  # noqa: E402
+from speedduo.log.matchlog import MatchLog  # noqa: E402
 
 SOAK = os.environ.get("SPEED_SOAK") == "1"
 
@@ -143,8 +143,8 @@ def run_board_program(tmp_path, script, faults="", matches=1, **settings):
 
 def deal_game(core, seed=1):
     """A rules core of the other games (V8-V10) with a fresh log, its first round dealt."""
-    from speedduo.gamelog import GameLog
-    from speedduo.rng import Rng
+    from speedduo.game.rng import Rng
+    from speedduo.log.gamelog import GameLog
 
     core.log = GameLog()
     core.deal(Rng(seed), 1)

@@ -8,10 +8,10 @@ exactly as the board does: ``screens.refresh(core, match, now)``.
 
 import json
 
-from speedduo.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, OVER, PLAYING, RESULT
-from speedduo.gamematch import GameSession
-from speedduo.gamerules import GameRules
-from speedduo.screens import Screens
+from speedduo.display.screens import Screens
+from speedduo.game.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, OVER, PLAYING, RESULT
+from speedduo.game.gamematch import GameSession
+from speedduo.game.gamerules import GameRules
 from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 
@@ -35,7 +35,7 @@ class Table:
         self.match = self.session.match
         self.emulators = (SSD1306Emulator(0, "p0"), SSD1306Emulator(180, "p1"))
         self.buses = tuple(FakeI2C({0x3C: e}) for e in self.emulators)
-        from speedduo.ssd1306 import Panel
+        from speedduo.display.ssd1306 import Panel
 
         panels = (Panel(self.buses[0], rotation=0), Panel(self.buses[1], rotation=180))
         self.screens = Screens(panels, make_views(game, panels))
@@ -131,7 +131,7 @@ class Table:
 def check_refusal(t, p, key, page):
     """Player p's press of ``key`` is refused as invalid: INVALID flashes on p's panel
     (on ``page``) only, for 0.7 s."""
-    from speedduo import game_view
+    from speedduo.display import game_view
 
     t.press(p, key)
     assert t.last("reject")["why"] == "invalid"
@@ -144,7 +144,7 @@ def check_refusal(t, p, key, page):
 
 def word_bytes(text):
     """The column bytes ``Panel.text`` draws for ``text`` (5x8 font + a blank column each)."""
-    from speedduo import glyphs
+    from speedduo.display import glyphs
 
     out = bytearray()
     for code in text.encode():
@@ -154,7 +154,7 @@ def word_bytes(text):
 
 
 def page_row(panel, page):
-    from speedduo.ssd1306 import ROW, WIDTH
+    from speedduo.display.ssd1306 import ROW, WIDTH
 
     return bytes(panel.buf[page * ROW + 1 : page * ROW + 1 + WIDTH])
 

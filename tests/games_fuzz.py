@@ -11,7 +11,7 @@ import os
 import random
 
 from runner import GameSimulation
-from speedduo.gamerules import GameRules
+from speedduo.game.gamerules import GameRules
 
 SOAK = os.environ.get("SPEED_SOAK") == "1"
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")

@@ -16,10 +16,10 @@ import micropython
 _root = sys.argv[1] if len(sys.argv) > 1 else "."
 sys.path[:0] = [_root + "/lib"]
 
-from speedduo.link import Link  # noqa: E402
-from speedduo.logport import LogPort  # noqa: E402
-from speedduo.menu import Menu  # noqa: E402
-from speedduo.rules import Rules  # noqa: E402
+from speedduo.display.menu import Menu  # noqa: E402
+from speedduo.game.rules import Rules  # noqa: E402
+from speedduo.host.link import Link  # noqa: E402
+from speedduo.host.logport import LogPort  # noqa: E402
 
 REPEAT = 300
 TEXT = b'{"ev":"play","t":812,"p":0,"slot":2,"card":"7H","pile":0}'

@@ -280,7 +280,7 @@ def simulator_writes(data):
     key event rides may differ (it depends on when the loop read it).
     """
     from runner import Simulation
-    from speedduo.rules import Rules
+    from speedduo.game.rules import Rules
 
     lines = data.decode().splitlines()
     header = json.loads(lines[0])

@@ -4,7 +4,7 @@ The script runs every path of a press (plays with and without refill, late and
 invalid refusals, the R16 lock-out, stall flips, redeals, hand ends, the next
 deal, the arbiter's tie and service paths, whole matches of the board's loop against
 its own opponent) under ``micropython.heap_lock()``.
-The piezo's tune sequencer (speedduo/sound.py) runs there too: every tune's record,
+The piezo's tune sequencer (speedduo/loop/sound.py) runs there too: every tune's record,
 the countdown and note changes, and App.step with the sound attached. It also runs a
 control that does allocate (log formatting), so a lock that caught nothing would fail
 this test too.

@@ -5,7 +5,7 @@ import json
 from referee import Referee
 from runner import Simulation
 from script import parse_script
-from speedduo.rules import Rules
+from speedduo.game.rules import Rules
 
 
 def run(script, seed=2, **kw):

@@ -18,7 +18,7 @@ import vclock
 from conftest import run_board_program
 from keypad import EventQueue
 from referee import Referee
-from speedduo.logport import LogPort
+from speedduo.host.logport import LogPort
 
 
 def _log_lines(stdout):
@@ -173,7 +173,7 @@ class _Screens:
 
 
 def test_an_unexpected_error_is_shown_on_the_panels_until_a_key_goes_back_to_the_menu(capsys):
-    from speedduo import menu_loop
+    from speedduo.loop import menu_loop
 
     vclock.install(vclock.VirtualClock()).auto_step_us = 1000
     screens = _Screens()

@@ -11,11 +11,7 @@ import pytest
 from board_loop import RecordingScreens, make_core, play_board_loop
 from conftest import EventQueue, needs_firmware, needs_long, run_cli
 from referee import CaliforniaReferee, SpitReferee
-from speedduo.game_app import REBOUNCE_MS, GameApp
-from speedduo.game_opponent import GameBot
-from speedduo.gamematch import GameSession
-from speedduo.gamerules import OPTIONS, GameRules
-from speedduo.menu import (
+from speedduo.display.menu import (
     BEST_OF,
     DOUBLE_DECK,
     GAME,
@@ -32,9 +28,13 @@ from speedduo.menu import (
     STATS,
     Menu,
 )
-from speedduo.opponent import KeyEvent
-from speedduo.rules import Rules
-from speedduo.settings import Settings
+from speedduo.game.gamematch import GameSession
+from speedduo.game.gamerules import OPTIONS, GameRules
+from speedduo.game.rules import Rules
+from speedduo.loop.game_app import REBOUNCE_MS, GameApp
+from speedduo.loop.game_opponent import GameBot
+from speedduo.loop.opponent import KeyEvent
+from speedduo.loop.settings import Settings
 
 from host_sim.replay import check_entries
 from host_sim.replay_games import parse_games_log

@@ -11,9 +11,9 @@ from conftest import ROOT
 from referee import Referee
 from runner import Simulation
 from script import parse_script
-from speedduo.matchlog import EV_REJECT
-from speedduo.rules import Rules
-from speedduo.settings import Settings, settings_names
+from speedduo.game.rules import Rules
+from speedduo.log.matchlog import EV_REJECT
+from speedduo.loop.settings import Settings, settings_names
 
 VENV_BIN = os.path.dirname(sys.executable)
 
@@ -56,7 +56,7 @@ def test_board_program_runs_identically_under_cpython_and_micropython(tmp_path):
 
 def test_board_code_type_checks_against_the_circuitpython_stubs():
     mypy = shutil.which("mypy", path=VENV_BIN)
-    files = ["code.py", "boot.py", "lib/speedduo/board_io.py", "lib/speedduo/keys.py"]
+    files = ["code.py", "boot.py", "lib/speedduo/loop/board_io.py", "lib/speedduo/loop/keys.py"]
     result = subprocess.run(
         [mypy, "--check-untyped-defs", "--ignore-missing-imports", "--no-error-summary", *files],
         cwd=ROOT,

@@ -48,11 +48,7 @@ def test_the_bundle_holds_exactly_the_drives_files_and_how_to_copy_them(tmp_path
         code = z.read("CIRCUITPY/code.py")
     lib = os.path.join(ROOT, "lib", "speedduo")
     expected = {"CIRCUITPY/" + name for name in ("code.py", "boot.py", "settings.toml")}
-    expected |= {
-        "CIRCUITPY/lib/speedduo/" + n
-        for n in os.listdir(lib)
-        if n.endswith(".py") and n not in dp.HOST_ONLY
-    }
+    expected |= {"CIRCUITPY/lib/speedduo/" + n for n in dp.board_modules(lib)}
     assert names == expected | {bundle.HOW_TO}
     assert code == open(os.path.join(ROOT, "code.py"), "rb").read()  # plain, no loader line
     assert "drag it onto RPI-RP2" in how_to and "CIRCUITPY drive" in how_to
@@ -111,7 +107,7 @@ def test_the_board_program_imports_the_drives_library_not_the_repositorys(tmp_pa
     out = tmp_path / "b.zip"
     bundle.write_bundle(str(out), mpy_cross="", say=lambda text: None)
     drive = unpack(out, tmp_path / "CIRCUITPY")
-    (drive / "lib" / "speedduo" / "ticks.py").unlink()  # a drive missing one module
+    (drive / "lib" / "speedduo" / "game" / "ticks.py").unlink()  # a drive missing one module
     run = run_cli("board", "--drive", str(drive), "--script", SMOKE_SCRIPT, check=False)
     assert run.returncode != 0 and "ticks" in run.stderr
 
@@ -126,7 +122,7 @@ def test_the_unpacked_bundle_plays_on_circuitpython(tmp_path):
         str(out), mpy_cross=mpy_cross if os.path.isfile(mpy_cross) else "", say=lambda t: None
     )
     if os.path.isfile(mpy_cross):
-        assert "CIRCUITPY/lib/speedduo/board_io.mpy" in dict(entries)
+        assert "CIRCUITPY/lib/speedduo/loop/board_io.mpy" in dict(entries)
     drive = _playable(unpack(out, tmp_path / "CIRCUITPY"))
     log = tmp_path / "d.jsonl"
     run = run_cli(

@@ -8,11 +8,11 @@ from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from referee import CaliforniaReferee, RefereeError
 from runner import GameSimulation
-from speedduo.california import California
-from speedduo.cards import card_from_name
-from speedduo.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
-from speedduo.gamerules import GameRules
-from speedduo.rng import Rng
+from speedduo.game.california import California
+from speedduo.game.cards import card_from_name
+from speedduo.game.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
+from speedduo.game.gamerules import GameRules
+from speedduo.game.rng import Rng
 
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 

@@ -1,4 +1,4 @@
-"""California Speed's screens (docs/rules.md V9; lib/speedduo/california_view.py).
+"""California Speed's screens (docs/rules.md V9; lib/speedduo/display/california_view.py).
 
 A seeded ``GameSession`` (seed 24 deals a grid with no pair: a stall at once)
 is driven through the deal, the stall and the blocked round (V9.5), the next
@@ -13,9 +13,9 @@ import subprocess
 
 import pytest
 from game_screens import Table, check_refusal, golden_test, page_row, shows
-from speedduo import game_view, glyphs
-from speedduo.codes import KEY_L, KEY_R, PLAYING, RESULT
-from speedduo.ssd1306 import ROW
+from speedduo.display import game_view, glyphs
+from speedduo.display.ssd1306 import ROW
+from speedduo.game.codes import KEY_L, KEY_R, PLAYING, RESULT
 
 from host_sim import ROOT
 
@@ -169,7 +169,7 @@ def test_the_match_ends_with_who_won():
 
 
 def test_the_how_to_play_pages_of_each_game_fit_and_use_the_screen_words():
-    from speedduo import howto
+    from speedduo.display import howto
 
     assert howto.pages("speed") is howto.PAGES
     for game, words in (
@@ -191,10 +191,10 @@ _MPY_SCRIPT = r"""
 import sys
 sys.path[:0] = [ROOT + "/lib"]
 import gc, micropython
-from speedduo.gamerules import GameRules
-from speedduo.gamematch import GameSession
-from speedduo.screens import Screens
-from speedduo.ssd1306 import Panel
+from speedduo.game.gamerules import GameRules
+from speedduo.game.gamematch import GameSession
+from speedduo.display.screens import Screens
+from speedduo.display.ssd1306 import Panel
 
 class Bus:
     def try_lock(self): return True
@@ -203,11 +203,11 @@ class Bus:
 
 def run(game, seed):
     if game == "spit":
-        from speedduo.spit import Spit as Core
-        from speedduo.spit_view import SpitView as View
+        from speedduo.game.spit import Spit as Core
+        from speedduo.display.spit_view import SpitView as View
     else:
-        from speedduo.california import California as Core
-        from speedduo.california_view import CaliforniaView as View
+        from speedduo.game.california import California as Core
+        from speedduo.display.california_view import CaliforniaView as View
     rules = GameRules(game)
     session = GameSession(Core(rules), seed, rules, 1)
     core = session.core

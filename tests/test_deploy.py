@@ -52,11 +52,12 @@ def old_pairs(tmp_path):
     extra.mkdir(exist_ok=True)
     (extra / "oldonly.py").write_text("OLD = 1\n")
     (extra / "menu.py").write_text(
-        open(os.path.join(ROOT, "lib", "speedduo", "menu.py")).read() + "\nOLD_MENU = 1\n"
+        open(os.path.join(ROOT, "lib", "speedduo", "display", "menu.py")).read()
+        + "\nOLD_MENU = 1\n"
     )
     (extra / "old_extra.txt").write_text("only the old version has this\n")
     pairs = [
-        (str(extra / "menu.py"), rel) if rel == "lib/speedduo/menu.py" else (src, rel)
+        (str(extra / "menu.py"), rel) if rel == "lib/speedduo/display/menu.py" else (src, rel)
         for src, rel in dp.board_files()
     ]
     return pairs + [
@@ -113,7 +114,7 @@ def runnable(drive):
             assert is_name or base.with_suffix(".mpy").exists(), f"{module} missing"
             continue
         todo += _imports(found[0].read_text())
-    assert "speedduo.board_io" in seen
+    assert "speedduo.loop.board_io" in seen
     files = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     return name, files - {dp.MANIFEST}
 
@@ -139,7 +140,7 @@ def test_a_fresh_drive_gets_the_game_then_nothing_when_unchanged(tmp_path):
     written = dp.deploy(str(drive), say=said.append, mpy_cross="")
     name, files = runnable(drive)
     assert written == len(dp.Release(dp.board_files(), "py").game) + 2  # + manifest, boot.py
-    assert "speedduo/board_io.py" in files and "speedduo/ticks.py" in files
+    assert "speedduo/loop/board_io.py" in files and "speedduo/game/ticks.py" in files
     assert (drive / "code.py.bak").read_text() == 'print("Hello World!")\n'  # kept, not lost
     assert any(line.startswith("[1/") for line in said)  # progress
     assert any("verified" in line for line in said)
@@ -191,7 +192,7 @@ def test_the_board_gets_no_core_it_cannot_run():
     """V10 (Speed for 3-4 players) never runs on a board with two rows of keys (issue 21:
     deploy copied speed_n.py onto it): nothing the board program imports names it."""
     rels = [rel for _, rel in dp.board_files()]
-    assert "lib/speedduo/speed_n.py" not in rels and "lib/speedduo/spit.py" in rels
+    assert "lib/speedduo/game/speed_n.py" not in rels and "lib/speedduo/game/spit.py" in rels
 
 
 def fresh_clone(tmp_path):
@@ -480,7 +481,7 @@ def test_a_failed_update_says_the_old_game_is_still_complete(tmp_path):
 def test_a_damaged_running_version_is_replaced_by_a_whole_copy(tmp_path):
     drive = deployed(tmp_path)
     name, files = runnable(drive)
-    (drive / dp.GAME_DIR / name / "speedduo" / "core.py").write_text("damaged")
+    (drive / dp.GAME_DIR / name / "speedduo" / "game" / "core.py").write_text("damaged")
     dp.deploy(str(drive), say=quiet, mpy_cross="")
     new_name, new_files = runnable(drive)
     assert new_name == name + "-2" and new_files == files
@@ -659,7 +660,7 @@ def test_with_circuitpythons_mpy_cross_the_library_goes_on_as_mpy(tmp_path):
     dp.deploy(str(drive), say=said.append, mpy_cross=_fake_mpy_cross(tmp_path, b"C\x06"))
     name = dp.loader_version((drive / "code.py").read_bytes())
     folder = drive / dp.GAME_DIR / name
-    assert (folder / "speedduo" / "core.mpy").read_bytes()[:2] == b"C\x06"
+    assert (folder / "speedduo" / "game" / "core.mpy").read_bytes()[:2] == b"C\x06"
     assert not list(folder.rglob("*.py"))  # a .py beside it would be imported first
     assert not (drive / dp.GAME_DIR / py_name).exists()
     assert (drive / "code.py").exists() and not (drive / "code.mpy").exists()
@@ -692,7 +693,7 @@ def test_the_deployed_drive_plays_on_circuitpython(tmp_path, monkeypatch, capsys
     drive = make_drive(tmp_path / "d")
     dp.deploy(str(drive), say=quiet, mpy_cross=firmware["mpy-cross"])
     name, files = runnable(drive)
-    assert "speedduo/board_io.mpy" in files
+    assert "speedduo/loop/board_io.mpy" in files
     written = [
         (rel, data)
         for rel, data in sorted(snapshot(drive).items())

@@ -38,7 +38,7 @@ def test_fat_image_round_trips_what_deploy_copies():
     assert image[510:512] == b"\x55\xaa" and image[54:62] == b"FAT12   "
     assert read_fat12(image) == dict(files)
     names = {rel for rel, _ in files}
-    assert {"code.py", "boot.py", "settings.toml", "lib/speedduo/board_io.py"} <= names
+    assert {"code.py", "boot.py", "settings.toml", "lib/speedduo/loop/board_io.py"} <= names
 
 
 def test_fat_image_long_names_short_names_and_limits():

@@ -9,8 +9,8 @@ import json
 
 import pytest
 from conftest import run_cli
-from speedduo import selftest
-from speedduo.sound import TUNE_SCALE
+from speedduo.loop import selftest
+from speedduo.loop.sound import TUNE_SCALE
 from test_device import needs_firmware, slow
 from test_selftest import _expected_frame, _frames
 from test_sound_board import _pitches

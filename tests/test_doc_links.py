@@ -44,6 +44,13 @@ def test_the_bom_and_the_build_guide_name_the_pin_maps_panel_address():
         assert f"address **{address}**" in f.read()
 
 
+LIB_PACKAGES = ("lib/speedduo",) + tuple(
+    "lib/speedduo/" + name
+    for name in sorted(os.listdir(os.path.join(ROOT, "lib", "speedduo")))
+    if os.path.isfile(os.path.join(ROOT, "lib", "speedduo", name, "__init__.py"))
+)
+
+
 def test_the_readme_layout_names_every_module():
     """Every board module, simulator module, shim and tool is in the README's layout
     (issue 21: the table left out 16 of lib/speedduo's files)."""
@@ -53,7 +60,7 @@ def test_the_readme_layout_names_every_module():
         readme.index("## Layout") : readme.index("\n## ", readme.index("## Layout") + 3)
     ]
     missing = []
-    for folder in ("lib/speedduo", "host_sim", "host_sim/shims", "firmware", "hardware"):
+    for folder in (*LIB_PACKAGES, "host_sim", "host_sim/shims", "firmware", "hardware"):
         for name in sorted(os.listdir(os.path.join(ROOT, folder))):
             if name.endswith(".py") and name != "__init__.py" and f"`{name}`" not in layout:
                 missing.append(f"{folder}/{name}")

@@ -2,10 +2,10 @@
 
 import pytest
 from speedduo import games
-from speedduo.gamerules import GAMES, OPTIONS
-from speedduo.menu import GAME, Menu
-from speedduo.rules import Rules
-from speedduo.settings import Settings
+from speedduo.display.menu import GAME, Menu
+from speedduo.game.gamerules import GAMES, OPTIONS
+from speedduo.game.rules import Rules
+from speedduo.loop.settings import Settings
 
 
 def test_every_game_in_the_registry_has_a_core_a_view_and_options():
@@ -44,4 +44,4 @@ def test_settings_take_each_board_game_by_its_registry_id():
 
 
 def test_a_games_modules_are_its_core_and_view():
-    assert games.modules("spit") == ("spit", "spit_view")
+    assert games.modules("spit") == ("game.spit", "display.spit_view")

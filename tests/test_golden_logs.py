@@ -6,7 +6,7 @@ import pytest
 from board_loop import MASK, mash_presses, play_board_loop
 from referee import Referee
 from runner import Simulation
-from speedduo.rules import Rules
+from speedduo.game.rules import Rules
 
 HERE = os.path.join(os.path.dirname(__file__), "golden", "logs")
 CASES = {
@@ -68,7 +68,7 @@ def _check_golden(name, lines):
 @pytest.mark.parametrize("name", sorted(GAME_CASES))
 def test_seeded_game_run_matches_its_golden_log(name):
     from runner import GameSimulation
-    from speedduo.gamerules import GameRules
+    from speedduo.game.gamerules import GameRules
 
     game, seed, players = GAME_CASES[name]
     lines = []

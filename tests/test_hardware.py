@@ -1,7 +1,7 @@
 """The hardware package agrees with itself: pin map, Pico pinout, Wokwi, BOM, generated files.
 
 hardware/pinmap.json is the single source of truth; everything else in hardware/
-and lib/speedduo/pins.py is generated from it or checked against it here.
+and lib/speedduo/loop/pins.py is generated from it or checked against it here.
 """
 
 import ast

@@ -6,7 +6,7 @@ tests/test_device_idle.py.
 """
 
 from conftest import run_board_program, run_cli
-from speedduo.settings import Settings
+from speedduo.loop.settings import Settings
 from test_selftest import panels_at
 
 IDLE_SCRIPT = "tests/scripts/board_idle_off.txt"

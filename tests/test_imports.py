@@ -104,5 +104,58 @@ def test_host_sim_has_no_import_circle():
     assert _circles(_imports_between(os.path.join(ROOT, "host_sim"), "host_sim")) == []
 
 
+def _board_imports():
+    """{module: {modules it imports}} for every module of lib/speedduo, each named as
+    ``package.module`` (``games`` for the registry at the top)."""
+    import ast
+
+    lib = os.path.join(ROOT, "lib", "speedduo")
+    graph = {}
+    for folder, _, names in os.walk(lib):
+        inside = os.path.relpath(folder, lib).replace(os.sep, ".")
+        for name in names:
+            if not name.endswith(".py") or name == "__init__.py":
+                continue
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+            found = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    if node.module.startswith("speedduo."):
+                        parts = node.module.split(".")[1:]
+                        if len(parts) == 1:  # from speedduo.package import module, ...
+                            found.update(parts[0] + "." + a.name for a in node.names)
+                        else:
+                            found.add(".".join(parts))
+                    elif node.module == "speedduo":
+                        found.update(a.name for a in node.names)
+            graph[name[:-3] if inside == "." else inside + "." + name[:-3]] = found
+    for module in graph:
+        graph[module] &= set(graph)
+    return graph
+
+
 def test_the_board_code_has_no_import_circle():
-    assert _circles(_imports_between(os.path.join(ROOT, "lib", "speedduo"), "speedduo")) == []
+    assert _circles(_board_imports()) == []
+
+
+# what each package of lib/speedduo may import (README "Layout"): the rules and their log
+# (a core writes its log lines as it plays) nothing else of ours; the loop, at the top,
+# anything; every package the modules at the top (the registry, the loader)
+LAYERS = {
+    "game": {"game", "log"},
+    "log": {"log", "game"},
+    "host": {"host", "game", "log"},
+    "display": {"display", "game", "log", "host"},
+    "loop": {"loop", "game", "log", "display", "host"},
+}
+
+
+def test_the_board_packages_import_downwards_only():
+    wrong = []
+    for module, imports in sorted(_board_imports().items()):
+        package = module.split(".")[0]
+        for imported in sorted(imports):
+            if "." in imported and imported.split(".")[0] not in LAYERS.get(package, LAYERS):
+                wrong.append(module + " -> " + imported)
+    assert wrong == []

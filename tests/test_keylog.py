@@ -10,10 +10,10 @@ Key entries are bounded per line: what does not fit goes out on a ``keys`` line.
 
 import json
 
-from speedduo.keylog import KeyRecorder
-from speedduo.match import Match
-from speedduo.matchlog import KEY_CLEARED, LINE_CAPACITY, MatchLog
-from speedduo.rules import Rules
+from speedduo.game.match import Match
+from speedduo.game.rules import Rules
+from speedduo.log.keylog import KeyRecorder
+from speedduo.log.matchlog import KEY_CLEARED, LINE_CAPACITY, MatchLog
 from test_replay import _check, _mashing
 
 

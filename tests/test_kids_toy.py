@@ -7,7 +7,7 @@ import os
 
 from conftest import ROOT, run_cli
 from microcontroller import ByteArray
-from speedduo.stats import Stats
+from speedduo.host.stats import Stats
 
 SCRIPT = os.path.join(ROOT, "tests", "scripts", "opponent_mash.txt")
 

@@ -18,11 +18,11 @@ import usb_cdc
 import vclock
 from conftest import ROOT, run_cli
 from speedduo import __version__
-from speedduo.crc import crc16
-from speedduo.link import REQUEST_MAX, STALE_MS, Link
-from speedduo.logport import SEQ_LIMIT, LogPort
-from speedduo.menu import Menu
-from speedduo.rules import Rules
+from speedduo.display.menu import Menu
+from speedduo.game.rules import Rules
+from speedduo.host.crc import crc16
+from speedduo.host.link import REQUEST_MAX, STALE_MS, Link
+from speedduo.host.logport import SEQ_LIMIT, LogPort
 
 from host_sim.logfile import LogError, parse_log
 from host_sim.monitor import Monitor, PortError, describe, find_data_port

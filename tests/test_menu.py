@@ -1,7 +1,16 @@
 """The menu between matches: L/R move, 1-5 change or choose (either player)."""
 
-from speedduo.menu import BEST_OF, HOW_TO_PLAY, PENALTY, PLAY, SHOW_HOW_TO_PLAY, START, STAY, Menu
-from speedduo.rules import Rules
+from speedduo.display.menu import (
+    BEST_OF,
+    HOW_TO_PLAY,
+    PENALTY,
+    PLAY,
+    SHOW_HOW_TO_PLAY,
+    START,
+    STAY,
+    Menu,
+)
+from speedduo.game.rules import Rules
 
 L0, ONE0, R0 = 0, 1, 6
 L1, ONE1, R1 = 7, 8, 13
@@ -44,7 +53,7 @@ def test_how_to_play_is_one_l_press_from_play_and_shows_pages():
 
 
 def test_how_to_play_pages_fit_the_panel_and_use_the_screen_words():
-    from speedduo import howto
+    from speedduo.display import howto
 
     text = " ".join(" ".join(lines) for _title, lines in howto.PAGES)
     for title, lines in howto.PAGES:
@@ -66,7 +75,7 @@ def test_how_to_play_pages_show_on_the_board_then_play_starts(tmp_path):
 
 
 def test_jokers_and_double_deck_are_chosen_in_the_menu():
-    from speedduo.menu import DOUBLE_DECK, JOKERS
+    from speedduo.display.menu import DOUBLE_DECK, JOKERS
 
     rules = Rules()
     menu = Menu(rules, 3)

@@ -1,4 +1,4 @@
-"""One player against the board: lib/speedduo/opponent.py (issue 10, item 2).
+"""One player against the board: lib/speedduo/loop/opponent.py (issue 10, item 2).
 
 The opponent's presses enter the key stream in front of the keypad queue, so
 the arbiter orders them with the human's (R4, R8), the log's key record holds
@@ -12,8 +12,10 @@ import sys
 
 import pytest
 from conftest import ROOT, EventQueue, lay_out, new_hand, run_cli
-from speedduo.menu import OPPONENT, Menu
-from speedduo.opponent import (
+from speedduo.display.menu import OPPONENT, Menu
+from speedduo.game.rng import Rng
+from speedduo.game.rules import Rules
+from speedduo.loop.opponent import (
     CLAIM,
     LEVEL_NAMES,
     NOTHING,
@@ -23,9 +25,7 @@ from speedduo.opponent import (
     Opponent,
     level_number,
 )
-from speedduo.rng import Rng
-from speedduo.rules import Rules
-from speedduo.settings import Settings
+from speedduo.loop.settings import Settings
 
 MASH = os.path.join(ROOT, "tests", "scripts", "opponent_mash.txt")
 START = 1000  # ticks_ms of the match's time 0 in the unit tests

@@ -8,10 +8,10 @@ from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from referee import RefereeError, SpeedNReferee
 from runner import GameSimulation
-from speedduo.codes import INVALID, LATE, PLAYED
-from speedduo.gamematch import GameSession
-from speedduo.gamerules import GameRules
-from speedduo.speed_n import SpeedN
+from speedduo.game.codes import INVALID, LATE, PLAYED
+from speedduo.game.gamematch import GameSession
+from speedduo.game.gamerules import GameRules
+from speedduo.game.speed_n import SpeedN
 
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 

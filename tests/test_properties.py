@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referee import Referee
 from runner import Simulation
-from speedduo.rules import Rules
+from speedduo.game.rules import Rules
 
 from host_sim.logfile import parse_log
 from host_sim.replay import check_entries, replay_lines
@@ -67,8 +67,8 @@ def test_every_event_of_random_matches_is_legal_and_conserves_cards(
 @given(seed=st.integers(0, (1 << 30) - 1), rules=rule_sets)
 def test_core_greedy_hands_always_end_within_bounds(seed, rules):
     """Every hand ends (no deadlock): a greedy loop with stalls flipping at once."""
-    from speedduo.match import OVER, PLAYING, Match
-    from speedduo.matchlog import MatchLog
+    from speedduo.game.match import OVER, PLAYING, Match
+    from speedduo.log.matchlog import MatchLog
 
     rules.pop("claim", None)
     log = MatchLog()

@@ -15,12 +15,12 @@ import sys
 
 import pytest
 from PIL import Image
-from speedduo import base_view, glyphs, piles, view
-from speedduo.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
-from speedduo.matchlog import EV_REJECT, WHY_INVALID, WHY_LATE, MatchLog
-from speedduo.rules import Rules
-from speedduo.screens import Screens
-from speedduo.ssd1306 import PRIVATE, ROW, SHARED, Panel
+from speedduo.display import base_view, glyphs, piles, view
+from speedduo.display.screens import Screens
+from speedduo.display.ssd1306 import PRIVATE, ROW, SHARED, Panel
+from speedduo.game.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
+from speedduo.game.rules import Rules
+from speedduo.log.matchlog import EV_REJECT, WHY_INVALID, WHY_LATE, MatchLog
 from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 from host_sim.screens_capture import save_screens, sim_screens
@@ -586,7 +586,7 @@ def _scenes():
 
     def menu():
         g = Game()
-        from speedduo.menu import TITLE, Menu
+        from speedduo.display.menu import TITLE, Menu
 
         menu = Menu(Rules(), 3)
         g.screens.show_menu(-1, menu.lines(), menu.selected, TITLE)  # the board's own menu
@@ -629,10 +629,10 @@ _MPY_SCRIPT = r"""
 import sys
 sys.path[:0] = [ROOT + "/lib"]
 import gc, micropython
-from speedduo.rules import Rules
-from speedduo.matchlog import MatchLog
-from speedduo.match import Match
-from speedduo.screens import Screens
+from speedduo.game.rules import Rules
+from speedduo.log.matchlog import MatchLog
+from speedduo.game.match import Match
+from speedduo.display.screens import Screens
 
 class Bus:
     def __init__(self): self.n = 0

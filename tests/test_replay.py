@@ -13,7 +13,7 @@ import random
 import pytest
 from runner import Simulation
 from script import parse_script
-from speedduo.rules import Rules
+from speedduo.game.rules import Rules
 
 from host_sim.logfile import LogError, parse_log
 from host_sim.replay import Divergence, ReplayError, check_entries, replay_lines

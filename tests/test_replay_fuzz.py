@@ -25,7 +25,7 @@ from referee import Referee, RefereeError
 from replay_fuzz import mutations, simulator_writes, verdict
 from runner import Simulation
 from script import parse_script
-from speedduo.rules import Rules
+from speedduo.game.rules import Rules
 
 
 def _lr_mash(n=150):

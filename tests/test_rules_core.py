@@ -4,14 +4,14 @@ import json
 
 import pytest
 from conftest import drained, lay_out, new_hand
-from speedduo.cards import NO_CARD, PILE_CAP, card_from_name, card_name
-from speedduo.codes import NULL_PLAYER
-from speedduo.core import EMPTY_SLOT, INVALID, LATE, LOCKED, NOT_PLAYING, PLAYED
-from speedduo.match import OVER, RESULT, Match
-from speedduo.matchlog import MatchLog
-from speedduo.rng import Rng
-from speedduo.rules import Rules
-from speedduo.seat import Seat
+from speedduo.game.cards import NO_CARD, PILE_CAP, card_from_name, card_name
+from speedduo.game.codes import NULL_PLAYER
+from speedduo.game.core import EMPTY_SLOT, INVALID, LATE, LOCKED, NOT_PLAYING, PLAYED
+from speedduo.game.match import OVER, RESULT, Match
+from speedduo.game.rng import Rng
+from speedduo.game.rules import Rules
+from speedduo.game.seat import Seat
+from speedduo.log.matchlog import MatchLog
 
 FILLER0 = ["9S", "9H", "9D", "9C"]  # fit nothing on the piles used below
 FILLER1 = ["TS", "TH", "TD", "TC"]
@@ -542,7 +542,7 @@ def test_first_playable_follows_v1_and_v2():
 @pytest.mark.parametrize("shift", range(8))
 def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift):
     """R2 in the log: the deal's records (its own + four of the shuffled deck) may wrap the ring."""
-    from speedduo.core import Hand
+    from speedduo.game.core import Hand
 
     log = MatchLog(8)
     for _ in range(shift):  # move the ring's head so the deal lands across its end
@@ -567,8 +567,8 @@ def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift
 
 def test_one_play_record_gives_the_play_line_and_its_draw_line():
     """R7 in the log: the refill rides in the play's record; ties and a missing refill too."""
-    from speedduo.cards import JOKER1
-    from speedduo.matchlog import TIE_LOST, TIE_NONE, TIE_WON
+    from speedduo.game.cards import JOKER1
+    from speedduo.log.matchlog import TIE_LOST, TIE_NONE, TIE_WON
 
     log = MatchLog(4)
     log.put_play(12345, 1, 4, card_from_name("TH"), 0, TIE_WON, card_from_name("2C"))

@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 from conftest import ROOT, run_board_program
-from speedduo import selftest
-from speedduo.menu import HOW_TO_PLAY, PLAY, SELF_TEST, SHOW_SELF_TEST, Menu
-from speedduo.rules import Rules
-from speedduo.ssd1306 import Panel
+from speedduo.display.menu import HOW_TO_PLAY, PLAY, SELF_TEST, SHOW_SELF_TEST, Menu
+from speedduo.display.ssd1306 import Panel
+from speedduo.game.rules import Rules
+from speedduo.loop import selftest
 from ssd1306_emulator import SSD1306Emulator
 
 MENU_SCRIPT = "tests/scripts/board_self_test.txt"
@@ -132,11 +132,11 @@ clock.auto_step_us = 200
 clock.contacts = [(100000, 0, True), (100000, 6, True)]  # Player 1 holds L and R
 import board
 from host_sim.screens_capture import sim_screens
-from speedduo import menu_loop
-from speedduo.keys import make_keys
-assert "speedduo.selftest" not in sys.modules
+from speedduo.loop import menu_loop
+from speedduo.loop.keys import make_keys
+assert "speedduo.loop.selftest" not in sys.modules
 menu_loop.self_test(make_keys(board), sim_screens()[0], lambda: None)
-print("loaded after:", "speedduo.selftest" in sys.modules)
+print("loaded after:", "speedduo.loop.selftest" in sys.modules)
 """
 
 

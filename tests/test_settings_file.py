@@ -15,8 +15,8 @@ import sys
 import pytest
 from conftest import ROOT, run_board_program, run_cli
 from settings_file import DriveOS, lookup
-from speedduo import settings as settings_module
-from speedduo.settings import Settings, read_settings, scan_settings
+from speedduo.loop import settings as settings_module
+from speedduo.loop.settings import Settings, read_settings, scan_settings
 
 SCRIPT = "tests/scripts/board_play_twice.txt"
 GOOD = b"SPEED_BEST_OF = 5\nSPEED_PENALTY = 1\n"

@@ -9,8 +9,8 @@ import pytest
 import vclock
 from conftest import ROOT
 from runner import Simulation
-from speedduo import sound as sound_module
-from speedduo.codes import (
+from speedduo.display.menu import SOUND, STAY, Menu
+from speedduo.game.codes import (
     COUNTDOWN,
     END_ABANDONED,
     END_CLAIM,
@@ -31,7 +31,8 @@ from speedduo.codes import (
     PLAYING,
     RESULT,
 )
-from speedduo.matchlog import (
+from speedduo.game.rules import Rules
+from speedduo.log.matchlog import (
     EV_DEAL,
     EV_DRAW,
     EV_FLIP,
@@ -44,10 +45,9 @@ from speedduo.matchlog import (
     EV_REJECT,
     EV_STALL,
 )
-from speedduo.menu import SOUND, STAY, Menu
-from speedduo.rules import Rules
-from speedduo.settings import Settings
-from speedduo.sound import (
+from speedduo.loop import sound as sound_module
+from speedduo.loop.settings import Settings
+from speedduo.loop.sound import (
     TUNE_COUNTDOWN,
     TUNE_FLIP,
     TUNE_INVALID,
@@ -261,11 +261,17 @@ def test_update_only_sets_registers_when_a_note_starts_or_ends():
         changes += written > 0
     boundaries = len(notes(TUNE_SPEED)) + len(notes(TUNE_MATCH_WON)) + 1
     assert changes <= boundaries
-    tree = ast.parse(open(os.path.join(ROOT, "lib", "speedduo", "sound.py")).read())
+    tree = ast.parse(open(os.path.join(ROOT, "lib", "speedduo", "loop", "sound.py")).read())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
         a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names
     }
-    allowed = {"array", "micropython", "speedduo.codes", "speedduo.matchlog", "speedduo.ticks"}
+    allowed = {
+        "array",
+        "micropython",
+        "speedduo.game.codes",
+        "speedduo.log.matchlog",
+        "speedduo.game.ticks",
+    }
     assert imported <= allowed
 
 

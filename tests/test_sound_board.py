@@ -7,8 +7,8 @@ import os
 import pytest
 from conftest import ROOT, needs_long, run_cli
 from pwmio import actual_frequency
-from speedduo import sound as sound_module
-from speedduo.sound import (
+from speedduo.loop import sound as sound_module
+from speedduo.loop.sound import (
     TUNE_COUNTDOWN,
     TUNE_LATE,
     TUNE_MATCH_OVER,

@@ -8,13 +8,13 @@ from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from referee import RefereeError, SpitReferee
 from runner import GameSimulation
-from speedduo.cards import card_from_name
-from speedduo.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
-from speedduo.gamelog import GameLog
-from speedduo.gamematch import GameSession
-from speedduo.gamerules import GameRules
-from speedduo.rng import Rng
-from speedduo.spit import Spit
+from speedduo.game.cards import card_from_name
+from speedduo.game.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
+from speedduo.game.gamematch import GameSession
+from speedduo.game.gamerules import GameRules
+from speedduo.game.rng import Rng
+from speedduo.game.spit import Spit
+from speedduo.log.gamelog import GameLog
 
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 

@@ -1,4 +1,4 @@
-"""Spit's screens (docs/rules.md V8; lib/speedduo/spit_view.py) on two emulated panels.
+"""Spit's screens (docs/rules.md V8; lib/speedduo/display/spit_view.py) on two emulated panels.
 
 A seeded ``GameSession`` is driven through a deal, plays, refusals, a stall,
 the stop and slap of a round and the match's end; ``Screens.refresh(core,
@@ -13,10 +13,10 @@ import sys
 
 import pytest
 from game_screens import Table, check_refusal, golden_test, page_row, shows
-from speedduo import game_view
-from speedduo.codes import EV_REJECT, INVALID, KEY_L, KEY_R, PLAYING, RESULT
-from speedduo.spit import fits
-from speedduo.ssd1306 import ROW
+from speedduo.display import game_view
+from speedduo.display.ssd1306 import ROW
+from speedduo.game.codes import EV_REJECT, INVALID, KEY_L, KEY_R, PLAYING, RESULT
+from speedduo.game.spit import fits
 
 from host_sim import ROOT
 
@@ -215,14 +215,15 @@ def test_the_screens_load_only_the_base_view_until_a_game_is_chosen():
     """The board's menu needs base_view alone; classic's view and its pile tops, like the
     other games' views, are a match's (board_play, game_app)."""
     code = (
-        "import sys; import speedduo.screens, speedduo.app, speedduo.base_view; "
+        "import sys; import speedduo.display.screens, speedduo.loop.app, "
+        "speedduo.display.base_view; "
         "print(sorted(m for m in sys.modules if m.startswith('speedduo.')"
         " and (m.endswith('view') or m.endswith('piles'))))"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "['speedduo.base_view']"
+    assert out.stdout.strip() == "['speedduo.display.base_view']"
 
 
 # ---- goldens ----
@@ -327,7 +328,7 @@ def test_too_fast_forget_and_a_menu_in_between():
 
 
 def test_the_message_ids_and_card_codes_are_the_base_views():
-    from speedduo import base_view
+    from speedduo.display import base_view
 
     assert (game_view.M_NONE, game_view.M_COUNT, game_view.M_STALL) == (
         base_view._M_NONE,

@@ -6,10 +6,10 @@ from array import array
 import pytest
 from microcontroller import ERASE_US, NVM_SIZE, PAGE_US, ByteArray
 from runner import Simulation
-from speedduo.matchlog import NULL_PLAYER
-from speedduo.rules import Rules
-from speedduo.stats import MODES, Stats, mode_of
-from speedduo.stats_store import PAYLOAD, SLOT, Store, crc16, valid
+from speedduo.game.rules import Rules
+from speedduo.host.stats import MODES, Stats, mode_of
+from speedduo.host.stats_store import PAYLOAD, SLOT, Store, crc16, valid
+from speedduo.log.matchlog import NULL_PLAYER
 from vclock import PowerCut, VirtualClock, install
 
 SLOTS = NVM_SIZE // SLOT

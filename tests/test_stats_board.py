@@ -7,8 +7,8 @@ import pytest
 from conftest import run_cli
 from microcontroller import ByteArray
 from runner import Simulation
-from speedduo.rules import Rules
-from speedduo.stats import Stats
+from speedduo.game.rules import Rules
+from speedduo.host.stats import Stats
 
 PLAY_US = 1000000  # the script presses PLAY here (µs since power-on)
 

@@ -9,9 +9,9 @@ import pytest
 from conftest import needs_long, run_cli
 from microcontroller import ByteArray
 from runner import Simulation
-from speedduo.rules import Rules
-from speedduo.stats import Stats
-from speedduo.stats_store import SLOT
+from speedduo.game.rules import Rules
+from speedduo.host.stats import Stats
+from speedduo.host.stats_store import SLOT
 
 slow = pytest.mark.timeout(1800)
 SMOKE = ["--seed", "2", "--idle-ms", "4000", "--script", "tests/scripts/device_smoke.txt"]

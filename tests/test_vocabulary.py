@@ -1,10 +1,11 @@
-"""One vocabulary (speedduo.codes): every shared number is declared once, nowhere else."""
+"""One vocabulary (speedduo.game.codes): every shared number is declared once, nowhere else."""
 
 import os
 import re
 
 from conftest import ROOT
-from speedduo import codes, pins
+from speedduo.game import codes
+from speedduo.loop import pins
 
 LIB = os.path.join(ROOT, "lib", "speedduo")
 
@@ -14,14 +15,15 @@ def _shared_names():
 
 
 def test_no_board_module_declares_a_shared_name_again():
-    for filename in sorted(os.listdir(LIB)):
-        if not filename.endswith(".py") or filename in ("codes.py", "pins.py"):
-            continue  # pins.py is generated from the pin map: checked against codes below
-        with open(os.path.join(LIB, filename)) as f:
-            source = f.read()
-        for name in _shared_names():
-            again = re.search(r"^_?%s\s*=\s*(const\()?\d" % name, source, re.M)
-            assert again is None, f"{filename} declares {name} by value: import it from codes"
+    for folder, _, names in sorted(os.walk(LIB)):
+        for filename in sorted(names):
+            if not filename.endswith(".py") or filename in ("codes.py", "pins.py"):
+                continue  # pins.py is generated from the pin map: checked against codes below
+            with open(os.path.join(folder, filename)) as f:
+                source = f.read()
+            for name in _shared_names():
+                again = re.search(r"^_?%s\s*=\s*(const\()?\d" % name, source, re.M)
+                assert again is None, f"{filename} declares {name} by value: import it from codes"
 
 
 def test_the_key_layout_is_the_pin_maps():
@@ -30,7 +32,8 @@ def test_the_key_layout_is_the_pin_maps():
 
 
 def test_the_logs_reject_reasons_are_the_cores_results():
-    from speedduo import core, matchlog
+    from speedduo.game import core
+    from speedduo.log import matchlog
 
     assert (matchlog.WHY_LATE, matchlog.WHY_INVALID, matchlog.WHY_LOCKED) == (
         core.LATE,
@@ -43,10 +46,10 @@ def test_the_logs_reject_reasons_are_the_cores_results():
 
 def test_no_player_is_one_value_in_every_game():
     """A match stopped idle (R17) has no winner: codes.NULL_PLAYER, as classic Speed's."""
-    from speedduo import gamematch
-    from speedduo.gamematch import GameSession
-    from speedduo.gamerules import GameRules
-    from speedduo.spit import Spit
+    from speedduo.game import gamematch
+    from speedduo.game.gamematch import GameSession
+    from speedduo.game.gamerules import GameRules
+    from speedduo.game.spit import Spit
 
     rules = GameRules("spit", idle_ms=1000)
     session = GameSession(Spit(rules), 3, rules, 1)

@@ -73,7 +73,7 @@ def _played_to_the_end(path):
 )
 def test_the_show_runs_the_boards_game_loop_on_a_version_2_log_and_gets_it_again(name):
     """V8/V9: GameApp (the board's loop) fed the log's key events writes the log, byte for byte."""
-    from speedduo.game_app import GameApp
+    from speedduo.loop.game_app import GameApp
 
     path = os.path.join(LOGS, name + ".jsonl")
     show = _played_to_the_end(path)
@@ -89,7 +89,7 @@ def test_a_version_2_show_ends_on_the_picture_the_boards_loop_drew(game):
     game's views on emulated panels) playing the match the log was written from."""
     from board_loop import MASK, mash_presses, play_board_loop
     from runner import view_class
-    from speedduo import pins
+    from speedduo.loop import pins
 
     from host_sim.screens_capture import sim_screens
     from host_sim.window_panel import panel_pixels
@@ -108,9 +108,9 @@ def test_a_version_2_show_ends_on_the_picture_the_boards_loop_drew(game):
 def test_a_spit_show_draws_the_round_result_as_the_spit_view_does():
     """Between rounds (RESULT) both panels show Spit's own screens, as a SpitView drawn
     afresh from the replayed table shows them (not classic Speed's)."""
-    from speedduo import pins
-    from speedduo.codes import RESULT
-    from speedduo.spit_view import SpitView
+    from speedduo.display.spit_view import SpitView
+    from speedduo.game.codes import RESULT
+    from speedduo.loop import pins
 
     from host_sim.screens_capture import sim_screens
     from host_sim.window_panel import panel_pixels

@@ -16,7 +16,7 @@ As strict as the board (CircuitPython's ports/raspberrypi common-hal busio):
 
 import errno
 
-from speedduo import pins
+from speedduo.loop import pins
 from ssd1306_emulator import FakeI2C, SSD1306Emulator
 from vclock import current
 

@@ -43,7 +43,7 @@ class DigitalInOut:
         return self._value
 
     def _input(self):
-        from speedduo import pins
+        from speedduo.loop import pins
 
         level = self.pull == Pull.UP
         name = getattr(self.pin, "name", None)

@@ -1,6 +1,6 @@
-"""Generate lib/speedduo/glyphs.py: the renderer's sprites as page-aligned bytes.
+"""Generate lib/speedduo/display/glyphs.py: the renderer's sprites as page-aligned bytes.
 
-    python host_sim/tools/make_glyphs.py            # rewrite lib/speedduo/glyphs.py
+    python host_sim/tools/make_glyphs.py            # rewrite lib/speedduo/display/glyphs.py
     python host_sim/tools/make_glyphs.py --check    # exit 1 if the file is out of date
     python host_sim/tools/make_glyphs.py --sheet glyphs.png   # a contact sheet to look at
 
@@ -19,7 +19,7 @@ import sys
 from PIL import Image, ImageDraw, ImageFont
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OUT = os.path.join(ROOT, "lib", "speedduo", "glyphs.py")
+OUT = os.path.join(ROOT, "lib", "speedduo", "display", "glyphs.py")
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 

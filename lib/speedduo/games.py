@@ -1,7 +1,7 @@
 """The registry of games: every game the project plays, named once (docs/architecture.md).
 
 Each entry: the game's id (the log's ``game`` field, ``SPEED_GAME``, ``--game``), its
-rules core (module and class under ``speedduo``), its view (module and class; None: no
+rules core (module under ``speedduo`` and class), its view (module and class; None: no
 screen of its own), and whether the board offers it in the menu. The menu, the settings,
 the rule options, the board's loop, the simulator's runner, replay and the window read
 this table; adding a game is a rules core, a view, its options (``gamerules.OPTIONS``),
@@ -19,12 +19,13 @@ board loads the chosen game's code on PLAY and forgets it after.
 # id, rules core (module, class), view (module, class), offered by the board, its name in
 # the menu, the menu's rule items it takes by option name (None: every one)
 ENTRIES = (
-    ("speed", "core", "Hand", "view", "PlayerView", True, "SPEED", None),  # R1-R17
-    ("spit", "spit", "Spit", "spit_view", "SpitView", True, "SPIT", ("no_wrap",)),  # V8
-    ("california", "california", "California", "california_view", "CaliforniaView", True,
-     "CALIFORNIA", ()),  # V9
+    ("speed", "game.core", "Hand", "display.view", "PlayerView", True, "SPEED", None),  # R1-R17
+    ("spit", "game.spit", "Spit", "display.spit_view", "SpitView", True, "SPIT",
+     ("no_wrap",)),  # V8
+    ("california", "game.california", "California", "display.california_view",
+     "CaliforniaView", True, "CALIFORNIA", ()),  # V9
 )  # fmt: skip
-SPEED_N = ("speed_n", "SpeedN")  # V10, Speed for 3-4 players: the simulator's only
+SPEED_N = ("game.speed_n", "SpeedN")  # V10, Speed for 3-4 players: the simulator's only
 
 GAME_IDS = tuple(entry[0] for entry in ENTRIES)  # in the menu's order
 BOARD_GAMES = tuple(entry[0] for entry in ENTRIES if entry[5])

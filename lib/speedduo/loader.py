@@ -12,13 +12,15 @@ import sys
 
 
 def unload(name):
-    """Forget ``speedduo.<name>``, a module seldom used: its code (KBs) goes back to the heap
-    once nothing refers to it (the next import reads it again)."""
-    import speedduo
-
+    """Forget ``speedduo.<name>`` (``name`` as ``package.module``), a module seldom used: its
+    code (KBs) goes back to the heap once nothing refers to it (the next import reads it
+    again). Its package keeps it as an attribute too: that goes as well."""
     sys.modules.pop("speedduo." + name, None)
-    if hasattr(speedduo, name):
-        delattr(speedduo, name)
+    dot = name.rfind(".")
+    package = sys.modules.get("speedduo." + name[:dot] if dot > 0 else "speedduo")
+    leaf = name[dot + 1 :]
+    if package is not None and hasattr(package, leaf):
+        delattr(package, leaf)
 
 
 def load(names):

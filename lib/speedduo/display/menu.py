@@ -1,0 +1,132 @@
+"""The menu between matches, driven by the same buttons as the game.
+
+Either player: ``L`` moves the selection up, ``R`` down, any of ``1``-``5``
+changes the selected setting, on PLAY starts the match, on STATS shows the
+stats (``stats_screen.py``), on SELF TEST the bring-up test of panels, keys and
+piezo (``selftest.py``) and on HOW TO PLAY the rules' pages (``howto.py``).
+Settings: best of 3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank),
+V3 (jokers), V4 (double deck), the opponent (2 PLAYERS, or the board plays
+Player 2: EASY / MEDIUM / HARD, lib/speedduo/loop/opponent.py), the game (classic
+SPEED, V8 SPIT, V9 CALIFORNIA; lib/speedduo/loop/game_app.py) and the piezo's volume
+(0 = off; docs/sound.md); the rest come from settings.toml. A setting the chosen
+game does not take (gamerules.OPTIONS: Spit plays one game of rounds with V1 only,
+California Speed none of them) says ``N/A`` and a press leaves it as it is; it
+keeps its value for classic Speed.
+Not on the play path: it may build strings.
+"""
+
+from micropython import const  # on the host, Blinka provides this module
+
+from speedduo.game.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
+from speedduo.games import BOARD_GAMES, MENU_NAMES, MENU_OPTIONS
+
+PLAY = 0
+BEST_OF = 1
+PENALTY = 2
+NO_WRAP = 3
+SAME_RANK = 4
+JOKERS = 5
+DOUBLE_DECK = 6
+OPPONENT = 7
+GAME = 8  # (before SOUND: SOUND and STATS stay two and one L presses before HOW TO PLAY)
+SOUND = 9
+STATS = 10
+SELF_TEST = 11
+HOW_TO_PLAY = 12  # last: one L press from PLAY
+OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
+GAME_SPEED = 0  # the games by number, as the registry lists them (games.BOARD_GAMES)
+GAME_IDS = BOARD_GAMES
+# the rule items, by the option each sets; a game takes those its registry entry names
+# (games.MENU_OPTIONS: V8 no_wrap, V9 none; both play one game of rounds, so no BEST OF;
+# classic Speed takes them all)
+_GAME_RULES = (BEST_OF, PENALTY, NO_WRAP, SAME_RANK, JOKERS, DOUBLE_DECK)
+_RULE_NAMES = ("best_of", "penalty", "no_wrap", "same_rank", "jokers", "double_deck")
+TITLE = "SPEED DUO"
+LINE_CHARS = const(21)  # characters on a panel line (the menu, notices, messages)
+
+# what a press asks for (press())
+STAY = 0
+START = 1
+SHOW_HOW_TO_PLAY = 2
+SHOW_STATS = 3
+SHOW_SELF_TEST = 4
+
+
+class Menu:
+    def __init__(self, rules, best_of, opponent=0, volume=VOLUME_DEFAULT, game=GAME_SPEED):
+        self.rules = rules
+        self.game = game  # GAME_IDS index
+        self.best_of = best_of
+        self.opponent = opponent  # 0: two players; 1-3: the board plays Player 2 (index 1)
+        self.volume = volume  # 0..VOLUME_MAX, 0 = mute
+        self.selected = PLAY
+
+    def lines(self):
+        rules = self.rules
+        lines = [
+            "PLAY",
+            "BEST OF %d" % self.best_of,
+            "PENALTY " + ("ON" if rules.penalty else "OFF"),
+            "A-K WRAP " + ("OFF" if rules.no_wrap else "ON"),
+            "SAME RANK " + ("ON" if rules.same_rank else "OFF"),
+            "JOKERS " + ("ON" if rules.jokers else "OFF"),
+            "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
+            ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
+            "GAME " + MENU_NAMES[self.game],
+            "SOUND %d" % self.volume if self.volume else "SOUND OFF",
+            "STATS",
+            "SELF TEST",
+            "HOW TO PLAY",
+        ]
+        for item in _GAME_RULES:
+            if not self.applies(item):
+                line = lines[item]
+                cut = line.rfind(" ")  # the name without its value
+                lines[item] = line[:cut] + " N/A"
+        return lines
+
+    def applies(self, item):
+        """Does the chosen game take this menu item's setting?"""
+        taken = MENU_OPTIONS[self.game]
+        if taken is None or item not in _GAME_RULES:
+            return True
+        return _RULE_NAMES[_GAME_RULES.index(item)] in taken
+
+    def press(self, key_number):
+        """A key went down: START (PLAY chosen), SHOW_STATS, SHOW_SELF_TEST,
+        SHOW_HOW_TO_PLAY, or STAY."""
+        key = key_number % KEYS_PER_PLAYER
+        count = len(self.lines())
+        if key == KEY_L:
+            self.selected = (self.selected - 1) % count
+        elif key == KEY_R:
+            self.selected = (self.selected + 1) % count
+        elif self.selected == PLAY:
+            return START
+        elif self.selected == HOW_TO_PLAY:
+            return SHOW_HOW_TO_PLAY
+        elif self.selected == STATS:
+            return SHOW_STATS
+        elif self.selected == SELF_TEST:
+            return SHOW_SELF_TEST
+        elif not self.applies(self.selected):
+            pass  # N/A for this game: kept for classic Speed
+        elif self.selected == BEST_OF:
+            self.best_of = 3 if self.best_of == 7 else self.best_of + 2
+        elif self.selected == PENALTY:
+            self.rules.set("penalty", not self.rules.penalty)
+        elif self.selected == NO_WRAP:
+            self.rules.set("no_wrap", not self.rules.no_wrap)
+        elif self.selected == SAME_RANK:
+            self.rules.set("same_rank", not self.rules.same_rank)
+        elif self.selected == JOKERS:
+            self.rules.set("jokers", not self.rules.jokers)
+        elif self.selected == DOUBLE_DECK:
+            self.rules.set("double_deck", not self.rules.double_deck)
+        elif self.selected == OPPONENT:
+            self.opponent = (self.opponent + 1) % len(OPPONENT_NAMES)
+        elif self.selected == GAME:
+            self.game = (self.game + 1) % len(GAME_IDS)
+        elif self.selected == SOUND:
+            self.volume = 0 if self.volume >= VOLUME_MAX else self.volume + 1
+        return STAY

@@ -1,0 +1,540 @@
+"""The rules core: one hand of Speed as one state object (docs/rules.md R1-R13, R16).
+
+Pure Python, no I/O, no clock: every entry point takes ``t``, milliseconds
+since the hand's start signal (R3). Cards are small ints (``cards.py``); every
+pile is a stack in a preallocated ``bytearray`` with its top at the end. The
+play path (``play``) allocates nothing: it moves bytes and records fixed-width
+events in the match log's ring.
+
+Variants handled here: V1 (no wrap), V2 (same rank), V3 (jokers), V4 (double
+deck), V5 (claim). What a
+stall's end does (R9-R11, V6 end on exhaustion, V7 pile redeal) is in
+``stall.py``; the match around hands (R14, R15, R17) in ``match.py``.
+"""
+
+from array import array
+
+from micropython import const  # on the host, Blinka provides this module
+
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
+from speedduo.game.cards import (
+    DEAL_HAND,
+    DEAL_SIDE,
+    DEAL_STARTER,
+    DECK_SIZE,
+    DRAW_CARDS,
+    HAND_SLOTS,
+    JOKER1,
+    NO_CARD,
+    RANKS,
+    deck_codes,
+    deck_size,
+)
+from speedduo.game.codes import (  # noqa: F401  (the results of play(), re-exported)
+    EMPTY_SLOT,
+    INVALID,
+    JOKER_LAST,
+    LATE,
+    LOCKED,
+    NOT_PLAYING,
+    PLAYED,
+)
+from speedduo.game.phases import CONTINUE, StallCountdown
+from speedduo.game.rules import CLAIM_OFF, CLAIM_RACE
+from speedduo.game.stall import stall_ends
+from speedduo.log.matchlog import (
+    END_ABANDONED,
+    END_CLAIM,
+    END_OUT,
+    END_PHOTO_FINISH,
+    NULL_PLAYER,
+    TIE_LOST,
+    TIE_NONE,
+    TIE_WON,
+    WHY_INVALID,
+    WHY_JOKER_LAST,
+    WHY_LATE,
+    WHY_LOCKED,
+)
+
+# results of play(): speedduo.game.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
+
+_CAP = const(106)  # cards.PILE_CAP: every pile can hold the whole deck (V3 + V4)
+_OUT = const(4)  # _aim_presses: one of the presses is the player's legal last card (R13)
+_NO_TIME = const(-1)
+_CODES = const(106)  # card codes 0..105: two decks (V4) and the jokers (V3)
+_JOKER_BIT = const(1 << 13)  # V3: a joker's rank bit
+_ALL_RANKS = const((1 << 14) - 1)  # V3: anything goes on a joker
+
+# R5 as lookups. _RANK_BIT[card] is the card's rank as one bit (0 for NO_CARD and
+# codes that are no card; a second deck's card has its rank's bit, a joker bit 13);
+# a fits table (_fits_table) holds, for each top card, the bits of every rank that
+# may be played on it, built once per rule variant and shared by every Hand. Lists,
+# not arrays: CPython reads a list item without making an int object.
+_RANK_BIT = [0] * 256
+for _card in range(2 * DECK_SIZE):
+    _RANK_BIT[_card] = 1 << ((_card % DECK_SIZE) >> 2)
+_RANK_BIT[JOKER1] = _JOKER_BIT
+_RANK_BIT[JOKER1 + 1] = _JOKER_BIT
+_FITS = [None, None, None, None]  # type: list  # by variant: 2 * no_wrap (V1) + same_rank (V2)
+
+
+def _fits_table(no_wrap: bool, same_rank: bool):
+    """The fits-on table of one rule variant (R5 with R1's wrap, V1, V2; V3: a joker goes
+    on anything and anything on a joker), built on first use."""
+    variant = (2 if no_wrap else 0) + (1 if same_rank else 0)
+    table = _FITS[variant]
+    if table is None:
+        table = [_ALL_RANKS] * _CODES  # the jokers' entries stay: anything fits
+        for card in range(2 * DECK_SIZE):
+            rank = (card % DECK_SIZE) >> 2
+            if no_wrap:  # V1: Ace low, King high
+                mask = (2 << rank if rank < RANKS - 1 else 0) | (1 << rank >> 1)
+            else:  # R1: ranks form a circle
+                mask = (1 << (rank + 1) % RANKS) | (1 << (rank - 1) % RANKS)
+            if same_rank:  # V2
+                mask |= 1 << rank
+            table[card] = mask | _JOKER_BIT
+        _FITS[variant] = table
+    return table
+
+
+def _ranks_held(hand, b: int) -> int:
+    """The ranks in the five hand slots from ``hand[b]`` on, one bit each (R5 lookups)."""
+    return (
+        _RANK_BIT[hand[b]]
+        | _RANK_BIT[hand[b + 1]]
+        | _RANK_BIT[hand[b + 2]]
+        | _RANK_BIT[hand[b + 3]]
+        | _RANK_BIT[hand[b + 4]]
+    )
+
+
+class Hand(StallCountdown):
+    """The state of one hand: hands, draw, side and centre piles, reserve, timers."""
+
+    match_why = b""  # (phases.Phases: classic Speed's match end has no reason)
+
+    def __init__(self, rules, log) -> None:
+        self.rules = rules
+        self.log = log
+        # R2 layout. Slot s of player p is hand[p * 5 + s]; NO_CARD when empty.
+        self.hand = bytearray(2 * HAND_SLOTS)
+        self.hand_n = bytearray(2)
+        self.draw = bytearray(2 * _CAP)  # player p's stack at [p * _CAP ...]
+        self.draw_n = bytearray(2)
+        self.side = bytearray(2 * _CAP)
+        self.side_n = bytearray(2)
+        self.centre = bytearray(2 * _CAP)  # centre pile i at [i * _CAP ...]
+        self.centre_n = bytearray(2)
+        self.covered_at = array("i", [0] * (2 * _CAP))  # when centre card k was covered
+        self.reserve = bytearray(_CAP)  # R10
+        self.reserve_n = 0
+        self.target = bytearray(2)  # each player's target pile (input issue)
+        self.hand_mask = [0, 0]  # ranks held in each hand, one bit each
+        self.room = 0  # ranks that fit either centre pile now, one bit each
+        self.locked_until = array("i", [0, 0])  # R16
+        self.hand_no = 0
+        # Ties (docs/rules.md "Who was first"): presses with one timestamp that conflict
+        # are settled by turns for the whole match; the match sets who wins the first.
+        self.tie_next = 0
+        self.ties = 0  # conflicting ties settled so far
+        self._dest = array("b", [0] * (2 * HAND_SLOTS))  # press_together's destinations
+        self._clear(True)
+        # the deck of this match's variant (V3, V4: fixed when the match makes its Hand)
+        size = deck_size(rules.jokers, rules.double_deck)
+        half = size // 2  # R2: each player's share, in cards.DEAL_* order
+        self._fresh_deck = deck_codes(rules.jokers, rules.double_deck)
+        self._deck = bytearray(size)
+        self._deck_size = size
+        self._side_cards = half - DEAL_SIDE  # 5; 6 with jokers, 31 with two decks
+        # views of the shuffled deck, made once: a deal copies them without allocating
+        deck = memoryview(self._deck)
+        self._deal_parts = (
+            deck[0:DRAW_CARDS],
+            deck[DEAL_HAND:DEAL_STARTER],
+            deck[DEAL_SIDE:half],
+            deck[half : half + DRAW_CARDS],
+            deck[half + DEAL_HAND : half + DEAL_STARTER],
+            deck[half + DEAL_SIDE : size],
+        )
+        self._starters = (DEAL_STARTER, half + DEAL_STARTER)
+        # the deck in the log's card records, 13 a record
+        self._deck_chunks = tuple(deck[k : min(k + 13, size)] for k in range(0, size, 13))
+        self._rng = None  # type: Any  # the match's stream, given at every deal
+        self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
+
+    def _clear(self, over: bool) -> None:
+        """The per-hand timers and results, as at a deal (or "no hand yet")."""
+        self.stall_due = _NO_TIME  # R9: when the visible countdown ends
+        self.plays_since_redeal = 0  # R11
+        self.redeals = 0
+        self.over = over
+        self.winner = NULL_PLAYER
+        self.end_why = 0
+        self.end_t = 0
+        self.overflows = 0  # key events the keypad queue dropped during this hand
+
+    # ---- R2/R3: deal and start ----
+
+    def deal(self, rng, hand_no: int) -> None:
+        """R2: shuffle and deal half the deck each (26 cards; V3 27, V4 52);
+        R3: both starters face up at t=0."""
+        rules = self.rules
+        self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
+        deck = self._deck
+        deck[:] = self._fresh_deck
+        rng.shuffle(deck, 0, self._deck_size)
+        self._rng = rng  # R10/V7 redeals shuffle from the same stream
+        self.hand_no = hand_no
+        parts = self._deal_parts  # cards.DEAL_*: who gets which cards of the deck
+        side = self._side_cards
+        self.draw[0:DRAW_CARDS] = parts[0]
+        self.hand[0:HAND_SLOTS] = parts[1]
+        self.side[0:side] = parts[2]
+        self.centre[0] = deck[self._starters[0]]
+        self.draw[_CAP : _CAP + DRAW_CARDS] = parts[3]
+        self.hand[HAND_SLOTS : 2 * HAND_SLOTS] = parts[4]
+        self.side[_CAP : _CAP + side] = parts[5]
+        self.centre[_CAP] = deck[self._starters[1]]
+        for p in range(2):
+            self.draw_n[p] = DRAW_CARDS
+            self.hand_n[p] = HAND_SLOTS
+            self.side_n[p] = side
+            self.centre_n[p] = 1
+            self.target[p] = p  # each player starts aiming at their own pile
+            self.locked_until[p] = 0
+            self._update_mask(p)
+        self.covered_at[0] = 0
+        self.covered_at[_CAP] = 0
+        self.reserve_n = 0
+        self._clear(False)
+        self.log.put_deal(hand_no, self._deck_size, self._deck_chunks)
+        self._check_stall(0)
+
+    # ---- what a player sees ----
+
+    def top(self, pile: int) -> int:
+        """The face-up top card of centre pile 0 or 1."""
+        return self.centre[pile * _CAP + self.centre_n[pile] - 1]
+
+    def slot_card(self, p: int, slot: int) -> int:
+        return self.hand[p * HAND_SLOTS + slot]
+
+    def cards_left(self, p: int) -> int:
+        """Hand + draw pile: what R11 and R15 count."""
+        return self.hand_n[p] + self.draw_n[p]
+
+    def fits(self, card: int, pile: int) -> bool:
+        """R5 (with R1's wrap, V1, V2): may ``card`` go on centre pile ``pile`` now?"""
+        return (_RANK_BIT[card] & self._fits_on[self.top(pile)]) != 0
+
+    def pile_for(self, p: int, card: int) -> int:
+        """The pile a card goes to: the one it fits, the target pile when it fits both; -1."""
+        bit = _RANK_BIT[card]
+        on0 = bit & self._fits_on[self.centre[self.centre_n[0] - 1]]
+        on1 = bit & self._fits_on[self.centre[_CAP + self.centre_n[1] - 1]]
+        if on0 and on1:
+            return self.target[p]
+        if on0:
+            return 0
+        if on1:
+            return 1
+        return -1
+
+    def playable_mask(self, p: int) -> int:
+        """Bit s set when player p's slot s holds a card that may be played now (R5, V3)."""
+        room = self.room
+        if not self.hand_mask[p] & room:
+            return 0
+        room &= self.hand_mask[p]  # (V3: without a joker that would be the last card)
+        hand = self.hand
+        base = p * HAND_SLOTS
+        mask = 0
+        for s in range(HAND_SLOTS):
+            if _RANK_BIT[hand[base + s]] & room:
+                mask |= 1 << s
+        return mask
+
+    def first_playable(self, p: int) -> int:
+        """The first hand slot of player p whose card fits a centre pile now (R5); -1: none."""
+        room = self.room
+        if not self.hand_mask[p] & room:
+            return -1
+        hand = self.hand
+        base = p * HAND_SLOTS
+        for s in range(HAND_SLOTS):
+            if _RANK_BIT[hand[base + s]] & room:
+                return s
+        return -1
+
+    def _update_room(self) -> None:
+        """``room``: the ranks that fit either centre pile (after any change to a top)."""
+        fits = self._fits_on
+        centre = self.centre
+        self.room = fits[centre[self.centre_n[0] - 1]] | fits[centre[_CAP + self.centre_n[1] - 1]]
+
+    def is_out(self, p: int) -> bool:
+        """R12: hand and draw pile both empty."""
+        return self.hand_n[p] == 0 and self.draw_n[p] == 0
+
+    # ---- R4-R8, R16: a play ----
+
+    def play(self, t: int, p: int, slot: int, pile: int = -1, tie: int = 0) -> int:
+        """Player p presses the button under hand slot ``slot`` at time t.
+
+        The card goes to the pile it fits, or to the player's target pile when
+        it fits both (``pile_for``). The arbiter passes ``pile`` when it settled
+        the destination on the state all presses of one timestamp saw, and
+        ``tie`` (TIE_WON/TIE_LOST) when the press was part of a settled tie.
+        Returns PLAYED, LATE (R8), INVALID, LOCKED (R16), EMPTY_SLOT or NOT_PLAYING.
+        """
+        if self.over:
+            return NOT_PLAYING
+        hand = self.hand
+        i = p * HAND_SLOTS + slot
+        card = hand[i]
+        if card == NO_CARD:
+            return EMPTY_SLOT
+        # pile_for, inlined: the tops are needed again below
+        centre = self.centre
+        n0 = self.centre_n[0]
+        n1 = self.centre_n[1]
+        top0 = centre[n0 - 1]
+        top1 = centre[_CAP + n1 - 1]
+        fits = self._fits_on
+        bit = _RANK_BIT[card]
+        on0 = bit & fits[top0]
+        on1 = bit & fits[top1]
+        if pile < 0 or not (on1 if pile else on0):
+            if on0:
+                pile = self.target[p] if on1 else 0
+            else:
+                pile = 1 if on1 else -1
+        if t < self.locked_until[p] and self.rules.penalty:  # R16 lock-out
+            aim = pile if pile >= 0 else self.target[p]
+            self.log.put_reject(t, p, slot, card, aim, WHY_LOCKED, tie)
+            return LOCKED
+        if bit == _JOKER_BIT and self.hand_n[p] + self.draw_n[p] == 1:  # V3
+            self.log.put_reject(t, p, slot, card, pile, WHY_JOKER_LAST, tie)
+            return JOKER_LAST
+        if pile < 0:
+            return self._refuse(t, p, slot, card, tie)
+        # R5/R6: one card onto the pile it fits.
+        if pile:
+            k = _CAP + n1
+            self.centre_n[1] = n1 + 1
+            other = top0
+        else:
+            k = n0
+            self.centre_n[0] = n0 + 1
+            other = top1
+        self.covered_at[k - 1] = t
+        centre[k] = card
+        self.plays_since_redeal += 1
+        d = self.draw_n[p]
+        if d:  # R7: refill the emptied slot at once
+            d -= 1
+            self.draw_n[p] = d
+            drawn = self.draw[p * _CAP + d]
+        else:
+            drawn = NO_CARD
+            self.hand_n[p] -= 1
+        hand[i] = drawn
+        self.log.put_play(t, p, slot, card, pile, tie, drawn)
+        mask = _ranks_held(hand, i - slot)
+        if not d and self.hand_n[p] == 1:  # V3: a joker may not be the last card
+            mask &= ~_JOKER_BIT
+        self.hand_mask[p] = mask
+        if not d and self.hand_n[p] == 0 and self.rules.claim_mode == CLAIM_OFF:
+            self._end(t, p, END_OUT)  # R12: hand and draw pile empty
+            return PLAYED
+        room = fits[card] | fits[other]
+        self.room = room
+        # R9 (_check_stall, inlined): can anyone play on the new tops?
+        if self.stall_due == _NO_TIME and not (mask | self.hand_mask[1 - p]) & room:
+            self._declare_stall(t)
+        return PLAYED
+
+    def _refuse(self, t: int, p: int, slot: int, card: int, tie: int) -> int:
+        """R8: a miss right after a top changed under it is late; otherwise invalid."""
+        bit = _RANK_BIT[card]
+        window = self.rules.race_window_ms
+        for pile in range(2):
+            base = pile * _CAP
+            k = self.centre_n[pile] - 2  # the card the current top covered
+            while k >= 0 and t - self.covered_at[base + k] < window:
+                if bit & self._fits_on[self.centre[base + k]]:
+                    self.log.put_reject(t, p, slot, card, pile, WHY_LATE, tie)
+                    return LATE
+                k -= 1
+        self.log.put_reject(t, p, slot, card, self.target[p], WHY_INVALID, tie)
+        if self.rules.penalty:  # R16
+            until = t + self.rules.penalty_ms
+            self.locked_until[p] = until
+            self.log.put_penalty(t, p, until)
+        return INVALID
+
+    def set_target(self, p: int, pile: int) -> None:
+        """The L/R buttons: where a card that fits both piles goes."""
+        self.target[p] = pile
+
+    def _update_mask(self, p: int) -> None:
+        """hand_mask[p] (the ranks in player p's hand, one bit each) and ``room``, after a
+        change to the layout made from outside (deal, a test's set-up)."""
+        self._update_room()
+        mask = _ranks_held(self.hand, p * HAND_SLOTS)
+        if self.hand_n[p] + self.draw_n[p] == 1:  # V3: a joker may not be the last card
+            mask &= ~_JOKER_BIT
+        self.hand_mask[p] = mask
+
+    # ---- V5: claim ----
+
+    def claim(self, t: int, p: int) -> bool:
+        """V5 "Speed!": the player who is out claims (race form: anyone, once one is out)."""
+        mode = self.rules.claim_mode
+        if self.over or mode == CLAIM_OFF:
+            return False
+        if self.is_out(p) or (mode == CLAIM_RACE and (self.is_out(0) or self.is_out(1))):
+            self._end(t, p, END_CLAIM)
+            return True
+        return False
+
+    # ---- one instant: every press with the same timestamp (R8 ties, R13, V5) ----
+
+    def press_together(self, t: int, claims: int, slots0: int, slots1: int) -> None:
+        """Apply everything the players pressed at one instant ``t``.
+
+        ``claims``: bit p set when player p claims "Speed!" (V5, L and R together);
+        ``slots0``/``slots1``: bit s set when that player pressed slot s's button.
+        All destinations are settled on the state every press of the instant saw
+        (``pile_for`` with the targets already aimed). Two players aiming cards at
+        one pile, or both claiming, is a tie: the player whose turn it is goes
+        first (``take_tie_turn``). Both players' last cards at one instant replay
+        the hand (R13, photo finish) when V5 is off.
+        """
+        if self.over:
+            return
+        if claims and self.rules.claim_mode != CLAIM_OFF:  # V5
+            p = 0 if claims == 1 else 1
+            if claims == 3:  # both claim at one instant: a tie like any other
+                p = self.take_tie_turn()
+            if self.claim(t, p) or (claims == 3 and self.claim(t, 1 - p)):
+                return
+        dest = self._dest
+        aims0 = self._aim_presses(0, slots0)
+        aims1 = self._aim_presses(1, slots1)
+        if not (slots0 | slots1):
+            return
+        if (
+            aims0 & aims1 & _OUT
+            and self.rules.claim_mode == CLAIM_OFF  # R13: same timestamp, replay
+        ):
+            self.photo_finish(t)
+            return
+        first = 0
+        tie0 = TIE_NONE
+        tie1 = TIE_NONE
+        if aims0 & aims1 & 3:  # a conflict: a card of each player aimed at the same pile
+            first = self.take_tie_turn()
+            tie0 = TIE_WON if first == 0 else TIE_LOST
+            tie1 = TIE_LOST if first == 0 else TIE_WON
+        for turn in range(2):
+            p = first if turn == 0 else 1 - first
+            slots = slots0 if p == 0 else slots1
+            tie = tie0 if p == 0 else tie1
+            for s in range(HAND_SLOTS):
+                if not slots >> s & 1:
+                    continue
+                pile = dest[p * HAND_SLOTS + s]
+                if self.play(t, p, s, pile, tie if pile >= 0 else TIE_NONE) == NOT_PLAYING:
+                    return
+
+    def _aim_presses(self, p: int, slots: int) -> int:
+        """Destinations of player p's pressed slots (into ``_dest``; -1: fits nowhere).
+        Returns bit 0/1 when a card goes to pile 0/1, and _OUT when one would be p's
+        legal last card (R13)."""
+        dest = self._dest
+        hand = self.hand
+        base = p * HAND_SLOTS
+        aims = 0
+        for s in range(HAND_SLOTS):
+            dest[base + s] = -1
+            if not slots >> s & 1:
+                continue
+            card = hand[base + s]
+            if card == NO_CARD:
+                continue
+            pile = self.pile_for(p, card)
+            dest[base + s] = pile
+            if pile >= 0:
+                aims |= 1 << pile
+                if self.hand_n[p] + self.draw_n[p] == 1 and _RANK_BIT[card] != _JOKER_BIT:
+                    aims |= _OUT  # (V3: a last joker is refused, it does not go out)
+        return aims
+
+    def take_tie_turn(self) -> int:
+        """The player who wins this tie; the next tie goes to the other one."""
+        winner = self.tie_next
+        self.tie_next = 1 - winner
+        self.ties += 1
+        return winner
+
+    def keys_lost(self) -> None:
+        """The keypad dropped key events: counted against the hand in play (its log line)."""
+        if not self.over:
+            self.overflows += 1
+
+    # ---- R9-R11: stalls ----
+
+    def _check_stall(self, t: int) -> None:
+        """R9: when nobody can play, the stall countdown starts (the core says when it is due)."""
+        if self.over or self.stall_due != _NO_TIME:
+            return
+        if (self.hand_mask[0] | self.hand_mask[1]) & self.room:
+            return
+        self._declare_stall(t)
+
+    def _stall_logged(self, t: int, due: int) -> None:
+        self.log.put_stall(t, due)
+
+    def _stall_ended(self, due: int) -> None:
+        stall_ends(self, due)  # R9-R11: flip, redeal, or end the hand
+
+    def photo_finish(self, t: int) -> None:
+        """R13: both played their last card with the same timestamp: replay the hand."""
+        self._end(t, NULL_PLAYER, END_PHOTO_FINISH)
+
+    def match_winner(self, wins, best_of: int, hands: int) -> int:
+        """R14: the first to win more than half of best_of hands (CONTINUE: play on)."""
+        for p in range(2):
+            if wins[p] * 2 > best_of:
+                return p
+        return CONTINUE
+
+    def abandon(self, t: int, why: int = END_ABANDONED) -> None:
+        """End the hand without a result (R17 idle)."""
+        self._end(t, NULL_PLAYER, why)
+
+    def _end(self, t: int, winner: int, why: int) -> None:
+        self.over = True
+        self.winner = winner
+        self.end_why = why
+        self.end_t = t
+        self.stall_due = _NO_TIME
+        left0 = self.cards_left(0)
+        left1 = self.cards_left(1)
+        sweep = 1 if self.swept else 0
+        overflows = self.overflows if self.overflows < 255 else 255
+        self.log.put_hand_end(t, winner, left0, left1, sweep, why, overflows)
+
+    @property
+    def swept(self) -> bool:
+        """R15: did the winner leave the loser with sweep_cards or more?"""
+        if self.winner == NULL_PLAYER:
+            return False
+        return self.cards_left(1 - self.winner) >= self.rules.sweep_cards

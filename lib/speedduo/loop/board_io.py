@@ -1,0 +1,211 @@
+"""The board's glue: the loop of matches, from power-on to the menu, a match and back.
+
+``code.py`` only calls ``main()``. What only power-on does (pins, buses and scanner from
+the pin map, the settings, the notices) is ``poweron.py``, a match's start and end
+``board_play.py``: each is loaded for its moment and forgotten, so a match's heap holds
+neither (nor the menu's code: ``Choices`` keeps what the menu chose).
+The same module runs in the simulator, whose shims stand in for ``board``,
+``busio``, ``keypad``, ``supervisor``, ``usb_cdc`` and ``digitalio``.
+
+What a real board does that the game must survive (all seen on CircuitPython
+10.2.1 on an emulated RP2040, docs/device.md):
+- a panel module unplugged at power-on takes its SDA/SCL pull-ups with it, and
+  ``busio.I2C()`` raises ``RuntimeError``: that panel waits behind a
+  ``PanelBus`` that opens the bus when the panel is plugged in, the other panel
+  shows the menu and says which screen is missing, and PLAY waits for both;
+- a host that holds the USB data port open and stops reading would block
+  every write forever: the log goes out through ``LogPort`` (short timeout,
+  lost lines counted and marked);
+- ``keypad.EventQueue.overflowed`` is read-only (the arbiter uses ``clear()``).
+
+Left in the menu with no key for ``IDLE_OFF_MIN`` minutes (settings.toml), both panels
+go dark and the board dozes until a key is pressed (``idle.py``). Holding Player 1's L
+at power-on, or the menu's SELF TEST, runs the bring-up self-test (``selftest.py``).
+"""
+
+import os
+import sys
+
+import keypad
+import supervisor
+
+from speedduo.game.rng import SEED_LIMIT
+from speedduo.loader import load, unload
+
+
+def new_seed():
+    value = 0
+    for byte in os.urandom(4):
+        value = (value << 8) | byte
+    return value % SEED_LIMIT
+
+
+class HostStats:
+    """What the host's ``stats`` request gets (``Link(stats=...)``): the stats kept in
+    nvm (``Stats.summary()``, read when first asked) and what the board knows since
+    power-on (matches, log lines sent and lost)."""
+
+    def __init__(self, log_port, stats_box) -> None:
+        self.log_port = log_port
+        self.stats_box = stats_box
+        self.matches = 0  # matches played to their end since power-on
+
+    def stats(self):
+        """The stats (read from nvm when first asked: the_stats)."""
+        return the_stats(self.stats_box)
+
+    def summary(self):
+        summary = self.stats().summary()
+        port = self.log_port
+        summary["power_on"] = {
+            "matches": self.matches,
+            "lines_sent": port.sent,
+            "lines_lost": port.lost_total,
+        }
+        return summary
+
+
+def _play():
+    """``board_play`` (a match's start and end), loaded around a match, not during it."""
+    load(("loop.board_play",))
+    return sys.modules["speedduo.loop.board_play"]
+
+
+def _forget_match():
+    """The match's modules and ``board_play`` forgotten (board_play.forget_match)."""
+    _play().forget_match()
+    unload("loop.board_play")
+
+
+def _menu():
+    """``menu_loop`` (the menu and what it opens), loaded when the menu shows; forgotten
+    during a match (main)."""
+    load(("loop.menu_loop",))
+    return sys.modules["speedduo.loop.menu_loop"]
+
+
+class Choices:
+    """What the menu chose (a ``menu.Menu``'s state: the rules, best of, opponent,
+    volume, game and the selected item), kept while the menu's code is off the heap:
+    during a match the match, the link's ``rules`` reply and the next menu read it here."""
+
+    def __init__(self, menu) -> None:
+        self.keep(menu)
+
+    def keep(self, menu) -> None:
+        """Take ``menu``'s choices (the menu is closing)."""
+        self.rules = menu.rules
+        self.best_of = menu.best_of
+        self.opponent = menu.opponent
+        self.volume = menu.volume
+        self.game = menu.game
+        self.selected = menu.selected
+
+
+def _choose(keys, screens, choices, link, feed, stats, sound, idle_off_ms):
+    """The menu until PLAY (``menu_loop.choose``) on a ``Menu`` made from ``choices``,
+    written back to them after; then the menu's code leaves the heap for the match
+    (``menu_loop``, ``menu`` and the games' registry, loaded again for the next menu).
+    Returns the PLAY press's timestamp."""
+    menu_loop = _menu()
+    menu = sys.modules["speedduo.display.menu"].Menu(
+        choices.rules, choices.best_of, choices.opponent, choices.volume, choices.game
+    )
+    menu.selected = choices.selected
+    link.menu = menu  # (the host's ``rules`` request while the menu shows)
+    play_ticks = menu_loop.choose(keys, screens, menu, feed, stats, sound, idle_off_ms)
+    choices.keep(menu)
+    link.menu = choices
+    menu = menu_loop = None
+    for name in ("loop.menu_loop", "display.menu", "games"):
+        unload(name)
+    return play_ticks
+
+
+def the_stats(box):
+    """``box[0]``, the stats, read from nvm the first time they are needed (a match's end
+    or the STATS screen), not at boot: the menu comes up as soon as before."""
+    if box[0] is None:
+        box[0] = load_stats()
+    return box[0]
+
+
+def load_stats():
+    """The stats kept in ``microcontroller.nvm`` (in RAM only where there is none)."""
+    try:
+        from microcontroller import nvm
+    except ImportError:
+        nvm = None
+    from speedduo.host.stats import Stats
+
+    stats = Stats(nvm)
+    if stats.loaded:
+        print("stats: record %d read from nvm" % stats.store.seq)
+    return stats
+
+
+def main(matches=0, free_at_boot=-1, keys=None, testing=False):
+    """Play matches forever (or ``matches`` of them): the device's whole life.
+
+    ``keys``: the keypad, when ``code.py`` made it before importing this module;
+    ``testing``: Player 1's L was held at power-on (code.py): the self-test first."""
+    load(("loop.poweron",))  # what only power-on needs, forgotten after (poweron.py)
+    (keys, screens, log_port, sound, link, profiler, menu, seed, idle_off_ms) = sys.modules[
+        "speedduo.loop.poweron"
+    ].start(os, free_at_boot, keys, testing)
+    unload("loop.poweron")
+    choices = Choices(menu)  # the menu's code leaves the heap at its first PLAY (_choose)
+    menu = None
+    stats_box = [None]  # the_stats()
+    host_stats = HostStats(log_port, stats_box)
+    link.stats = host_stats.summary
+    link.menu = choices
+    feed = link.poll
+    if profiler is not None:
+        profiler.imported()
+    played = 0
+    while True:
+        try:
+            play_ticks = _choose(
+                keys, screens, choices, link, feed, host_stats.stats, sound, idle_off_ms
+            )
+            match_seed = seed if seed >= 0 else new_seed()
+            app = None  # the last match's memory goes back to the heap first
+            app = _play().load_match(
+                choices, match_seed, play_ticks, keys.events, screens, log_port, sound
+            )
+            unload("loop.board_play")  # (loaded again at the match's end)
+            if choices.game:  # V8, V9: game_app's board_match builds and plays it
+                board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, link)
+                app = sys.modules["speedduo.loop.game_app"].board_match(
+                    choices,
+                    choices.rules,
+                    match_seed,
+                    play_ticks,
+                    keys.events,
+                    screens,
+                    log_port,
+                    board_,
+                )
+            elif profiler is None:
+                app.run(feed)
+            else:
+                profiler.run(app, feed, link)
+            _play().finish(app, choices, host_stats, screens, log_port, sound, feed)
+        except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
+            if matches:  # the simulator and the tests: a fault is a failure
+                raise
+            app = None
+            screens.release()  # the menu's views again (a match's may still show)
+            _forget_match()
+            _menu().show_fault(error, keys, screens, feed, sound)
+            continue
+        if seed >= 0:
+            seed = (seed + 1) % SEED_LIMIT
+        played += 1
+        host_stats.matches = played
+        if matches and played >= matches:
+            _forget_match()
+            return app
+        app = None  # the match leaves the heap, and the modules it brought in
+        _forget_match()

@@ -1,0 +1,170 @@
+"""The menu and what it opens (how to play, the self-test, a notice, a fault's message):
+loaded while the menu shows and forgotten during a match (``board_io.main``), so a
+match's heap does not hold the menu's code.
+
+``choose`` shows the menu on both panels until PLAY; ``stats``: a callable that gives the
+stats (``board_io.HostStats.stats``: read from nvm when first asked).
+"""
+
+import gc
+import sys
+
+import keypad
+import supervisor
+
+from speedduo.display.menu import (
+    LINE_CHARS,
+    SHOW_HOW_TO_PLAY,
+    SHOW_SELF_TEST,
+    SHOW_STATS,
+    START,
+    TITLE,
+)
+from speedduo.game.ticks import ticks_diff
+from speedduo.loader import unload
+from speedduo.loop.sound import TUNE_COUNTDOWN, TUNE_MENU
+
+
+def menu_title(screens) -> str:
+    """The menu's top line: the game's name, or which player's screen is missing."""
+    for i in range(2):
+        if not screens.panels[i].online:
+            return "P%d SCREEN MISSING" % (i + 1)
+    return TITLE
+
+
+def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> int:
+    """The menu on both panels until PLAY is pressed with both panels there.
+
+    L/R move, 1-5 choose. A missing panel is retried while the menu shows and
+    gets the menu as soon as it answers. STATS shows the stats (stats_screen),
+    SELF TEST the bring-up test (selftest.py). After ``idle_off_ms`` with no key
+    (0: never) the board dozes (``idle.doze``) and comes back to the menu as it was.
+    Returns the PLAY press's keypad timestamp: the match's time 0 is that
+    press, whatever the loop was doing. The last match's tune plays on; a press
+    clicks at the menu's volume.
+    """
+    event = keypad.Event()
+    start = supervisor.ticks_ms()
+    last_key = start
+    title = None
+    while True:
+        feed()
+        if sound is not None:
+            sound.update(supervisor.ticks_ms())
+        screens.recover(ticks_diff(supervisor.ticks_ms(), start))
+        if menu_title(screens) != title:
+            title = menu_title(screens)
+            screens.show_menu(-1, menu.lines(), menu.selected, title)
+        if idle_off_ms and ticks_diff(supervisor.ticks_ms(), last_key) >= idle_off_ms:
+            gc.collect()  # room to compile it: loaded only for the doze, as stats_screen is
+            from speedduo.loop.idle import doze
+
+            doze(keys, screens, feed, sound)
+            del doze
+            unload("loop.idle")
+            title = None  # the menu again, on both panels
+            last_key = supervisor.ticks_ms()
+            continue
+        while keys.events.get_into(event):
+            last_key = supervisor.ticks_ms()
+            if not event.pressed:
+                continue
+            action = menu.press(event.key_number)
+            if sound is not None:
+                sound.volume = menu.volume
+                if action != START:  # (PLAY: the countdown beeps, below)
+                    sound.play(TUNE_MENU)
+            if action == SHOW_HOW_TO_PLAY:
+                how_to_play(keys, screens, feed)
+            elif action == SHOW_STATS and stats is not None:
+                from speedduo.display.stats_screen import show_stats
+
+                show_stats(keys, screens, stats(), menu.rules, feed)
+                del show_stats
+                unload("display.stats_screen")
+            elif action == SHOW_SELF_TEST:
+                self_test(keys, screens, feed, sound)
+            elif action == START:
+                if title != TITLE:
+                    continue  # PLAY waits for both screens
+                # the PLAY press is read (not a play); the events after it stay queued,
+                # so its release is in the match's key record however soon the loop saw it
+                screens.hide_menu()
+                if sound is not None:  # R3's first beep at the press, not once the match
+                    sound.play(TUNE_COUNTDOWN)  # is built (~0.3 s later on the board)
+                    sound.update(supervisor.ticks_ms())
+                return event.timestamp
+            screens.show_menu(-1, menu.lines(), menu.selected, title)
+            last_key = supervisor.ticks_ms()  # (a screen the press opened has closed)
+
+
+def self_test(keys, screens, feed, sound=None):
+    """The bring-up self-test (selftest.py), loaded only for as long as it runs."""
+    gc.collect()  # room to compile it
+    before = _free()
+    from speedduo.loop.selftest import run
+
+    gc.collect()
+    loaded = _free()
+    run(keys, screens, feed, sound)
+    del run
+    unload("loop.selftest")
+    unload("loop.pins")  # (the self-test's; the board needs them at power-on only: poweron.py)
+    gc.collect()
+    if before >= 0:
+        print("self test: heap free %d before, %d loaded, %d after" % (before, loaded, _free()))
+
+
+def _free():
+    """Free heap bytes (-1 where ``gc`` cannot say: CPython)."""
+    return gc.mem_free() if hasattr(gc, "mem_free") else -1
+
+
+def how_to_play(keys, screens, feed):
+    """The rules in short, page by page on both panels; any key turns the page."""
+    gc.collect()  # room to compile it; its strings leave the heap after (unload)
+    from speedduo.display import howto
+
+    last = len(howto.PAGES) - 1
+    for i, (title, lines) in enumerate(howto.PAGES):
+        notice(keys, screens, title, list(lines) + [howto.DONE if i == last else howto.NEXT], feed)
+    del howto
+    unload("display.howto")
+
+
+def notice(keys, screens, title, lines, feed, wait_ms=0):
+    """A message on both panels (and the console) until a key is pressed, or ``wait_ms``."""
+    print("%s: %s" % (title, " / ".join(line.strip() for line in lines)))
+    screens.show_menu(-1, lines, -1, title)
+    event = keypad.Event()
+    keys.events.clear()
+    start = supervisor.ticks_ms()
+    while not wait_ms or ticks_diff(supervisor.ticks_ms(), start) < wait_ms:
+        feed()
+        screens.recover(ticks_diff(supervisor.ticks_ms(), start))
+        while keys.events.get_into(event):
+            if event.pressed:
+                keys.events.clear()
+                screens.hide_menu()
+                return
+    screens.hide_menu()
+
+
+def show_fault(error, keys, screens, feed, sound=None):
+    """Anything the game did not expect (MemoryError too): on both panels and the
+    console, then back to the menu at a key press. No reset, so no reset loop."""
+    if sound is not None:
+        sound.stop()
+    gc.collect()
+    try:
+        import traceback
+
+        traceback.print_exception(error)
+    except ImportError:  # the MicroPython VM of the tests
+        sys.print_exception(error)  # type: ignore[attr-defined]
+    from speedduo.loop.settings import wrap  # (read at boot, then forgotten: main)
+
+    lines = wrap("%s: %s" % (type(error).__name__, error), LINE_CHARS)[:5]
+    lines.append("ANY KEY: MENU")
+    notice(keys, screens, "SORRY, AN ERROR", lines, feed)
