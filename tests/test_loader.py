@@ -19,22 +19,33 @@ def _strings(node):
     ]
 
 
+def _loads(node):
+    return isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("load", "unload")
+
+
 def _named_by_loader(tree):
     """Every string given to load/unload: as an argument, through a loop's tuple, or in a
-    ``*MODULES`` tuple."""
+    module's tuple that such an argument or loop names (``*MODULES``, ``CLASSIC_VIEW``...)."""
+    tuples = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    tuples[target.id] = node.value
     found = []
+    named = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("load", "unload"):
+        if _loads(node):
             found += _strings(node)
-        elif isinstance(node, ast.For) and any(
-            isinstance(n, ast.Call) and getattr(n.func, "id", "") in ("load", "unload")
-            for n in ast.walk(node)
-        ):
+            named |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.For) and any(_loads(n) for n in ast.walk(node)):
             found += _strings(node.iter)
-        elif isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id.endswith("MODULES") for t in node.targets
-        ):
-            found += _strings(node.value)
+            named |= {n.id for n in ast.walk(node.iter) if isinstance(n, ast.Name)}
+    while named:  # the tuples named there, and the tuples those are made of
+        name = named.pop()
+        if name in tuples:
+            found += _strings(tuples[name])
+            named |= {n.id for n in ast.walk(tuples.pop(name)) if isinstance(n, ast.Name)}
     return found
 
 

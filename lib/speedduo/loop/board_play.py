@@ -25,7 +25,7 @@ CLASSIC_MODULES = (
     "game.core",
     "game.match",
 )
-CLASSIC_VIEW = ("seat", "piles", "view")  # its screens (the menu's: base_view)
+CLASSIC_VIEW = ("game.seat", "display.piles", "display.view")  # its screens (the menu's: base_view)
 LOOP_MODULES = ("loop.keybatch", "loop.arbiter", "loop.app")
 MATCH_MODULES = CLASSIC_MODULES + CLASSIC_VIEW + LOOP_MODULES + ("loop.opponent",)
 # (game_app.MODULES: the other games' own)
