@@ -4,7 +4,6 @@ and whole matches through code.py's program whose logs replay byte for byte and 
 games' referees (tests/referee.py).
 """
 
-import importlib.util
 import json
 
 import pytest
@@ -40,12 +39,6 @@ from host_sim.replay import check_entries
 from host_sim.replay_games import parse_games_log
 
 REFEREES = {"spit": SpitReferee, "california": CaliforniaReferee}
-# the games' views (spit_view.py, california_view.py) are written on another branch
-HAVE_VIEWS = all(
-    importlib.util.find_spec("speedduo." + name) is not None
-    for name in ("spit_view", "california_view")
-)
-needs_views = pytest.mark.skipif(not HAVE_VIEWS, reason="the games' views are not merged yet")
 
 
 def _mash(player=0, seconds=120, every=90, hold=40, start=3500):
@@ -270,7 +263,6 @@ def _checked(log, game):
     return [json.loads(line) for line in lines]
 
 
-@needs_views
 @pytest.mark.parametrize("game", ["spit", "california"])
 def test_a_two_player_match_through_code_py_replays_and_passes_the_referee(tmp_path, game):
     presses = [(t + 1000, k, d) for t, k, d in _mash(0, 400) + _mash(1, 400, every=110)]
@@ -281,7 +273,6 @@ def test_a_two_player_match_through_code_py_replays_and_passes_the_referee(tmp_p
     assert "board: 1 match(es)" in result.stdout
 
 
-@needs_views
 @pytest.mark.parametrize("game", ["spit", "california"])
 def test_one_player_against_the_boards_opponent_through_code_py(tmp_path, game):
     presses = [(t + 1000, k, d) for t, k, d in _mash(0, 400)]
@@ -334,7 +325,6 @@ def _device(tmp_path, game, *extra, seconds=3):
     return _checked(log, game), figures
 
 
-@needs_views
 @needs_firmware
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("game", ["spit", "california"])
@@ -344,7 +334,6 @@ def test_device_a_short_match_of_each_game_replays_and_reports_heap(tmp_path, ga
     assert figures["mem_free_live_min"] > 0 and figures["steps_measured"] > 100
 
 
-@needs_views
 @needs_long
 @pytest.mark.timeout(3600)
 @pytest.mark.parametrize("game", ["spit", "california"])
@@ -354,7 +343,6 @@ def test_long_device_against_the_boards_opponent(tmp_path, game):
     assert figures["mem_free_live_min"] > 0
 
 
-@needs_views
 @pytest.mark.parametrize("game", ["spit", "california"])
 def test_the_board_program_with_each_game_runs_in_the_micropython_vm(tmp_path, game):
     """The same program under MicroPython (lib's Python subset; the board's imports)."""
@@ -368,7 +356,6 @@ def test_the_board_program_with_each_game_runs_in_the_micropython_vm(tmp_path, g
     _checked(log, game)
 
 
-@needs_views
 def test_the_game_chosen_in_the_menu_is_played(tmp_path):
     """Through code.py's program: R to GAME (eight presses), 1 turns SPEED to SPIT, L back
     to PLAY, 1 starts a Spit match (V8) whose log replays."""
