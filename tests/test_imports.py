@@ -61,27 +61,6 @@ def test_shims_are_only_imported_bare():
         assert not dotted & _names(SHIMS), path
 
 
-def _imports_between(folder, package):
-    """{module: {modules of ``package`` it imports}} for the .py files in ``folder``."""
-    import ast
-
-    graph = {}
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".py"):
-            continue
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
-            tree = ast.parse(f.read())
-        found = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                if node.module.startswith(package + "."):
-                    found.add(node.module.split(".")[1])
-                elif node.module == package:
-                    found.update(a.name for a in node.names)
-        graph[name[:-3]] = found & {n[:-3] for n in os.listdir(folder) if n.endswith(".py")}
-    return graph
-
-
 def _circles(graph):
     """Every import circle, each as the list of modules around it (smallest first)."""
     found = []
@@ -104,35 +83,38 @@ def test_host_sim_has_no_import_circle():
     assert _circles(_imports_between(os.path.join(ROOT, "host_sim"), "host_sim")) == []
 
 
-def _board_imports():
-    """{module: {modules it imports}} for every module of lib/speedduo, each named as
-    ``package.module`` (``games`` for the registry at the top)."""
+def _imports_between(folder, package):
+    """{module: {modules of ``package`` it imports}} for every module under ``folder``
+    (``package``'s folder), each named as its dotted path below ``package``."""
     import ast
 
-    lib = os.path.join(ROOT, "lib", "speedduo")
     graph = {}
-    for folder, _, names in os.walk(lib):
-        inside = os.path.relpath(folder, lib).replace(os.sep, ".")
+    for inside, _, names in os.walk(folder):
+        prefix = os.path.relpath(inside, folder).replace(os.sep, ".")
         for name in names:
             if not name.endswith(".py") or name == "__init__.py":
                 continue
-            with open(os.path.join(folder, name), encoding="utf-8") as f:
+            with open(os.path.join(inside, name), encoding="utf-8") as f:
                 tree = ast.parse(f.read())
             found = set()
             for node in ast.walk(tree):
                 if isinstance(node, ast.ImportFrom) and node.module:
-                    if node.module.startswith("speedduo."):
+                    if node.module.startswith(package + "."):
                         parts = node.module.split(".")[1:]
-                        if len(parts) == 1:  # from speedduo.package import module, ...
+                        if len(parts) == 1:  # from package.sub import module, ...
                             found.update(parts[0] + "." + a.name for a in node.names)
-                        else:
-                            found.add(".".join(parts))
-                    elif node.module == "speedduo":
+                        found.add(".".join(parts))
+                    elif node.module == package:
                         found.update(a.name for a in node.names)
-            graph[name[:-3] if inside == "." else inside + "." + name[:-3]] = found
+            graph[name[:-3] if prefix == "." else prefix + "." + name[:-3]] = found
     for module in graph:
         graph[module] &= set(graph)
     return graph
+
+
+def _board_imports():
+    """The same for every module of lib/speedduo (``games`` for the registry at the top)."""
+    return _imports_between(os.path.join(ROOT, "lib", "speedduo"), "speedduo")
 
 
 def test_the_board_code_has_no_import_circle():
