@@ -299,7 +299,7 @@ def check_line_fields(path, number, obj, required, fields, keys_check=None):
     for name, value in obj.items():
         if name in fields:
             check, expected = fields[name]
-        elif name == "keys":
+        elif name in ("keys", "keys_us"):
             check, expected = keys_check or _KEYS
         elif name == "keys_total":
             check, expected = _KEYS_TOTAL

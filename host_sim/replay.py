@@ -28,13 +28,18 @@ through ``GameSession`` in ``replay_games.py``.
 import json
 
 from host_sim import use_board_paths
-from host_sim.logfile import clip, decode_log, parse_log, read_bytes
+from host_sim.logfile import LogError, clip, decode_log, parse_log, read_bytes
 
 use_board_paths()
 
 from speedduo.game.match import OVER, Match  # noqa: E402
 from speedduo.game.rules import Rules  # noqa: E402
-from speedduo.log.matchlog import KEY_TEXT_MAX, KEYS_CAPACITY, MatchLog  # noqa: E402
+from speedduo.log.matchlog import (  # noqa: E402
+    KEY_TEXT_MAX,
+    KEY_US_TEXT_MAX,
+    KEYS_CAPACITY,
+    MatchLog,
+)
 from speedduo.loop.arbiter import Arbiter  # noqa: E402
 
 _TICKS_MASK = (1 << 29) - 1
@@ -51,10 +56,11 @@ _CLEARED = -2  # ... of "the queue was cleared": the window of unseen losses end
 class KeyEvent:
     """A key event of a log's key record, as keypad.Event holds one."""
 
-    def __init__(self, key_number, pressed, timestamp):
+    def __init__(self, key_number, pressed, timestamp, sub_us=0):
         self.key_number = key_number
         self.pressed = pressed
         self.timestamp = timestamp
+        self.sub_us = sub_us  # µs past the ms (a µs log's)
 
 
 class KeyQueue:
@@ -72,6 +78,7 @@ class KeyQueue:
         event.key_number = item.key_number
         event.pressed = item.pressed
         event.timestamp = item.timestamp
+        event.sub_us = item.sub_us
         return True
 
     def __len__(self):
@@ -114,6 +121,8 @@ def check_record(entries, hands=None):
 
     Returns (key events [(t, key, pressed)], overflows counted per hand_no).
     """
+    unit = 1000 if is_micro(entries) else 1  # the key times' (µs or ms)
+    room = KEY_US_TEXT_MAX if unit > 1 else KEY_TEXT_MAX
     keys = []
     overflows = {}
     total = 0
@@ -131,7 +140,7 @@ def check_record(entries, hands=None):
         if ev == "keys":
             if number < len(entries) and "keys" not in entries[number][1]:
                 raise Divergence(number, "a keys line not followed by more key events")
-            if len(_compact(obj["keys"])) - 2 + KEY_TEXT_MAX <= KEYS_CAPACITY:
+            if len(_compact(obj["keys"])) - 2 + room <= KEYS_CAPACITY:
                 raise Divergence(number, "a keys line with room for more key events")
         elif ev == "match" and ("keys" in obj or "keys_total" in obj):
             raise Divergence(number, "key events before the match began")
@@ -161,7 +170,7 @@ def check_record(entries, hands=None):
                 raise Divergence(number, f"key {key} {what} twice in a row at {t}")
             state[key] = pressed
             keys.append((t, key, pressed))
-            if hands is not None:
+            if hands is not None and unit == 1:  # (the keypad's scans; not the PIO's)
                 hands.scans.note(t, key, number)
         if "keys_total" in obj and obj["keys_total"] != total:
             raise Divergence(
@@ -171,8 +180,8 @@ def check_record(entries, hands=None):
             )
         if "keys" in obj and "keys_total" not in obj:
             raise Divergence(number, "keys without keys_total")
-    if key_t >= _MAX_MATCH_MS:
-        raise Divergence(len(entries), f"a key time of {key_t} ms is beyond any match")
+    if key_t >= _MAX_MATCH_MS * unit:
+        raise Divergence(len(entries), f"a key time of {key_t // unit} ms is beyond any match")
     if hands is not None:
         hands.scans.check()
     if "keys_total" not in entries[-1][1]:
@@ -288,7 +297,8 @@ def replay_events(entries, spans=None):
     rules = rules_from_log(header)
     keys, overflows = check_record(entries, _Hands())
     out = []
-    log = MatchLog()
+    unit = 1000 if is_micro(entries) else 1  # the key times' (µs or ms)
+    log = MatchLog(micro=unit > 1)
     match = Match(header["seed"], rules, header["best_of"], log)
     hand = match.hand
     deal = hand.deal
@@ -299,11 +309,11 @@ def replay_events(entries, spans=None):
 
     hand.deal = deal_counting_overflows
     queue = KeyQueue()
-    arbiter = Arbiter(queue, match, 0, KeyEvent(0, False, 0))
+    arbiter = Arbiter(queue, match, 0, KeyEvent(0, False, 0), unit > 1)
     # Loop passes at each key event's time (every instant before it is complete: nothing
     # before it is held back), and with ``spans`` also PASS_MAX_MS + 1 before each: any
     # pass may come between two events, and the lines are the same.
-    times = [t for t, _, _ in keys]
+    times = [t // unit for t, _, _ in keys]  # ms
     passes = set(times)
     if spans is not None:
         passes.update(t - PASS_MAX_MS - 1 for t in times if t > PASS_MAX_MS)
@@ -315,9 +325,9 @@ def replay_events(entries, spans=None):
         arbiter.service(at & _TICKS_MASK)
         log.drain(out.append)
         written[at] = len(out)
-        while i < len(keys) and keys[i][0] == at:
+        while i < len(keys) and times[i] == at:
             t, key, pressed = keys[i]
-            queue.items.append(KeyEvent(key, pressed == 1, t & _TICKS_MASK))
+            queue.items.append(KeyEvent(key, pressed == 1, at & _TICKS_MASK, t - at * unit))
             i += 1
     if spans is not None:
         spans.extend((written.get(t - PASS_MAX_MS - 1, 0), written[t]) for t in times)
@@ -339,6 +349,8 @@ def check_rides(entries, spans):
     index into them stands for an instant). Raises Divergence for the first event
     that rides elsewhere."""
     numbers = [n for n, (_, obj) in enumerate(entries, 1) if obj["ev"] != "keys"]
+    unit = "µs" if is_micro(entries) else "ms"  # the key times'
+
     index = 0  # the key event's place in the record (loss marks are not events)
     position = 0  # the rules' line the event rides on (a keys line's: the next line's)
     for number, (_, obj) in enumerate(entries, 1):
@@ -352,13 +364,13 @@ def check_rides(entries, spans):
                 raise Divergence(
                     number,
                     f"key event {event} rides here, but the first line written after it"
-                    f" (at {t} ms) is line {numbers[min(last, len(numbers) - 1)]}",
+                    f" (at {t} {unit}) is line {numbers[min(last, len(numbers) - 1)]}",
                 )
             if position < first:
                 raise Divergence(
                     number,
                     f"key event {event} rides here, more than one loop pass"
-                    f" ({PASS_MAX_MS} ms) before it happened (at {t} ms)",
+                    f" ({PASS_MAX_MS} ms) before it happened (at {t} {unit})",
                 )
         if obj["ev"] != "keys":
             position += 1
@@ -368,13 +380,14 @@ def _compact(value):
     return json.dumps(value, separators=(",", ":"))
 
 
-def _with_keys(line, obj):
-    """A regenerated line with the key fields the file gives for it (compact, at the end)."""
+def _with_keys(line, obj, field="keys"):
+    """A regenerated line with the key fields the file gives for it (compact, at the end;
+    ``field``: ``keys_us`` in a µs log)."""
     if "keys_total" not in obj:
         return line
     extra = ""
     if "keys" in obj:
-        extra += ',"keys":' + _compact(obj["keys"])
+        extra += ',"%s":' % field + _compact(obj["keys"])
     return line[:-1] + extra + ',"keys_total":%d}' % obj["keys_total"]
 
 
@@ -383,6 +396,7 @@ def replay_lines(entries, spans=None):
     and the file's ``keys`` lines (key events only) where the file has them. ``spans``:
     as for ``replay_events``."""
     out = iter(replay_events(entries, spans))
+    field = "keys_us" if is_micro(entries) else "keys"
     lines = []
     for line, obj in entries:
         if obj["ev"] == "keys":
@@ -391,7 +405,7 @@ def replay_lines(entries, spans=None):
         regenerated = next(out, None)
         if regenerated is None:
             return lines
-        lines.append(_with_keys(regenerated, obj))
+        lines.append(_with_keys(regenerated, obj, field))
     lines.extend(out)  # what the rules produce after the file's end
     return lines
 
@@ -458,8 +472,35 @@ def read_entries(path, data=None):
     if is_version_2(data):
         from host_sim.replay_games import parse_games_log
 
-        return parse_games_log(text, path)
-    return parse_log(text, path)
+        entries = parse_games_log(text, path)
+    else:
+        entries = parse_log(text, path)
+    _read_micro(entries, path)
+    return entries
+
+
+def is_micro(entries):
+    """Are the log's key events stamped in µs (the PIO's edge stamps, issue 19)? Its match
+    line says ``"stamped_by":"pio"`` and its key record is ``keys_us`` (docs/match-log.md)."""
+    return entries[0][1].get("stamped_by") == "pio"
+
+
+def _read_micro(entries, path):
+    """A µs log's ``keys_us`` become its entries' ``keys`` (times in µs; ``KEY_FIELD``
+    names the field again where a line is rebuilt); LogError for a log that mixes them."""
+    header = entries[0][1]
+    if "stamped_by" in header and header["stamped_by"] != "pio":
+        raise LogError(
+            f'{path}: line 1: stamped_by must be "pio" (or absent: the keypad\'s), not'
+            f" {json.dumps(header['stamped_by'])[:40]}"
+        )
+    micro = is_micro(entries)
+    for number, (_, obj) in enumerate(entries, 1):
+        if ("keys" in obj and micro) or ("keys_us" in obj and not micro):
+            field, stamps = ("keys", "µs") if micro else ("keys_us", "ms")
+            raise LogError(f"{path}: line {number}: {field} in a log whose key times are {stamps}")
+        if "keys_us" in obj:
+            obj["keys"] = obj.pop("keys_us")
 
 
 def replay_file(path, data=None):

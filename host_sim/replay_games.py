@@ -215,7 +215,8 @@ def session_of(header, path="log"):
     except (ValueError, TypeError) as e:
         raise LogError(f"{path}: line 1: rules: {e}") from None
     core = make_core(game, rules, header["players"])
-    return GameSession(core, header["seed"], rules, best_of_for(game, header["best_of"]))
+    best_of = best_of_for(game, header["best_of"])
+    return GameSession(core, header["seed"], rules, best_of, header.get("stamped_by") == "pio")
 
 
 def regenerate_lines(header, keys, path="log"):
@@ -223,6 +224,7 @@ def regenerate_lines(header, keys, path="log"):
     record ``replay.check_record`` checked), grouped by millisecond as the board's loop
     hands them to the session: the key fields included (the session writes them)."""
     session = session_of(header, path)
+    unit = 1000 if session.log.micro else 1  # the key times' (µs or ms)
     out = []
     session.log.drain(out.append)
     i = 0
@@ -232,7 +234,9 @@ def regenerate_lines(header, keys, path="log"):
         while i < len(keys) and keys[i][0] == t:
             events.append(keys[i][1:])
             i += 1
-        session.step(t, events)
+        if unit > 1:  # one instant is one µs: its µs past the ms go into the key record
+            session.match.group_sub = t % unit
+        session.step(t // unit, events)
         session.log.drain(out.append)
         if session.match.phase == OVER:  # key events after the match's end are not replayed
             break

@@ -165,7 +165,8 @@ def cards(*names):
 
 
 class EventQueue:
-    """A keypad.EventQueue stand-in: (timestamp, key, pressed) items in scan order."""
+    """A keypad.EventQueue stand-in: (timestamp, key, pressed) items in scan order; a µs
+    source's items (timestamp, key, pressed, sub_us) also say the µs past the ms."""
 
     def __init__(self, items=()):
         self.items = list(items)
@@ -175,7 +176,10 @@ class EventQueue:
     def get_into(self, event):
         if not self.items:
             return False
-        event.timestamp, event.key_number, event.pressed = self.items.pop(0)
+        item = self.items.pop(0)
+        event.timestamp, event.key_number, event.pressed = item[:3]
+        if len(item) > 3:
+            event.sub_us = item[3]
         return True
 
     def __len__(self):

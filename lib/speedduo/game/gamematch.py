@@ -96,8 +96,9 @@ class GameMatch(Phases):
         log = self.log
         keys = self.group_key
         downs = self.group_down
+        sub = self.group_sub
         for i in range(n):
-            log.key(now, keys[i], downs[i])
+            log.key(now, keys[i], downs[i], sub)
         self.advance(now)
         if n:
             self._apply(now, n)
@@ -177,8 +178,9 @@ class GameSession:
     """Match + log: key events in, log lines out (the runner's and the replay's; the
     board's arbiter hands its instants to the match itself)."""
 
-    def __init__(self, core, seed: int, rules, best_of: int) -> None:
-        self.log = GameLog()
+    def __init__(self, core, seed: int, rules, best_of: int, micro: bool = False) -> None:
+        """``micro``: the key events are stamped in µs (``GameLog``'s)."""
+        self.log = GameLog(micro)
         self.match = GameMatch(core, seed, rules, best_of, self.log)
         self.core = core
         self.players = core.players

@@ -103,6 +103,7 @@ class Phases:
         self.held = bytearray(KEYS_PER_PLAYER * players)
         self.group_key = bytearray(_GROUP)
         self.group_down = bytearray(_GROUP)
+        self.group_sub = -1  # the instant's µs past its ms (the arbiter's; -1: a ms source)
         self.log = log
         log.match = self
 

@@ -44,7 +44,11 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.game.codes import EV_DEAL, EV_MATCH_END, NULL_PLAYER
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: re-exported)
     KEY_TEXT_MAX,
+    KEY_US_TEXT_MAX,
     KEYS_CAPACITY,
+    KEYS_FIELD,
+    KEYS_US_FIELD,
+    STAMPED_BY_PIO,
     card_into,
     int_into,
     key_into,
@@ -87,7 +91,12 @@ EV_WORDS = (
 class GameLog:
     """Writes events as JSON Lines into a pool of reusable lines, the key record onto them."""
 
-    def __init__(self) -> None:
+    def __init__(self, micro: bool = False) -> None:
+        """``micro``: the key events are stamped in µs (``keys_us``, the match line says
+        ``stamped_by``; the arbiter's ``micro``)."""
+        self.micro = micro
+        self._keys_field = KEYS_US_FIELD if micro else KEYS_FIELD
+        self._key_room = KEY_US_TEXT_MAX if micro else KEY_TEXT_MAX
         self._pool = [bytearray(_LINE_ROOM) for _ in range(_LINES)]
         for line in self._pool:
             line[:] = b""  # empty; the capacity stays
@@ -100,6 +109,7 @@ class GameLog:
         self._key_t = array("i", [0] * _KEYS_NOTED)
         self._key_key = bytearray(_KEYS_NOTED)
         self._key_down = bytearray(_KEYS_NOTED)
+        self._key_sub = array("h", [-1] * _KEYS_NOTED)  # µs past t (-1: a ms log)
         self._keys_noted = 0
         self._open = False  # the last line ended, its key record and "}" not written yet
         self.keys_total = 0
@@ -149,10 +159,13 @@ class GameLog:
                 % (LOG_VERSION, game, players, seed, options, best_of, tie_first)
             ).encode()
         )
+        if self.micro:
+            line.extend(STAMPED_BY_PIO)
         self._finish()
 
-    def key(self, t: int, key: int, pressed: int) -> None:
-        """A key event read (``[t, key, pressed]``, t in ms since the match began).
+    def key(self, t: int, key: int, pressed: int, sub: int = -1) -> None:
+        """A key event read (``[t, key, pressed]``, t in ms since the match began; in a
+        µs log ``sub``, the µs past t).
 
         Record now, write later: the event is noted in three arrays and its text is
         written when the line it rides on is closed (``_close``: the loop's drain, after
@@ -162,21 +175,23 @@ class GameLog:
         if self._open:  # a line ended before this event: its record is complete
             self._close()
         n = self._keys_noted
-        if len(self._keys) + (n + 1) * KEY_TEXT_MAX <= KEYS_CAPACITY:
+        room = self._key_room
+        if len(self._keys) + (n + 1) * room <= KEYS_CAPACITY:
             self._key_t[n] = t
             self._key_key[n] = key
             self._key_down[n] = pressed
+            self._key_sub[n] = sub
             self._keys_noted = n + 1
             self.keys_total += 1
             return
         self._write_keys()
-        if len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go now
+        if len(self._keys) + room > KEYS_CAPACITY:  # no room: the waiting ones go now
             line = self._new_line()
             line.extend(b'{"ev":"keys"')
             self._kind = 0
-            keys_into(line, self._keys, self.keys_total)
+            keys_into(line, self._keys, self.keys_total, self._keys_field)
             self._finish()
-        key_into(self._keys, t, key, pressed)
+        key_into(self._keys, t, key, pressed, sub)
         self.keys_total += 1
 
     # ---- one event, field by field (allocation-free) ----
@@ -298,8 +313,9 @@ class GameLog:
         ts = self._key_t
         ks = self._key_key
         downs = self._key_down
+        subs = self._key_sub
         for i in range(self._keys_noted):
-            key_into(keys, ts[i], ks[i], downs[i])
+            key_into(keys, ts[i], ks[i], downs[i], subs[i])
         self._keys_noted = 0
 
     def _close(self) -> None:
@@ -309,7 +325,7 @@ class GameLog:
             self._write_keys()
         line = self._line
         if len(self._keys) or self._kind == EV_MATCH_END:
-            keys_into(line, self._keys, self.keys_total)
+            keys_into(line, self._keys, self.keys_total, self._keys_field)
         line.append(125)  # }
 
     # ---- the way out ----

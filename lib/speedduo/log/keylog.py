@@ -31,6 +31,8 @@ class KeyRecorder:
         self.start_ticks = start_ticks
         self.match = match
         self._last = 0  # match time of the last event read
+        self._last_sub = 0  # ... its µs past that ms (a µs log: ``log.micro``)
+        self._micro = log.micro
         self._reads = 0  # events read so far
         self._loss_at = -1  # a loss seen: mark it once this many were read (-1: none seen)
         log.keys_total = 0
@@ -42,11 +44,14 @@ class KeyRecorder:
         if not events.get_into(event):
             return False
         t = ticks_diff(event.timestamp, self.start_ticks)
+        sub = event.sub_us if self._micro else 0  # µs past t (the log's ``micro``)
         if t < 0:
             t = 0
+            sub = 0
         self._last = t
+        self._last_sub = sub
         self._reads += 1
-        self.log.put_key(t, event.key_number, 1 if event.pressed else 0)
+        self.log.put_key(t, event.key_number, 1 if event.pressed else 0, sub)
         if self._reads == self._loss_at:  # the last event queued before the loss
             self._mark_loss()
         return True
@@ -59,7 +64,7 @@ class KeyRecorder:
 
     def _mark_loss(self) -> None:
         """Put the loss mark here (after the events read so far)."""
-        self.log.put_key(self._last, KEY_OVERFLOW, 0)
+        self.log.put_key(self._last, KEY_OVERFLOW, 0, self._last_sub)
 
     @property
     def overflowed(self) -> bool:
@@ -83,6 +88,6 @@ class KeyRecorder:
                 self._mark_loss()
             hand = self.match.hand
             counted = 0 if hand.over else hand.hand_no  # as the arbiter counts it
-            self.log.put_key(self._last, KEY_CLEARED, counted)
+            self.log.put_key(self._last, KEY_CLEARED, counted, self._last_sub)
             self._loss_at = -1
         events.clear()

@@ -29,6 +29,10 @@ from speedduo.game.codes import NULL_PLAYER
 # pending key text + the longest line (match header, ~450) + the key fields < a line's room
 KEYS_CAPACITY = const(400)
 KEY_TEXT_MAX = const(26)  # the longest key entry: [t,-1,hand], with t a 10-digit ms count
+KEY_US_TEXT_MAX = const(29)  # ... with t in µs (``keys_us``): 3 digits more
+KEYS_FIELD = b',"keys":['  # the key record's field: t in ms (the keypad's stamps)
+KEYS_US_FIELD = b',"keys_us":['  # ... t in µs (the PIO's edge stamps, issue 19)
+STAMPED_BY_PIO = b',"stamped_by":"pio"'  # the match line of a log whose keys are in µs
 
 _ZEROS = (b"", b"0", b"00", b"000", b"0000", b"00000")
 
@@ -87,14 +91,23 @@ def player_into(line, p: int) -> None:
         int_into(line, p)
 
 
-def key_into(keys, t: int, key: int, n: int) -> None:
+def key_into(keys, t: int, key: int, n: int, sub: int = -1) -> None:
     """One key entry ``[t,key,n]`` joins the waiting ones in ``keys``; the caller made
     room (``len(keys) + KEY_TEXT_MAX > KEYS_CAPACITY``: they go on a line first) and
-    counts it in its ``keys_total``."""
+    counts it in its ``keys_total``. ``sub`` (0-999, a µs log's): ``t`` is written in
+    µs, ``t`` ms and ``sub`` µs (the digits side by side: no large int is made)."""
     if len(keys):
         keys.append(44)  # ,
     keys.append(91)  # [
-    int_into(keys, t)
+    if sub < 0:
+        int_into(keys, t)
+    elif t <= 0:  # (before the match's time 0: a few ms at most)
+        int_into(keys, t * 1000 + sub)
+    else:
+        int_into(keys, t)
+        keys.append(48 + sub // 100)
+        keys.append(48 + sub // 10 % 10)
+        keys.append(48 + sub % 10)
     keys.append(44)
     if 0 <= key < 10:  # one digit written here: a call less on every key event
         keys.append(48 + key)
@@ -108,11 +121,11 @@ def key_into(keys, t: int, key: int, n: int) -> None:
     keys.append(93)  # ]
 
 
-def keys_into(line, keys, total: int) -> None:
+def keys_into(line, keys, total: int, field=KEYS_FIELD) -> None:
     """The waiting key entries (emptied) and the running count onto ``line``:
-    ``,"keys":[...],"keys_total":N``."""
+    ``,"keys":[...],"keys_total":N`` (``field``: ``KEYS_US_FIELD`` in a µs log)."""
     if len(keys):
-        line.extend(b',"keys":[')
+        line.extend(field)
         line.extend(keys)
         line.append(93)  # ]
         keys[:] = b""

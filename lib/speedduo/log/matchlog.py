@@ -80,8 +80,12 @@ from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words f
 from speedduo.log.dealtext import DEAL_AT, DEAL_TEMPLATE
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
     KEY_TEXT_MAX,
+    KEY_US_TEXT_MAX,
     KEYS_CAPACITY,
+    KEYS_FIELD,
+    KEYS_US_FIELD,
     RANK_BYTES,
+    STAMPED_BY_PIO,
     SUIT_BYTES,
     card_into,
     field_into,
@@ -115,7 +119,12 @@ _GATHER_DECK = const(-2)  # _lists: a V3/V4 deal's records are gathered first
 class MatchLog:
     """A ring of fixed-width event records plus the JSON Lines formatter."""
 
-    def __init__(self, capacity: int = 256) -> None:
+    def __init__(self, capacity: int = 256, micro: bool = False) -> None:
+        """``micro``: the key events are stamped in µs (``keys_us``, the match line says
+        ``stamped_by``; keylog.KeyRecorder's events carry ``sub_us``)."""
+        self.micro = micro
+        self._keys_field = KEYS_US_FIELD if micro else KEYS_FIELD
+        self._key_room = KEY_US_TEXT_MAX if micro else KEY_TEXT_MAX
         self._ring = bytearray(capacity * _RECORD)
         self._capacity = capacity
         self._head = 0  # next record to format
@@ -223,17 +232,17 @@ class MatchLog:
         self._seen = 0
         return lines
 
-    def put_key(self, t, key, pressed) -> None:
+    def put_key(self, t, key, pressed, sub=0) -> None:
         """A key event the arbiter read (KEY_OVERFLOW / KEY_CLEARED: a loss's marks;
         ``pressed`` is then 0 / the hand that counted the loss). Formatted into the
-        ``keys`` field of the next line (``_key``)."""
-        self._put(EV_KEY, key, pressed, 0, 0, 0, 0, t, 0)
+        ``keys`` field of the next line (``_key``); ``sub``: the µs past ``t`` (a µs log)."""
+        self._put(EV_KEY, key, pressed, 0, 0, 0, 0, t, sub)
 
     def _key(self, r, i, sink) -> int:
         """A KEY record: its entry joins the waiting ones (a ``keys`` line first when full);
         a loss's marks are the keys -1 (KEY_OVERFLOW) and -2 (KEY_CLEARED)."""
         lines = 0
-        if len(self._keys) + KEY_TEXT_MAX > KEYS_CAPACITY:  # no room: the waiting ones go out now
+        if len(self._keys) + self._key_room > KEYS_CAPACITY:  # no room: the waiting ones go first
             line = self.line
             line[:] = b'{"ev":"keys"}'
             self._with_keys()
@@ -245,7 +254,8 @@ class MatchLog:
         elif key == KEY_CLEARED:
             key = -2
         t = r[i + 8] | (r[i + 9] << 8) | (r[i + 10] << 16) | (r[i + 11] << 24)
-        key_into(self._keys, t, key, r[i + 2])
+        sub = r[i + 12] | (r[i + 13] << 8) if self.micro else -1
+        key_into(self._keys, t, key, r[i + 2], sub)
         self.keys_total += 1
         return lines
 
@@ -254,7 +264,7 @@ class MatchLog:
         and the running count: ``,"keys":[...],"keys_total":N}``."""
         line = self.line
         line[len(line) - 1 :] = b""  # the closing }
-        keys_into(line, self._keys, self.keys_total)
+        keys_into(line, self._keys, self.keys_total, self._keys_field)
         line.append(125)  # }
 
     def _format(self, r, i) -> bool:
@@ -308,6 +318,8 @@ class MatchLog:
                 int_into(line, value)
         field_into(line, b'},"best_of":', best_of)
         field_into(line, b',"tie_break":"alternate","tie_first":', tie_first)
+        if self.micro:
+            line.extend(STAMPED_BY_PIO)
         return True
 
     def put_deal(self, hand_no: int, size: int, deck_chunks) -> None:

@@ -38,6 +38,7 @@ class App:
         *,
         event,
         sound=None,
+        micro=False,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
         PLAY press's keypad timestamp, so match times follow the keys, not the loop);
@@ -46,25 +47,28 @@ class App:
         the board): it stands in front of ``events``, so its presses are key events.
         ``sound``: a ``sound.Sound`` (the piezo), told the core's records and each
         change of the match's phase, and advanced every pass while a tune plays (it
-        only sets the PWM's registers)."""
+        only sets the PWM's registers). ``micro``: ``events`` stamps every edge in µs
+        (the PIO's edge stamps, ``edges.py``): its events carry ``sub_us``, the arbiter
+        orders by it and the log writes ``keys_us`` (docs/match-log.md)."""
         # classic Speed's match, log and key record are imported here, not with the loop:
         # the other games' GameApp (an App) never brings them onto the board's heap
         from speedduo.game.match import Match
         from speedduo.log.keylog import KeyRecorder
         from speedduo.log.matchlog import MatchLog
 
-        log = MatchLog()
+        log = MatchLog(micro=micro)
         match = Match(seed, rules, best_of, log)
         if start_ticks is None:
             start_ticks = ticks_ms()
         if opponent is not None:
+            opponent.micro = micro
             # the opponent reads the real queue into ``event``; the arbiter reads the
             # merged stream into the opponent's own (keypad.Event is read-only on the board)
             events = opponent.join(events, match, start_ticks, event)
             event = opponent.event
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, log, start_ticks, match)
-        arbiter = Arbiter(recorder, match, start_ticks, event)
+        arbiter = Arbiter(recorder, match, start_ticks, event, micro)
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
 
     def _start(self, ticks_ms, log, match, arbiter, send_line, screens, opponent, sound):

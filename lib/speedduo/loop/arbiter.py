@@ -37,6 +37,15 @@ nothing recorded is not handed over, and an instant the match's clock has
 already passed goes to the millisecond after it (the record never runs back).
 In both, a press of a key already down (its release was lost) follows a release
 of it at the same instant, and chatter does not reach the match.
+
+Who was first, to the microsecond (issue 19, docs/rules.md "Who was first"): with a
+source that stamps every edge in µs (``micro``: the PIO's edge stamps, ``edges.py``)
+an event also says its µs past the millisecond (``sub_us``), and an instant is one
+µs: of two presses for one pile in the same millisecond the earlier is applied
+first and wins; a tie is only the same µs. The match's clock stays in ms (the
+instants of one ms are handed over one after another, each at that ms), rebounce
+too; the instant's µs is the match's ``group_sub`` while it is handed over (the key
+record writes it).
 """
 
 from array import array
@@ -57,20 +66,24 @@ REBOUNCE_MS = const(25)
 class Arbiter:
     """Turns keypad events into plays, target switches and claims, in time order."""
 
-    def __init__(self, events, match, start_ticks: int, event) -> None:
+    def __init__(self, events, match, start_ticks: int, event, micro: bool = False) -> None:
         """``events``: a keypad.EventQueue (or what reads one: keylog.KeyRecorder);
-        ``event``: a keypad.Event to read into, made by the board glue (board_io)."""
+        ``event``: a keypad.Event to read into, made by the board glue (board_io);
+        ``micro``: the events carry ``sub_us`` (the module docstring)."""
         self.events = events
         self.match = match
         self.start_ticks = start_ticks  # ticks_ms at the match's time 0
         self._event = event
-        self.batch = KeyBatch()
+        self.batch = KeyBatch(micro)
         self._match_time = self.match_time  # made once (making a bound method allocates)
         self._held = match.held  # 1: the key is down (the match reads it: V5's claim)
         self._keys = len(match.held)  # keys past the players' rows are not the match's
         self._released_at = array("i", [-REBOUNCE_MS] * self._keys)
         self._paired = match.KEYS_PAIRED  # the key record's kind (above)
         self.moved_to = -1  # the match time the match's clock has been moved on to
+        self._micro = micro
+        self._instant_at = -1  # the last instant handed over: its stamp's ms, and the ms
+        self._instant_t = -1  # it was handed over at
         self.presses = 0  # key-down events seen
         self.applied = 0  # presses applied (not bounce), so the app knows to redraw
         self.bounces = 0  # presses dropped as contact bounce
@@ -133,9 +146,13 @@ class Arbiter:
         conflict). Rebounce and the keys down here, the rest is the match's."""
         batch = self.batch
         paired = self._paired
-        t = batch.at[first]
-        if paired and t <= self.moved_to:  # the clock is past it already: the next ms
-            t = self.moved_to + 1
+        at = batch.at[first]
+        t = at
+        if paired:
+            if at == self._instant_at and self._micro:  # a µs after the instant before: its ms
+                t = self._instant_t
+            elif t <= self.moved_to:  # the clock is past it already: the next ms
+                t = self.moved_to + 1
         match = self.match
         held = self._held
         keys = match.group_key
@@ -169,5 +186,9 @@ class Arbiter:
         if n or not paired:
             if t > self.moved_to:
                 self.moved_to = t
+            self._instant_at = at
+            self._instant_t = t
+            if self._micro:
+                match.group_sub = batch.sub[first]
             match.step_group(t, n)
         self.applied += presses

@@ -68,13 +68,15 @@ class GameApp(App):
         if start_ticks is None:
             start_ticks = ticks_ms()
         self.start_ticks = start_ticks
+        log = session.log
+        micro = log.micro  # the session's: µs stamps (App's ``micro``)
         if opponent is not None:
+            opponent.micro = micro
             events = opponent.join(events, match, start_ticks, event)
             event = opponent.event
-        log = session.log
         log.notes_on = True
         log.sink = send_line  # a pass that logs more than the log's pool holds
-        arbiter = Arbiter(events, match, start_ticks, event)
+        arbiter = Arbiter(events, match, start_ticks, event, micro)
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
 
 

@@ -8,6 +8,11 @@ making one per call would allocate), and sorts them by time, stably (the queue
 is nearly always in order already). The caller applies the instants before
 ``now`` (``group_end`` finds where one ends) and ``keep_from`` holds the rest for
 the next pass: a scan later in the same millisecond may still add to them.
+
+With a microsecond source (``micro``: the PIO's edge stamps, issue 19) each event
+also carries ``sub_us``, the microseconds past its millisecond (0-999), and an
+instant is one microsecond: events are ordered by (ms, µs) and ``group_end`` ends
+an instant where either differs. The ms stay the match's clock; the µs only order.
 """
 
 from array import array
@@ -18,10 +23,12 @@ BATCH = const(64)  # as many events as the keypad queue holds
 
 
 class KeyBatch:
-    def __init__(self) -> None:
+    def __init__(self, micro: bool = False) -> None:
         self.key = bytearray(BATCH)  # key numbers
         self.down = bytearray(BATCH)  # 1: pressed, 0: released
         self.at = array("i", [0] * BATCH)  # match ms
+        self.sub = array("H", [0] * BATCH)  # µs past ``at`` (0 unless ``micro``)
+        self.micro = micro
         self.count = 0  # events held (after keep_from: the ones kept for the next pass)
 
     def read(self, events, event, time_of) -> int:
@@ -30,6 +37,8 @@ class KeyBatch:
         key = self.key
         down = self.down
         at = self.at
+        sub = self.sub
+        micro = self.micro
         count = self.count
         presses = 0
         while count < BATCH and events.get_into(event):
@@ -40,29 +49,37 @@ class KeyBatch:
             else:
                 down[count] = 0
             at[count] = time_of(event.timestamp)
+            if micro:
+                sub[count] = event.sub_us
             count += 1
         self.count = count
         for i in range(1, count):  # stable insertion sort by time
             t = at[i]
+            u = sub[i]
             k = key[i]
             d = down[i]
             j = i - 1
-            while j >= 0 and at[j] > t:
+            while j >= 0 and (at[j] > t or (at[j] == t and sub[j] > u)):
                 at[j + 1] = at[j]
+                sub[j + 1] = sub[j]
                 key[j + 1] = key[j]
                 down[j + 1] = down[j]
                 j -= 1
             at[j + 1] = t
+            sub[j + 1] = u
             key[j + 1] = k
             down[j + 1] = d
         return presses
 
     def group_end(self, first: int) -> int:
-        """The end of the instant (events of one match ms) that starts at ``first``."""
+        """The end of the instant (events of one match ms, one µs with ``micro``) that
+        starts at ``first``."""
         at = self.at
+        sub = self.sub
         t = at[first]
+        u = sub[first]
         end = first + 1
-        while end < self.count and at[end] == t:
+        while end < self.count and at[end] == t and sub[end] == u:
             end += 1
         return end
 
@@ -71,10 +88,12 @@ class KeyBatch:
         key = self.key
         down = self.down
         at = self.at
+        sub = self.sub
         kept = 0
         for i in range(first, self.count):
             key[kept] = key[i]
             down[kept] = down[i]
             at[kept] = at[i]
+            sub[kept] = sub[i]
             kept += 1
         self.count = kept

@@ -126,6 +126,7 @@ class KeyEvent:
         self.key_number = 0
         self.pressed = False
         self.timestamp = 0
+        self.sub_us = 0  # µs past ``timestamp`` (a µs source's events; the plan's: 0)
 
 
 class Opponent:
@@ -164,6 +165,7 @@ class Opponent:
         self.events = None  # type: Any  # the real keypad.EventQueue
         self.match = None  # type: Any
         self.start_ticks = 0
+        self.micro = False  # the real events carry ``sub_us`` (a µs source: App sets it)
         self.presses = 0  # presses it made
         self.ignored = 0  # physical presses of its row, dropped
 
@@ -262,6 +264,7 @@ class Opponent:
                 event.key_number = key
                 event.pressed = self._down[i] == 1
                 event.timestamp = ticks_add(self.start_ticks, t)
+                event.sub_us = 0
                 i += 1
                 if i == self._n:
                     i = 0
@@ -272,6 +275,8 @@ class Opponent:
             event.key_number = real.key_number
             event.pressed = real.pressed
             event.timestamp = real.timestamp
+            if self.micro:
+                event.sub_us = real.sub_us
             self._has_real = False
             return True
         return False

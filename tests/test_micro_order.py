@@ -1,0 +1,117 @@
+"""Who was first, to the microsecond (issue 19): with a source that stamps every edge in
+µs (the PIO's, ``edges.py``) the one arbiter orders presses by µs, a tie is only the
+same µs, and the match log's key record (``keys_us``) says the µs and replays.
+
+The race (as bench/bench_fairness.py's): pile 0 shows 5H, player 0 holds 4S and
+player 1 6D in slot 0, both fit pile 0 only, everything else fits nothing; both press
+slot 0 (keys 1 and 8) in the same millisecond."""
+
+import json
+
+import pytest
+from conftest import EventQueue
+from position import set_piles, set_player
+from speedduo.game.match import PLAYING, Match
+from speedduo.game.rules import Rules
+from speedduo.log.keylog import KeyRecorder
+from speedduo.log.matchlog import MatchLog
+from speedduo.loop.arbiter import Arbiter
+from speedduo.loop.opponent import KeyEvent
+
+PILE0_TOP = 17  # 5H
+PILE1_TOP = 51  # KC
+RACE_CARD = (12, 22)  # 4S (player 0), 6D (player 1): both fit 5H only
+FILLER = (32, 33, 36, 37, 34, 35, 38, 39)  # nines and tens: fit neither
+SLOT0_KEY = (1, 8)
+
+
+class Table:
+    """A classic match fed a µs key source (timestamp ms + ``sub_us``)."""
+
+    def __init__(self, micro=True, seed=1):
+        self.queue = EventQueue()
+        self.log = MatchLog(micro=micro)
+        self.match = Match(seed, Rules(), 3, self.log)
+        recorder = KeyRecorder(self.queue, self.log, 0, self.match)  # the key record
+        self.arbiter = Arbiter(recorder, self.match, 0, KeyEvent(), micro)
+        self.lines = []
+        self.now = self.match.countdown_ms + 1000
+        self.arbiter.service(self.now)  # the countdown ends: the deal
+        self.drain()
+        assert self.match.phase == PLAYING
+
+    def drain(self):
+        self.log.drain(self.lines.append)  # (each line a str)
+
+    def race(self, first, at_ms, first_sub, second_sub):
+        """Player ``first`` presses slot 0 at (at_ms, first_sub), the other at second_sub
+        of the same ms (the later, or the same µs); who won pile 0?"""
+        hand = self.match.hand
+        set_piles(hand, bytes([PILE0_TOP]), bytes([PILE1_TOP]))
+        for p in range(2):
+            slots = bytes([RACE_CARD[p]] + list(FILLER[p * 4 : p * 4 + 4]))
+            set_player(hand, p, slots, bytes(FILLER[i % 8] for i in range(15)), bytes(FILLER[:5]))
+            hand.set_target(p, 0)
+        later = 1 - first
+        # the queue in key-number order, as a reader would hand out edges of one pass
+        items = [
+            (at_ms, SLOT0_KEY[first], True, first_sub),
+            (at_ms, SLOT0_KEY[later], True, second_sub),
+        ]
+        items.sort(key=lambda item: item[1])
+        items += [(at_ms + 30, SLOT0_KEY[p], False, 0) for p in range(2)]
+        self.queue.items = items
+        self.arbiter.service(at_ms + 40)
+        self.drain()
+        top = hand.top(0)
+        return RACE_CARD.index(top)
+
+
+@pytest.mark.parametrize("delta_us", [1, 5, 20, 100, 500])
+@pytest.mark.parametrize("first", [0, 1])
+def test_the_earlier_of_two_presses_in_one_millisecond_wins_by_microseconds(delta_us, first):
+    table = Table()
+    at = table.now + 500
+    sub = 999 - delta_us  # both in one millisecond
+    assert table.race(first, at, sub, sub + delta_us) == first
+    assert table.match.hand.ties == 0
+
+
+def test_presses_in_the_same_microsecond_are_a_tie_that_alternates_from_tie_first():
+    table = Table()
+    tie_first = table.match.tie_first
+    winners = []
+    at = table.now
+    for _ in range(4):
+        at += 500
+        winners.append(table.race(0, at, 123, 123))
+    assert winners == [tie_first, 1 - tie_first, tie_first, 1 - tie_first]
+    assert table.match.hand.ties == 4
+
+
+def test_with_millisecond_stamps_the_same_presses_are_a_tie():
+    # the keypad's build: no sub_us, so one millisecond is one instant
+    table = Table(micro=False)
+    table.race(1, table.now + 500, 0, 0)
+    assert table.match.hand.ties == 1
+
+
+def test_the_key_record_says_the_microseconds_and_the_match_line_says_pio_stamped_them():
+    table = Table()
+    at = table.now + 500
+    table.race(1, at, 17, 22)
+    match_line = json.loads(table.lines[0])
+    assert match_line["stamped_by"] == "pio"
+    keys = [entry for line in table.lines for entry in json.loads(line).get("keys_us", ())]
+    assert [at * 1000 + 17, SLOT0_KEY[1], 1] in keys
+    assert [at * 1000 + 22, SLOT0_KEY[0], 1] in keys
+    assert not any("keys" in json.loads(line) for line in table.lines)
+
+
+def test_a_millisecond_log_is_unchanged_no_stamped_by_and_keys_in_ms():
+    table = Table(micro=False)
+    at = table.now + 500
+    table.race(1, at, 0, 0)
+    assert "stamped_by" not in json.loads(table.lines[0])
+    keys = [entry for line in table.lines for entry in json.loads(line).get("keys", ())]
+    assert [at, SLOT0_KEY[0], 1] in keys
