@@ -9,7 +9,7 @@ import os
 import tempfile
 
 import pytest
-from conftest import ROOT, needs_firmware
+from conftest import needs_firmware
 
 from host_sim import device_run
 from host_sim.fatimage import fat12_image
@@ -29,9 +29,16 @@ import board
 import pwmio
 import supervisor
 from array import array
+
+gc.collect()
+free = [gc.mem_free()]
 from speedduo.loop import edges
 
+gc.collect()
+free.append(gc.mem_free())
 reader = edges.start(board, supervisor.ticks_ms, %(debounce)d)
+gc.collect()
+free.append(gc.mem_free())
 tone = pwmio.PWMOut(board.GP15, frequency=2000, duty_cycle=32768, variable_frequency=True)
 event = edges.Edge()
 keys = bytearray(200)
@@ -59,6 +66,7 @@ idle_ms = supervisor.ticks_ms() - t0
 print("edges-test reads", reads, "grew", grew, "idle_ms", idle_ms)
 for i in range(n):
     print("edges-test event", keys[i], downs[i], times[i])
+print("edges-test heap module", free[0] - free[1], "reader", free[1] - free[2])
 print("edges-test done")
 """
 
@@ -92,12 +100,17 @@ def schedule():
     return edges, cases
 
 
-def run_reader():
-    firmware = device_run.find_firmware()
-    files = [("boot.py", open(os.path.join(ROOT, "boot.py"), "rb").read())]
-    for rel in ("__init__.py", "loop/__init__.py", "loop/pins.py", "loop/edges.py"):
-        with open(os.path.join(ROOT, "lib", "speedduo", rel), "rb") as f:
-            files.append(("lib/speedduo/" + rel, f.read()))
+NEEDED = ("boot", "lib/speedduo/__init__", "lib/speedduo/loop/__init__", "lib/speedduo/loop/pins")
+
+
+def run_reader(deploy="py"):
+    """Boot with ``code.py`` (CODE) and the reader's modules as ``deploy`` puts them."""
+    firmware = device_run.find_firmware(need_mpy_cross=deploy == "mpy")
+    with tempfile.TemporaryDirectory() as build:
+        drive = device_run.drive_files("", deploy, firmware.get("mpy-cross"), build)
+    wanted = NEEDED + ("lib/speedduo/loop/edges",)
+    files = [(rel, data) for rel, data in drive if rel.rsplit(".", 1)[0] in wanted]
+    assert len(files) == len(wanted), [rel for rel, _ in files]
     run_ms = (END_US - CODE_FROM_US) // 1000
     code = CODE % {"debounce": DEBOUNCE_US, "run_ms": run_ms}
     files.append(("code.py", code.encode()))
@@ -244,8 +257,10 @@ def test_the_tone_on_gp15_plays_throughout_and_stays_out_of_the_snapshot(run):
     assert all(t >= cases["burst"][0] - START_US - 2 for k, _, t in _events(run) if k in quiet)
 
 
-if __name__ == "__main__":
-    result, console, pwm, cases = run_reader()
+if __name__ == "__main__":  # the run's console, e.g. for the heap figures: [py|mpy]
+    import sys
+
+    result, console, pwm, cases = run_reader(*sys.argv[1:])
     print(result)
     print(console[-4000:])
     print(pwm[:2000])
