@@ -42,6 +42,8 @@
 // waiting for an interrupt, e.g. in time.sleep: the idle power-off's naps),
 // host_sent.jsonl (with `data_send`: each OUT packet the board took, {t_us, data hex}).
 // Times are emulated µs since power-on (rp2040js cycle clock, 125 MHz, core 0 only).
+// The PIO state machines run on that clock too (attachPioClock): one instruction per
+// clock-divider period, [delay] cycles honoured, joined FIFOs 8 words deep.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,6 +59,7 @@ import {
 const FLASH_BASE = 0x10000000;
 const CIRCUITPY_OFFSET = 0x100000;
 const CYCLE_NS = 8; // 125 MHz
+const PIO_WAIT_NS = 64 * CYCLE_NS; // while a state machine runs, the core waits in steps this long
 
 function main() {
   const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
@@ -79,6 +82,9 @@ function main() {
   ss.padValue |= 0x40;
   ss.setInputValue(true);
 
+  // ---- the PIO blocks, clocked on emulated time (attachPioClock) ----
+  const pio = attachPioClock(mcu, clock);
+
   // ---- buttons: released (pulled up) until the schedule says otherwise ----
   const buttonPins = new Set(config.buttons.map((e) => e[1]));
   for (const gpio of config.button_gpios || []) buttonPins.add(gpio);
@@ -89,6 +95,7 @@ function main() {
     const t = clock.nanos;
     while (edgeIndex < edges.length && edges[edgeIndex][0] * 1000 <= t) {
       const [, gpio, pressed] = edges[edgeIndex++];
+      pio.catchUp(); // the state machines see the pin as it was until now
       mcu.gpio[gpio].setInputValue(!pressed);
     }
     scheduleEdge();
@@ -101,7 +108,7 @@ function main() {
   scheduleEdge();
 
   // ---- I2C: an SSD1306 per controller, bus time modelled ----
-  const buses = config.panels.map((panel, index) => attachPanel(mcu, clock, index, panel, config.out));
+  const buses = config.panels.map((panel, index) => attachPanel(mcu, clock, index, panel, config.out, pio));
 
   // ---- flash writes to the nvm sector: the flash chip's commands through the SSI ----
   const flashWriter = config.nvm ? attachFlashWriter(mcu, clock, config.nvm, config.out) : null;
@@ -214,9 +221,11 @@ function main() {
   };
   for (;;) {
     for (let i = 0; i < 200000; i++) {
+      if (pio.running && (i & 63) === 0) pio.catchUp();
       if (core.waiting) {
         const d = clock.nanosToNextAlarm;
-        const step = d > 0 ? d : CYCLE_NS;
+        // a running state machine may raise an interrupt: wait in short steps then
+        const step = d > 0 ? (pio.running ? Math.min(d, PIO_WAIT_NS) : d) : CYCLE_NS;
         const bucket = Math.floor(clock.nanos / 1e8);
         waitUs[bucket] = (waitUs[bucket] || 0) + step / 1000;
         clock.tick(step);
@@ -282,6 +291,87 @@ function main() {
     result.flash_io = flashWriter.io;
   }
   fs.writeFileSync(path.join(config.out, 'result.json'), JSON.stringify(result) + '\n');
+}
+
+// The PIO blocks on emulated time. rp2040js 1.4.1 runs a PIO block's state machines from
+// host setTimeout()s once one is enabled (1,000 steps at a time, whatever the emulated time),
+// ignores the clock divider and [delay] cycles, and keeps a joined RX FIFO 4 words deep; a
+// synchronous run loop never lets the timers fire, and a state machine still enabled at the
+// end keeps Node from exiting. Here the timers are never started: each enabled state machine
+// executes one instruction per clock-divider period (CLKDIV int + frac/256, times 8 ns) of
+// emulated time, and waits its instruction's [delay] cycles after it. The blocks catch up to
+// the emulated time (`catchUp`) before every read or write of their registers, before every
+// GPIO change the harness makes and every 64 CPU steps (the run loop); nothing is done while
+// no state machine is enabled. SHIFTCTRL's FJOIN_RX / FJOIN_TX give the joined FIFO the
+// chip's 8 words (the other one none).
+function attachPioClock(mcu, clock) {
+  const FJOIN_TX = 1 << 30;
+  const FJOIN_RX = 1 << 31;
+  const CTRL = 0x000;
+  const SM0_SHIFTCTRL = 0x0d0;
+  const SM_STRIDE = 0x18;
+  const blocks = mcu.pio;
+  const state = { running: false, catchUp };
+  const nextNs = blocks.map(() => [0, 0, 0, 0]); // when each state machine's next cycle falls
+  function periodNs(sm) {
+    const div = (sm.clockDivInt || 0x10000) + sm.clockDivFrac / 256;
+    return div * CYCLE_NS;
+  }
+  function catchUp() {
+    if (!state.running) return;
+    const now = clock.nanos;
+    for (let b = 0; b < blocks.length; b++) {
+      const block = blocks[b];
+      let stepped = false;
+      for (let m = 0; m < 4; m++) {
+        const sm = block.machines[m];
+        if (!sm.enabled) continue;
+        const period = periodNs(sm);
+        let next = nextNs[b][m];
+        while (next <= now) {
+          const before = sm.cycles;
+          sm.step();
+          next += Math.max(1, sm.cycles - before) * period; // the instruction, then its delay
+          stepped = true;
+        }
+        nextNs[b][m] = next;
+      }
+      if (stepped) block.checkChangedPins();
+    }
+  }
+  function setRunning() {
+    state.running = blocks.some((block) => block.machines.some((sm) => sm.enabled));
+  }
+  const resize = (fifo, words) => (fifo.size === words ? fifo : new fifo.constructor(words));
+  blocks.forEach((block, b) => {
+    block.run = () => {}; // no host timers: catchUp() steps the machines
+    const read = block.readUint32.bind(block);
+    block.readUint32 = (offset) => {
+      catchUp();
+      return read(offset);
+    };
+    const write = block.writeUint32.bind(block);
+    block.writeUint32 = (offset, value) => {
+      catchUp();
+      const was = block.machines.map((sm) => sm.enabled);
+      write(offset, value);
+      if (offset === CTRL) {
+        block.machines.forEach((sm, m) => {
+          if (sm.enabled && !was[m]) nextNs[b][m] = clock.nanos; // starts with the next cycle
+        });
+        setRunning();
+      }
+      const m = (offset - SM0_SHIFTCTRL) / SM_STRIDE;
+      if (Number.isInteger(m) && m >= 0 && m < 4) {
+        const sm = block.machines[m];
+        const joinRx = (value & FJOIN_RX) !== 0;
+        const joinTx = (value & FJOIN_TX) !== 0;
+        sm.rxFIFO = resize(sm.rxFIFO, joinRx ? 8 : joinTx ? 0 : 4);
+        sm.txFIFO = resize(sm.txFIFO, joinTx ? 8 : joinRx ? 0 : 4);
+      }
+    };
+  });
+  return state;
 }
 
 // The flash chip behind the SSI, for writes. On plain rp2040js 1.4.1 a microcontroller.nvm
@@ -415,13 +505,14 @@ function loadUF2(buffer, flash) {
 // One SSD1306 on one RP2040 I2C controller. Each start, address byte, data byte and stop
 // completes after its bus time (1, 9, 9 and 1 SCL periods, period from the controller's own
 // SCL high+low counts), so the CPU waits as it would on a real bus.
-function attachPanel(mcu, clock, index, panel, out) {
+function attachPanel(mcu, clock, index, panel, out, pio) {
   const i2c = mcu.i2c[index];
   const present = (t) =>
     panel.mode === 'present' || panel.mode === 'nack' || (panel.mode === 'absent_until' && t >= panel.until_us * 1000);
   const acks = (t) => panel.mode === 'present' || (panel.mode === 'absent_until' && t >= panel.until_us * 1000);
   // pull-ups live on the panel module: a missing panel leaves SDA/SCL low
   const setLines = (high) => {
+    pio.catchUp();
     mcu.gpio[panel.sda].setInputValue(high);
     mcu.gpio[panel.scl].setInputValue(high);
   };

@@ -1,0 +1,231 @@
+"""Button edges stamped to the microsecond by a PIO state machine (issue 19).
+
+The program below runs on one state machine at 25 MHz: every 25 cycles (1 µs) it
+samples the 14 buttons and counts the microsecond; when the buttons differ from the
+last snapshot it pushes (snapshot, count) to the RX FIFO (joined: 8 words), but only
+if both words fit: else it keeps the old snapshot and sees the change again on the
+next pass, late but never lost. Every path through the loop takes 25 cycles, so the
+count is exact. ``start`` builds the state machine; ``Edges.get_into`` hands out
+debounced key events (key 0-13, pressed, µs) without allocating.
+
+Pins: ``mov osr, pins`` reads every GPIO from the first IN pin (GP6) up, so only GP6
+is claimed (``in_pin_count=1``) and GP15 (the piezo's PWM) stays free and out of the
+snapshot. Snapshot bit k is key k (``pins.BUTTON_PINS`` order), 1 = released.
+"""
+
+from array import array
+
+from micropython import const
+
+try:
+    from typing import Any, Callable
+except ImportError:
+    pass
+
+_KEYS = const(14)
+_ALL_UP = const(0x3FFF)  # a snapshot with every button released (pulled up)
+_MASK = const(0x3FFFFFFF)  # the count's 30 bits: it wraps after 2**30 µs (17.9 min)
+_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29
+_WORDS = const(8)  # the joined RX FIFO: 4 (snapshot, count) pairs
+DEBOUNCE_US = const(5000)
+FREQUENCY = const(25_000_000)  # 25 cycles per loop = 1 µs
+STATUS_N = const(7)  # mov x, status is all ones while the RX FIFO holds < 7 words
+WRAP = const(9)  # the no-change path ends here and wraps to 0
+
+# The program, assembled (tests/test_edges.py assembles the source in the comments
+# and compares). Shifts: IN to the right, OUT to the right. X counts down once per
+# loop; Y holds the last snapshot pushed; OSR parks the count while X compares.
+PROGRAM = array(
+    "H",
+    (
+        0x0041,  #  0  jmp x-- 1          ; the count, either way on to 1 (wrap target)
+        0xA0E0,  #  1  mov osr, pins      ; every pin from GP6 up, at one instant
+        0x40E7,  #  2  in osr, 7          ; GP6-GP12: keys 0-6
+        0x606A,  #  3  out null, 10       ; drop GP6-GP15 (the piezo's GP15 with them)
+        0x40E7,  #  4  in osr, 7          ; GP16-GP22: keys 7-13
+        0x4072,  #  5  in null, 18        ; ISR = the 14-bit snapshot, bit k = key k
+        0xA0E1,  #  6  mov osr, x         ; park the count
+        0xA026,  #  7  mov x, isr
+        0x00AA,  #  8  jmp x!=y 10        ; a button changed?
+        0xAF27,  #  9  mov x, osr [15]    ; no: the count back, wrap (25 cycles)
+        0xA025,  # 10  mov x, status      ; all ones if the FIFO has room for a pair
+        0x0033,  # 11  jmp !x 19          ; no room: see the change again next loop
+        0xA046,  # 12  mov y, isr         ; the new last snapshot
+        0x8000,  # 13  push noblock       ; the snapshot
+        0x40FE,  # 14  in osr, 30         ; the count's low 30 bits
+        0x4062,  # 15  in null, 2
+        0x8000,  # 16  push noblock       ; the count
+        0xA727,  # 17  mov x, osr [7]     ; the count back (25 cycles)
+        0x0000,  # 18  jmp 0
+        0xAC27,  # 19  mov x, osr [12]    ; the count back (25 cycles)
+        0x0000,  # 20  jmp 0
+    ),
+)
+INIT = array("H", (0xA043,))  # mov y, null: the first loop pushes the buttons as they are
+
+
+class Edge:
+    """One key event, filled in by ``Edges.get_into`` (like ``keypad.Event``)."""
+
+    def __init__(self) -> None:
+        self.key = 0
+        self.pressed = False
+        self.t_us = 0  # µs since the reader's origin, modulo 2**30
+
+
+class Edges:
+    """Debounced key events from the state machine's (snapshot, count) pairs.
+
+    ``sm`` answers ``in_waiting`` and ``readinto(buffer, end=n)`` (``rp2pio``'s).
+    Times are µs since the state machine started (``origin_at`` moves the origin),
+    modulo 2**30: they stay small ints (no allocation) and wrap every 17.9 minutes,
+    as ``ticks_ms`` does; compare them as ``(a - b) & 0x3FFFFFFF``.
+
+    Debounce: a key's first edge is its event at once; further edges within
+    ``debounce_us`` of it are contact chatter and ignored. If the chatter leaves the
+    key in the other state, that state is reported once the window is over (seen by
+    a later snapshot, or by ``ticks_ms`` on a later call), stamped with the time of
+    its last edge. Events come out in the order they are known, which is time order
+    except for those late ones.
+    """
+
+    def __init__(
+        self, sm: Any, ticks_ms: Callable[[], int], debounce_us: int = DEBOUNCE_US
+    ) -> None:
+        self._sm = sm
+        self._ticks_ms = ticks_ms
+        self.debounce_us = debounce_us
+        self._words = array("I", bytearray(4 * _WORDS))
+        self._read = 0  # words in _words
+        self._next = 0  # the next pair to look at
+        self._origin = _MASK  # the count of the state machine's first loop
+        self._raw = _ALL_UP  # the last snapshot
+        self._state = _ALL_UP  # the buttons as reported
+        self._changed = 0  # keys of the last snapshot still to look at
+        self._t = 0  # the last snapshot's time
+        self._t_ticks = ticks_ms()  # ticks_ms when it was read
+        self._accepted = array("I", [(-debounce_us) & _MASK] * _KEYS)  # each key's last event
+        self._edge = array("I", [0] * _KEYS)  # each key's last raw edge
+        self.pulls = None  # start(): the button pins' pull-ups, kept alive
+
+    def origin_at(self, t_us: int) -> None:
+        """Count the times from ``t_us`` (a time of this reader's) on."""
+        self._origin = (self._origin - t_us) & _MASK
+        self._t = (self._t - t_us) & _MASK
+
+    def now_us(self) -> int:
+        """Now, about: the last snapshot's time plus the ms since it was read."""
+        late = (self._ticks_ms() - self._t_ticks) & _TICKS_MASK
+        if late > 500_000:
+            late = 500_000  # 500 s: the sum stays a small int
+        return (self._t + late * 1000) & _MASK
+
+    def get_into(self, event: Edge) -> bool:
+        """Fill ``event`` with the next key event; False when there is none."""
+        while True:
+            if self._changed:
+                if self._look(event):
+                    return True
+            elif not self._snapshot():
+                return self._raw != self._state and self._settle(event, self.now_us())
+
+    def _snapshot(self) -> bool:
+        """Take the next (snapshot, count) pair, reading the FIFO when they are used up."""
+        if self._next >= self._read:
+            waiting = self._sm.in_waiting & ~1  # whole pairs only
+            if not waiting:
+                return False
+            if waiting > _WORDS:
+                waiting = _WORDS
+            self._sm.readinto(self._words, end=waiting)
+            self._read = waiting
+            self._next = 0
+            self._t_ticks = self._ticks_ms()
+        snapshot = self._words[self._next]
+        self._t = (self._origin - self._words[self._next + 1]) & _MASK
+        self._next += 2
+        self._changed = snapshot ^ self._raw
+        self._raw = snapshot
+        return True
+
+    def _settle(self, event: Edge, now: int) -> bool:
+        """A key whose chatter ended in the other state, once its window is over at
+        ``now``. A key of the last snapshot not looked at yet counts as it was before."""
+        unsettled = self._raw ^ self._changed ^ self._state
+        key = 0
+        while unsettled:
+            if unsettled & 1 and (now - self._accepted[key]) & _MASK >= self.debounce_us:
+                return self._report(event, key, self._edge[key])
+            unsettled >>= 1
+            key += 1
+        return False
+
+    def _look(self, event: Edge) -> bool:
+        """The next changed key of the last snapshot: an event, or chatter."""
+        if self._settle(event, self._t):
+            return True  # older news first
+        changed = self._changed
+        key = 0
+        while not changed & 1:
+            changed >>= 1
+            key += 1
+        bit = 1 << key
+        self._changed ^= bit
+        t = self._t
+        self._edge[key] = t
+        if (self._raw ^ self._state) & bit == 0:
+            return False  # back where it was reported
+        if (t - self._accepted[key]) & _MASK < self.debounce_us:
+            return False  # chatter: settled later if it stays
+        return self._report(event, key, t)
+
+    def _report(self, event: Edge, key: int, t: int) -> bool:
+        self._state ^= 1 << key
+        self._accepted[key] = t
+        event.key = key
+        event.pressed = not self._state & (1 << key)
+        event.t_us = t
+        return True
+
+
+def start(board: Any, ticks_ms: Callable[[], int], debounce_us: int = DEBOUNCE_US) -> Any:
+    """The reader on a new state machine, or None without ``rp2pio`` or a free one.
+
+    The 13 button pins the state machine does not claim get their pull-ups here
+    (they reset with pull-downs); the objects stay with the reader (``pulls``).
+    """
+    try:
+        import digitalio
+        import rp2pio
+    except ImportError:
+        return None
+    from speedduo.loop import pins
+
+    pulls = []
+    for name in pins.BUTTON_PINS[1:]:  # first: the state machine's first loop sees them
+        pin = digitalio.DigitalInOut(getattr(board, name))
+        pin.pull = digitalio.Pull.UP
+        pulls.append(pin)
+    try:
+        sm = rp2pio.StateMachine(
+            PROGRAM,
+            frequency=FREQUENCY,
+            init=INIT,
+            first_in_pin=getattr(board, pins.BUTTON_PINS[0]),
+            in_pin_count=1,
+            pull_in_pin_up=1,
+            in_shift_right=True,
+            out_shift_right=True,
+            fifo_type="rx",
+            mov_status_type="rxfifo",
+            mov_status_n=STATUS_N,
+            wrap_target=0,
+            wrap=WRAP,
+        )
+    except (RuntimeError, ValueError):
+        for pin in pulls:
+            pin.deinit()
+        return None  # every state machine taken, or a pin in use
+    edges = Edges(sm, ticks_ms, debounce_us)
+    edges.pulls = pulls
+    return edges

@@ -1,0 +1,290 @@
+"""The PIO edge stamper's program and its reader (``speedduo.loop.edges``, issue 19), off the board.
+
+The program's words are checked against the source in their comments (a tiny assembler
+for the instructions it uses); the reader runs on a stand-in state machine that hands
+out (snapshot, count) pairs as the program pushes them. The firmware run is
+tests/test_device_edges.py.
+"""
+
+import os
+import re
+import subprocess
+
+import pytest
+from conftest import ROOT
+from speedduo.loop import edges, pins
+from test_alloc_free import _micropython
+
+SOURCE = os.path.join(ROOT, "lib", "speedduo", "loop", "edges.py")
+MASK = (1 << 30) - 1
+
+_JMP = {"": 0, "!x": 1, "x--": 2, "!y": 3, "y--": 4, "x!=y": 5, "pin": 6, "!osre": 7}
+_IN_SRC = {"pins": 0, "x": 1, "y": 2, "null": 3, "isr": 6, "osr": 7}
+_OUT_DST = {"pins": 0, "x": 1, "y": 2, "null": 3, "pindirs": 4, "pc": 5, "isr": 6, "exec": 7}
+_MOV_DST = {"pins": 0, "x": 1, "y": 2, "exec": 4, "pc": 5, "isr": 6, "osr": 7}
+_MOV_SRC = {"pins": 0, "x": 1, "y": 2, "null": 3, "status": 5, "isr": 6, "osr": 7}
+
+
+def assemble(text):
+    """One instruction of the forms the program uses, e.g. ``mov x, osr [15]``."""
+    delay = 0
+    found = re.search(r"\[(\d+)\]\s*$", text)
+    if found:
+        delay = int(found.group(1))
+        text = text[: found.start()]
+    op, _, rest = text.strip().partition(" ")
+    args = [a.strip() for a in rest.split(",")] if rest.strip() else []
+    if op == "jmp":
+        cond, target = (args[0].split() + [""])[:2] if " " in args[0] else ("", args[0])
+        if target == "":
+            cond, target = "", cond
+        word = (_JMP[cond] << 5) | int(target)
+    elif op == "in":
+        word = 0x4000 | (_IN_SRC[args[0]] << 5) | (int(args[1]) & 31)
+    elif op == "out":
+        word = 0x6000 | (_OUT_DST[args[0]] << 5) | (int(args[1]) & 31)
+    elif op == "push":
+        word = 0x8000 | {"noblock": 0, "block": 0x20, "": 0x20}[rest.strip()]
+    elif op == "mov":
+        source = args[1]
+        invert = source.startswith("~")
+        word = 0xA000 | (_MOV_DST[args[0]] << 5) | (invert << 3) | _MOV_SRC[source.lstrip("~")]
+    else:
+        raise ValueError("not in this assembler: " + text)
+    assert 0 <= delay < 32
+    return word | (delay << 8)
+
+
+def _listing():
+    """[(word, address, source)] from the PROGRAM's lines in edges.py."""
+    with open(SOURCE, encoding="utf-8") as f:
+        text = f.read()
+    line = re.compile(r"^\s+(0x[0-9A-F]{4}),\s+#\s+(\d+)\s+(.+?)(?:\s+;.*)?$", re.M)
+    return [(int(w, 16), int(a), src) for w, a, src in line.findall(text)]
+
+
+def test_program_words_are_their_source_assembled():
+    listing = _listing()
+    assert [address for _, address, _ in listing] == list(range(len(edges.PROGRAM)))
+    assert [word for word, _, _ in listing] == list(edges.PROGRAM)
+    for word, address, source in listing:
+        assert assemble(source) == word, (address, source, hex(assemble(source)))
+    assert list(edges.INIT) == [assemble("mov y, null")]
+
+
+def test_the_assembler_knows_datasheet_words():
+    """A few words from the RP2040 datasheet's instruction tables, so a wrong
+    assembler cannot agree with a wrong program."""
+    assert assemble("jmp 0") == 0x0000
+    assert assemble("push noblock") == 0x8000
+    assert assemble("push block") == 0x8020
+    assert assemble("mov x, ~osr") == 0xA02F
+    assert assemble("in pins, 1") == 0x4001
+    assert assemble("out null, 32") == 0x6060
+
+
+def _cycles(addresses):
+    return sum(1 + ((edges.PROGRAM[a] >> 8) & 31) for a in addresses)
+
+
+def test_every_path_through_the_loop_takes_one_microsecond():
+    """No change (wraps at WRAP), a change pushed, a change kept for lack of room:
+    25 cycles at 25 MHz each, so the count is µs."""
+    common = list(range(9))
+    no_change = common + [9]
+    pushed = common + list(range(10, 19))
+    no_room = common + [10, 11, 19, 20]
+    for path in (no_change, pushed, no_room):
+        assert _cycles(path) * 1_000_000 == edges.FREQUENCY
+    assert edges.WRAP == 9 and edges.PROGRAM[18] == edges.PROGRAM[20] == assemble("jmp 0")
+    assert edges.PROGRAM[8] == assemble("jmp x!=y 10") and edges.PROGRAM[11] == assemble(
+        "jmp !x 19"
+    )
+
+
+def test_snapshot_bits_follow_the_pin_map():
+    """Bit k is key k: GP6-GP12 then GP16-GP22, and GP15 (the piezo) is not a button."""
+    assert pins.BUTTON_PINS == tuple("GP%d" % n for n in list(range(6, 13)) + list(range(16, 23)))
+    assert pins.PIEZO_PIN == "GP15"
+
+
+class StandIn:
+    """Hands out (snapshot, count) word pairs as the program pushes them."""
+
+    def __init__(self):
+        self.words = []
+        self.buttons = 0x3FFF
+        self.reads = []
+
+    def edge(self, t_us, key, pressed):
+        if pressed:
+            self.buttons &= ~(1 << key)
+        else:
+            self.buttons |= 1 << key
+        self.words += [self.buttons, (MASK - t_us) & MASK]  # X counts down from 0
+
+    @property
+    def in_waiting(self):
+        return len(self.words)
+
+    def readinto(self, buffer, end):
+        self.reads.append(end)
+        for i in range(end):
+            buffer[i] = self.words.pop(0)
+
+
+def _reader(debounce_us=5000):
+    sm = StandIn()
+    clock = [0]
+    reader = edges.Edges(sm, lambda: clock[0], debounce_us)
+    return sm, clock, reader
+
+
+def _events(reader):
+    event = edges.Edge()
+    found = []
+    while reader.get_into(event):
+        found.append((event.key, event.pressed, event.t_us))
+    return found
+
+
+def test_two_keys_come_out_in_order_with_their_microseconds():
+    sm, _, reader = _reader()
+    sm.edge(1000, 8, True)
+    sm.edge(1005, 1, True)
+    sm.edge(1005, 2, True)
+    assert _events(reader) == [(8, True, 1000), (1, True, 1005), (2, True, 1005)]
+
+
+def test_chatter_within_the_debounce_time_gives_one_press():
+    sm, _, reader = _reader()
+    for t, pressed in ((0, True), (40, False), (90, True), (300, False), (700, True)):
+        sm.edge(10_000 + t, 3, pressed)
+    assert _events(reader) == [(3, True, 10_000)]
+    sm.edge(60_000, 3, False)
+    sm.edge(60_050, 3, True)
+    sm.edge(60_120, 3, False)
+    assert _events(reader) == [(3, False, 60_000)]
+
+
+def test_chatter_that_ends_released_is_a_release_at_its_last_edge_once_the_window_is_over():
+    sm, clock, reader = _reader()
+    for t, pressed in ((0, True), (40, False), (90, True), (1500, False)):
+        sm.edge(10_000 + t, 3, pressed)
+    assert _events(reader) == [(3, True, 10_000)]  # the window is not over yet
+    clock[0] += 6  # ms
+    assert _events(reader) == [(3, False, 11_500)]
+
+
+def test_a_later_snapshot_settles_chatter_before_its_own_edges():
+    sm, _, reader = _reader()
+    sm.edge(0, 3, True)
+    sm.edge(100, 3, False)  # chatter that stays
+    sm.edge(9_000, 4, True)
+    assert _events(reader) == [(3, True, 0), (3, False, 100), (4, True, 9_000)]
+
+
+def test_a_press_after_a_tap_shorter_than_the_window_is_not_lost():
+    sm, _, reader = _reader()
+    sm.edge(0, 3, True)
+    sm.edge(2_000, 3, False)  # a 2 ms tap
+    sm.edge(50_000, 3, True)
+    assert _events(reader) == [(3, True, 0), (3, False, 2_000), (3, True, 50_000)]
+
+
+def test_reads_whole_pairs_at_most_the_fifo_at_a_time():
+    sm, _, reader = _reader(debounce_us=0)
+    for k in range(7):
+        sm.edge(100 + k, k, True)
+    sm.words.append(0x3FFF)  # half a pair: the program is between its two pushes
+    assert len(_events(reader)) == 7
+    assert sm.reads == [8, 6] and sm.words == [0x3FFF]
+
+
+def test_times_wrap_with_the_30_bit_count_and_follow_the_origin():
+    sm, _, reader = _reader()
+    reader.origin_at(MASK - 9)  # the origin 10 µs before the count wraps
+    sm.edge(MASK - 4, 5, True)
+    sm.edge(20, 6, True)  # after the wrap
+    assert _events(reader) == [(5, True, 5), (6, True, 30)]
+
+
+def test_a_key_held_at_start_is_a_press_at_time_zero():
+    sm, _, reader = _reader()
+    sm.words += [0x3FFF & ~(1 << 13), MASK]  # the first loop's pair
+    assert _events(reader) == [(13, True, 0)]
+
+
+def test_start_without_rp2pio_gives_none():
+    assert edges.start(object(), lambda: 0) is None
+
+
+HEAP_LOCK = """
+import sys, micropython
+sys.path[:0] = [ROOT + "/lib"]
+from array import array
+from speedduo.loop import edges
+M = (1 << 30) - 1
+class SM:
+    def __init__(self):
+        self.words = array("I", bytearray(4 * 64))
+        self.n = 0
+        self.start = 0
+    @property
+    def in_waiting(self):
+        return self.n - self.start
+    def readinto(self, buf, end):
+        i = 0
+        while i < end:
+            buf[i] = self.words[self.start + i]
+            i += 1
+        self.start += end
+clock = [0]
+def ticks():
+    return clock[0]
+sm = SM()
+reader = edges.Edges(sm, ticks, 5000)
+event = edges.Edge()
+raw = 0x3FFF
+for t, key, down in ((0, 3, 1), (40, 3, 0), (90, 3, 1), (300, 3, 0), (9000, 5, 1), (9002, 6, 1),
+                     (M - 5, 6, 0)):
+    raw = raw & ~(1 << key) if down else raw | (1 << key)
+    sm.words[sm.n] = raw
+    sm.words[sm.n + 1] = (M - t) & M
+    sm.n += 2
+out = array("I", bytearray(4 * 40))
+count = [0]
+def run():
+    micropython.heap_lock()
+    try:
+        k = 0
+        for _ in range(3):
+            while reader.get_into(event):
+                out[k] = event.t_us
+                k += 1
+            clock[0] += 10
+        count[0] = k
+    except MemoryError:
+        count[0] = -1
+    finally:
+        micropython.heap_unlock()
+run()
+print(count[0], list(out[:count[0]]))
+"""
+
+
+def test_reading_events_allocates_nothing_in_the_micropython_vm():
+    script = "ROOT = %r\n%s" % (ROOT, HEAP_LOCK)
+    result = subprocess.run(
+        [_micropython(), "-X", "heapsize=64K", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["5", "[0,", "300,", "9000,", "9002,", str(MASK - 5) + "]"]
+
+
+@pytest.mark.parametrize("name", ["Edge", "Edges", "start"])
+def test_the_reader_imports_in_cpython(name):
+    assert callable(getattr(edges, name))
