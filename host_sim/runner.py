@@ -79,7 +79,7 @@ class Simulation(_LogLines):
         from speedduo.loop.keys import make_keys
 
         self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset, tick_offset))
-        self.keys = make_keys(board)
+        self.keys = make_keys(board, pio=False)  # the keypad's ms stamps (the golden logs)
         self._start_tick = self.clock.tick_at_or_before(0)
         self.app = App(
             self.keys.events,

@@ -53,7 +53,7 @@ start = supervisor.ticks_ms()
 before = gc.mem_alloc()
 while (supervisor.ticks_ms() - start) & 0x1FFFFFFF < %(run_ms)d:
     while n < 200 and reader.get_into(event):
-        keys[n] = event.key
+        keys[n] = event.key_number
         downs[n] = event.pressed
         times[n] = event.t_us
         n += 1

@@ -144,7 +144,7 @@ def _events(reader):
     event = edges.Edge()
     found = []
     while reader.get_into(event):
-        found.append((event.key, event.pressed, event.t_us))
+        found.append((event.key_number, event.pressed, event.t_us))
     return found
 
 

@@ -97,7 +97,7 @@ def show_stats(keys, screens, stats, rules, feed):
     """The stats screen until a number key is pressed (see the module docstring)."""
     mode = mode_of(rules)
     draw(screens, stats, mode, FOOTER)
-    event = keypad.Event()
+    event = getattr(keys.events, "Event", keypad.Event)()  # the PIO reader's, or keypad's
     held = bytearray(2 * KEYS_PER_PLAYER)
     keys.events.clear()
     start = supervisor.ticks_ms()

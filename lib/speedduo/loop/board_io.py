@@ -176,7 +176,8 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
             )
             unload("loop.board_play")  # (loaded again at the match's end)
             if choices.game:  # V8, V9: game_app's board_match builds and plays it
-                board_ = (supervisor.ticks_ms, keypad.Event(), sound, feed, profiler, link)
+                event = getattr(keys.events, "Event", keypad.Event)()  # (the PIO reader's)
+                board_ = (supervisor.ticks_ms, event, sound, feed, profiler, link)
                 app = sys.modules["speedduo.loop.game_app"].board_match(
                     choices,
                     choices.rules,

@@ -36,6 +36,9 @@ def load_match(choices, seed, play_ticks, events, screens, log_port, sound):
     return it; for the other games (``choices.game``: ``game_app.board_match`` builds and
     plays theirs) return None. The modules are reached through ``sys.modules``: a name
     bound in a long-lived module or frame would keep a module's code after the match."""
+    micro = getattr(events, "micro", False)  # the PIO's µs stamps (edges.py), not keypad's
+    if micro:
+        events.start_match()  # the match's µs count from the PLAY press
     load(LOOP_MODULES)
     if choices.game:  # V8, V9
         load(("loop.game_app",))
@@ -61,8 +64,9 @@ def load_match(choices, seed, play_ticks, events, screens, log_port, sound):
         screens,
         start_ticks=play_ticks,
         opponent=opponent,
-        event=keypad.Event(),
+        event=getattr(events, "Event", keypad.Event)(),
         sound=sound,
+        micro=micro,
     )
     # every module of the match is loaded: they hold the numbers they took from codes.py
     # (constants only), so its dict leaves the heap while the match plays (loaded again

@@ -65,12 +65,17 @@ INIT = array("H", (0xA043,))  # mov y, null: the first loop pushes the buttons a
 
 
 class Edge:
-    """One key event, filled in by ``Edges.get_into`` (like ``keypad.Event``)."""
+    """One key event, filled in by ``Edges.get_into``: what ``keypad.Event`` holds
+    (``key_number``, ``pressed``, ``timestamp`` in ``ticks_ms``), the µs past that ms
+    (``sub_us``: the arbiter orders by it) and ``t_us``, µs since the reader's origin
+    modulo 2**30. Writable: the board's loop reads every event into one of these."""
 
     def __init__(self) -> None:
-        self.key = 0
+        self.key_number = 0
         self.pressed = False
-        self.t_us = 0  # µs since the reader's origin, modulo 2**30
+        self.timestamp = 0
+        self.sub_us = 0
+        self.t_us = 0
 
 
 class Edges:
@@ -87,7 +92,21 @@ class Edges:
     a later snapshot, or by ``ticks_ms`` on a later call), stamped with the time of
     its last edge. Events come out in the order they are known, which is time order
     except for those late ones.
+
+    To the board's loop it is what ``keypad.Keys`` is, and its own event queue
+    (``events``): ``get_into``, ``len()``, ``clear()``, ``overflowed`` (never: the
+    program takes an edge only when the FIFO has room, late rather than lost), and
+    ``Event``, the class to read into (``keypad.Event`` is read-only on the board).
+    An event's ``timestamp`` is ``ticks_ms`` at the origin plus its ms since the
+    origin (2**30 µs wraps counted by ``ticks_ms``), so the loop's clock and the
+    stamps agree to the ms; ``start_match`` moves the origin to the PLAY press, so a
+    match's key times are exact µs since that press, whatever the phase of the
+    state machine's start (the simulator's stand-in gives the same stamps).
     """
+
+    Event = Edge
+    micro = True  # the events carry ``sub_us`` (arbiter.Arbiter's micro)
+    overflowed = False
 
     def __init__(
         self, sm: Any, ticks_ms: Callable[[], int], debounce_us: int = DEBOUNCE_US
@@ -106,12 +125,36 @@ class Edges:
         self._t_ticks = ticks_ms()  # ticks_ms when it was read
         self._accepted = array("I", [(-debounce_us) & _MASK] * _KEYS)  # each key's last event
         self._edge = array("I", [0] * _KEYS)  # each key's last raw edge
-        self.pulls = None  # start(): the button pins' pull-ups, kept alive
+        self.pulls = None  # type: Any  # start(): the button pins' pull-ups, kept alive
+        self.events = self  # (as keypad.Keys.events)
+        self._origin_ticks = self._t_ticks  # ticks_ms at the origin
+        self._press_t = 0  # the last press handed out: its time (start_match)
+        self._press_ticks = self._t_ticks  # ... and its timestamp
+        self._spare = Edge()  # clear() reads into it
 
     def origin_at(self, t_us: int) -> None:
         """Count the times from ``t_us`` (a time of this reader's) on."""
         self._origin = (self._origin - t_us) & _MASK
         self._t = (self._t - t_us) & _MASK
+        for key in range(_KEYS):
+            self._accepted[key] = (self._accepted[key] - t_us) & _MASK
+            self._edge[key] = (self._edge[key] - t_us) & _MASK
+
+    def start_match(self) -> None:
+        """The match begins at the last press handed out (the menu's PLAY): its time
+        and timestamp become the origin."""
+        self.origin_at(self._press_t)
+        self._origin_ticks = self._press_ticks
+        self._press_t = 0
+
+    def __len__(self) -> int:
+        """Pairs read from the FIFO and not looked at yet (the queue's length, about)."""
+        return (self._read - self._next) >> 1
+
+    def clear(self) -> None:
+        """Drop every event waiting (as keypad's ``clear``: the menu's fresh start)."""
+        while self.get_into(self._spare):
+            pass
 
     def now_us(self) -> int:
         """Now, about: the last snapshot's time plus the ms since it was read."""
@@ -182,9 +225,22 @@ class Edges:
     def _report(self, event: Edge, key: int, t: int) -> bool:
         self._state ^= 1 << key
         self._accepted[key] = t
-        event.key = key
-        event.pressed = not self._state & (1 << key)
+        event.key_number = key
+        pressed = not self._state & (1 << key)
+        event.pressed = pressed
         event.t_us = t
+        # its ms since the origin: the 2**30 µs wraps (1,073,741.824 ms each) counted by
+        # ticks_ms; every step a small int (no allocation)
+        ms = t // 1000
+        wraps = ((self._ticks_ms() - self._origin_ticks) & _TICKS_MASK) - ms
+        wraps = (wraps + 536_870) // 1_073_741 if wraps > 536_870 else 0
+        sub = t % 1000 + wraps * 824
+        ms += wraps * 1_073_741 + sub // 1000
+        event.sub_us = sub % 1000
+        event.timestamp = (self._origin_ticks + ms) & _TICKS_MASK
+        if pressed:
+            self._press_t = t
+            self._press_ticks = event.timestamp
         return True
 
 

@@ -122,7 +122,8 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
     gc.collect()
     from speedduo.game.gamematch import GameSession
 
-    session = GameSession(core, seed, game_rules, 1)  # V8/V9: one game of rounds
+    micro = getattr(events, "micro", False)  # the PIO's µs stamps (edges.py); board_play
+    session = GameSession(core, seed, game_rules, 1, micro)  # V8/V9: one game of rounds
     player = None
     if menu.opponent:
         gc.collect()

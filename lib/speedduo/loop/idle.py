@@ -23,7 +23,7 @@ def doze(keys, screens, feed, sound=None):
         sound.stop()
     for panel in screens.panels:
         panel.display(False)
-    event = keypad.Event()
+    event = getattr(keys.events, "Event", keypad.Event)()  # the PIO reader's, or keypad's
     awake = False
     while not awake:
         feed()

@@ -44,7 +44,7 @@ def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> 
     press, whatever the loop was doing. The last match's tune plays on; a press
     clicks at the menu's volume.
     """
-    event = keypad.Event()
+    event = getattr(keys.events, "Event", keypad.Event)()  # the PIO reader's, or keypad's
     start = supervisor.ticks_ms()
     last_key = start
     title = None
@@ -137,7 +137,7 @@ def notice(keys, screens, title, lines, feed, wait_ms=0):
     """A message on both panels (and the console) until a key is pressed, or ``wait_ms``."""
     print("%s: %s" % (title, " / ".join(line.strip() for line in lines)))
     screens.show_menu(-1, lines, -1, title)
-    event = keypad.Event()
+    event = getattr(keys.events, "Event", keypad.Event)()  # the PIO reader's, or keypad's
     keys.events.clear()
     start = supervisor.ticks_ms()
     while not wait_ms or ticks_diff(supervisor.ticks_ms(), start) < wait_ms:

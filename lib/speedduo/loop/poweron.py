@@ -90,6 +90,8 @@ def start(os, free_at_boot, keys, testing):
         keys = make_keys(board)
         del held, make_keys
     unload("loop.keys")  # needed at power-on only
+    # which stamps the presses (the match log says it too: stamped_by)
+    print("keys: " + ("PIO edge stamps, us" if getattr(keys, "micro", False) else "keypad, ms"))
     from speedduo.loop.settings import read_settings
 
     settings = read_settings(

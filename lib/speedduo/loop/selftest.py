@@ -106,7 +106,7 @@ def run(keys, screens, feed, sound=None):
         sound.play(TUNE_SCALE)
         sound_line = "SCALE C7-C8"
         print("self test: piezo (%s) plays a scale C7-C8" % pins.PIEZO_PIN)
-    event = keypad.Event()
+    event = getattr(keys.events, "Event", keypad.Event)()  # the PIO reader's, or keypad's
     keys.events.clear()
     start = supervisor.ticks_ms()
     both_since = -1  # ticks_ms when one player's L and R were both down (-1: not)
