@@ -177,20 +177,15 @@ def settings_toml(values):
 
 
 def button_edges(script):
-    """[[t_us, gpio, pressed]] from a parsed script, on the pin map's GPIOs.
-
-    Each contact change is moved to the first 1/1024 s tick boundary at or after its
-    time (``vclock.VirtualClock().first_tick_at_or_after``): the board's own time
-    grain, where the simulator's keypad sees it too (docs/device.md, timing).
-    """
+    """[[t_us, gpio, pressed]] from a parsed script, on the pin map's GPIOs, at the
+    script's µs: the board stamps every edge to the µs (the PIO, ``edges.py``), as the
+    simulator's ``rp2pio`` stand-in does (docs/device.md)."""
     from speedduo.loop import pins
-    from vclock import VirtualClock
 
-    grid = VirtualClock()
     edges = []
     for t_us, player, key, closed in script:
         name = pins.BUTTON_PINS[player * pins.KEYS_PER_PLAYER + key]
-        edges.append([grid.first_tick_at_or_after(t_us), int(name[2:]), bool(closed)])
+        edges.append([t_us, int(name[2:]), bool(closed)])
     return edges
 
 
