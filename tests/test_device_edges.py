@@ -100,7 +100,14 @@ def schedule():
     return edges, cases
 
 
-NEEDED = ("boot", "lib/speedduo/__init__", "lib/speedduo/loop/__init__", "lib/speedduo/loop/pins")
+NEEDED = (
+    "boot",
+    "lib/speedduo/__init__",
+    "lib/speedduo/game/__init__",
+    "lib/speedduo/game/ticks",
+    "lib/speedduo/loop/__init__",
+    "lib/speedduo/loop/pins",
+)
 
 
 def run_reader(deploy="py"):
