@@ -211,6 +211,17 @@ def test_times_wrap_with_the_30_bit_count_and_follow_the_origin():
     assert _events(reader) == [(5, True, 5), (6, True, 30)]
 
 
+def test_moving_the_origin_keeps_a_debounce_window_open():
+    sm, _, reader = _reader()
+    sm.edge(100_000, 3, True)
+    assert _events(reader) == [(3, True, 100_000)]
+    reader.origin_at(100_000)
+    sm.edge(101_000, 3, False)  # chatter 1 ms after the press
+    sm.edge(101_100, 3, True)
+    sm.edge(200_000, 3, False)
+    assert _events(reader) == [(3, False, 100_000)]
+
+
 def test_a_key_held_at_start_is_a_press_at_time_zero():
     sm, _, reader = _reader()
     sm.words += [0x3FFF & ~(1 << 13), MASK]  # the first loop's pair

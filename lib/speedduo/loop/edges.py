@@ -113,6 +113,9 @@ class Edges:
         """Count the times from ``t_us`` (a time of this reader's) on."""
         self._origin = (self._origin - t_us) & _MASK
         self._t = (self._t - t_us) & _MASK
+        for key in range(_KEYS):  # the debounce windows move along
+            self._accepted[key] = (self._accepted[key] - t_us) & _MASK
+            self._edge[key] = (self._edge[key] - t_us) & _MASK
 
     def now_us(self) -> int:
         """Now, about: the last snapshot's time plus the ms since it was read."""
