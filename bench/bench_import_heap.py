@@ -21,7 +21,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "lib")]
 
 from host_sim import device_run  # noqa: E402
-from host_sim.fatimage import fat12_image  # noqa: E402
 
 DEFAULT = (
     "speedduo.loop.board_io,speedduo.loop.opponent,speedduo.host.stats,"
@@ -95,34 +94,22 @@ def main(argv=None):
         )
         code = ("NAMES = %r\n" % (names,) + CODE).encode()
         files = [(rel, data) for rel, data in files if rel != "code.py"] + [("code.py", code)]
-        fat = os.path.join(work, "circuitpy.img")
-        with open(fat, "wb") as f:
-            f.write(fat12_image(files))
-        out = os.path.join(work, "out")
-        os.makedirs(out)
-        config = {
-            "bootrom": firmware["bootrom.bin"],
-            "uf2": firmware["firmware.uf2"],
-            "fat": fat,
-            "out": out,
-            "buttons": [],
-            "button_gpios": [],
-            "panels": [
-                device_run._panel_config("present", 0),
-                device_run._panel_config("present", 1),
-            ],
-            "data_port": {"mode": "read"},
-            "matches": 0,
-            "min_us": 0,
-            "settle_us": 0,
-            "limit_us": 12000000,
-            "led_gpio": 25,
-            "nvm": {"offset": device_run.NVM_OFFSET, "size": device_run.NVM_SIZE, "load": None},
-        }
+        panels = [device_run._panel_config("present", 0), device_run._panel_config("present", 1)]
+        nvm = {"offset": device_run.NVM_OFFSET, "size": device_run.NVM_SIZE, "load": None}
         try:
-            device_run.run_harness(config, work)
+            device_run.run_drive(
+                firmware,
+                files,
+                work,
+                panels=panels,
+                min_us=0,
+                settle_us=0,
+                limit_us=12000000,
+                nvm=nvm,
+            )
         except RuntimeError:
             pass  # the limit: the console holds what was printed
+        out = os.path.join(work, "out")
         console = device_run.read_recordings(out)[0]
     rows = []
     for line in console.replace("\r", "").split("\n"):

@@ -296,6 +296,34 @@ def run_harness(config, work, terminal=None):
         return json.load(f)
 
 
+def run_drive(firmware, files, work, **config):
+    """Boot the emulated Pico with a CIRCUITPY of ``files`` ([(path, bytes)]) and run the
+    harness on ``config`` over plain defaults (no buttons, no panels, the data port read,
+    no match to wait for); the recordings land in ``work``/out. ``run_harness``'s result
+    (and its RuntimeError)."""
+    from host_sim.fatimage import fat12_image
+
+    fat = os.path.join(work, "circuitpy.img")
+    with open(fat, "wb") as f:
+        f.write(fat12_image(files))
+    out = os.path.join(work, "out")
+    os.makedirs(out, exist_ok=True)
+    base = {
+        "bootrom": firmware["bootrom.bin"],
+        "uf2": firmware["firmware.uf2"],
+        "fat": fat,
+        "out": out,
+        "buttons": [],
+        "button_gpios": [],
+        "panels": [],
+        "data_port": {"mode": "read"},
+        "matches": 0,
+        "led_gpio": 25,
+    }
+    base.update(config)
+    return run_harness(base, work)
+
+
 def read_recordings(out):
     def text(name):
         with open(os.path.join(out, name), "rb") as f:

@@ -12,7 +12,6 @@ import pytest
 from conftest import needs_firmware
 
 from host_sim import device_run
-from host_sim.fatimage import fat12_image
 
 slow = pytest.mark.timeout(900)
 
@@ -100,7 +99,14 @@ def schedule():
     return edges, cases
 
 
-NEEDED = ("boot", "lib/speedduo/__init__", "lib/speedduo/loop/__init__", "lib/speedduo/loop/pins")
+NEEDED = (
+    "boot",
+    "lib/speedduo/__init__",
+    "lib/speedduo/game/__init__",
+    "lib/speedduo/game/ticks",
+    "lib/speedduo/loop/__init__",
+    "lib/speedduo/loop/pins",
+)
 
 
 def run_reader(deploy="py"):
@@ -116,26 +122,16 @@ def run_reader(deploy="py"):
     files.append(("code.py", code.encode()))
     edges, cases = schedule()
     with tempfile.TemporaryDirectory() as work:
-        fat = os.path.join(work, "circuitpy.img")
-        with open(fat, "wb") as f:
-            f.write(fat12_image(files))
+        result = device_run.run_drive(
+            firmware,
+            files,
+            work,
+            buttons=edges,
+            button_gpios=list(GPIO),
+            limit_us=END_US + 3_000_000,
+            pwm_slice=device_run.piezo_slice(),
+        )
         out = os.path.join(work, "out")
-        os.makedirs(out)
-        config = {
-            "bootrom": firmware["bootrom.bin"],
-            "uf2": firmware["firmware.uf2"],
-            "fat": fat,
-            "out": out,
-            "buttons": edges,
-            "button_gpios": list(GPIO),
-            "panels": [],
-            "data_port": {"mode": "read"},
-            "matches": 0,
-            "limit_us": END_US + 3_000_000,
-            "led_gpio": 25,
-            "pwm_slice": device_run.piezo_slice(),
-        }
-        result = device_run.run_harness(config, work)
         console = device_run.read_recordings(out)[0]
         with open(os.path.join(out, "pwm.txt")) as f:
             pwm = f.read()

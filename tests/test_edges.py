@@ -9,6 +9,8 @@ tests/test_device_edges.py.
 import os
 import re
 import subprocess
+import sys
+from array import array
 
 import pytest
 from conftest import ROOT
@@ -209,14 +211,81 @@ def test_times_wrap_with_the_30_bit_count_and_follow_the_origin():
     assert _events(reader) == [(5, True, 5), (6, True, 30)]
 
 
+def test_moving_the_origin_keeps_a_debounce_window_open():
+    sm, _, reader = _reader()
+    sm.edge(100_000, 3, True)
+    assert _events(reader) == [(3, True, 100_000)]
+    reader.origin_at(100_000)
+    sm.edge(101_000, 3, False)  # chatter 1 ms after the press
+    sm.edge(101_100, 3, True)
+    sm.edge(200_000, 3, False)
+    assert _events(reader) == [(3, False, 100_000)]
+
+
 def test_a_key_held_at_start_is_a_press_at_time_zero():
     sm, _, reader = _reader()
     sm.words += [0x3FFF & ~(1 << 13), MASK]  # the first loop's pair
     assert _events(reader) == [(13, True, 0)]
 
 
-def test_start_without_rp2pio_gives_none():
+def test_start_without_rp2pio_gives_none(monkeypatch):
+    monkeypatch.setitem(sys.modules, "rp2pio", None)  # its import fails, as off the board
     assert edges.start(object(), lambda: 0) is None
+
+
+def _simulated(contacts, start_us=1000):
+    """The reader on the ``rp2pio`` shim, started at ``start_us`` of a virtual clock."""
+    import board
+    from vclock import VirtualClock, install
+
+    clock = install(VirtualClock())
+    clock.contacts = list(contacts)
+    clock.advance_to(start_us)
+    return clock, edges.start(board, clock.ticks_ms)
+
+
+def test_the_shim_pushes_the_words_the_program_pushes():
+    """Loop k runs at start + k µs and pushes (snapshot, -(k + 1) & MASK) on a change."""
+    clock, reader = _simulated(
+        [(1500, 1, True), (1504.5, 8, True), (1510.2, 9, True), (1510.4, 9, False)]
+    )
+    sm = reader._sm
+    clock.advance_to(2000)
+    assert sm.in_waiting == 6
+    words = [0] * 6
+    sm.readinto(words, end=6)
+    # 1504.5 µs is seen by loop 505; the 0.2 µs blip between two loops is never seen
+    assert words == [0x3FFF, MASK, 0x3FFD, -501 & MASK, 0x3EFD, -506 & MASK]
+
+
+def test_the_reader_on_the_shim_gives_exact_microseconds():
+    clock, reader = _simulated([(1500, 1, True), (1505, 8, True), (21500, 1, False)])
+    clock.advance_to(30000)
+    assert _events(reader) == [(1, True, 500), (8, True, 505), (1, False, 20500)]
+
+
+def test_the_shim_keeps_a_change_back_while_its_fifo_is_full():
+    """14 presses 2 µs apart, nothing read: 4 pairs fill the FIFO (the first is the
+    buttons at start); the rest come as one snapshot from the first loop after a read."""
+    clock, reader = _simulated([(2000 + 2 * k, k, True) for k in range(14)])
+    clock.advance_to(3000)
+    assert reader._sm.in_waiting == 8
+    found = _events(reader)  # reads 8 words at 3000 µs: room from loop 2000 on
+    clock.advance_to(3001)
+    found += _events(reader)
+    assert [(k, t) for k, _, t in found] == [(0, 1000), (1, 1002), (2, 1004)] + [
+        (k, 2001) for k in range(3, 14)
+    ]
+
+
+def test_the_shim_runs_only_the_edge_program():
+    import board
+    import rp2pio
+    from vclock import VirtualClock, install
+
+    install(VirtualClock())
+    with pytest.raises(ValueError, match="only speedduo.loop.edges"):
+        rp2pio.StateMachine(array("H", [0]), 25_000_000, first_in_pin=board.GP6)
 
 
 HEAP_LOCK = """

@@ -1,36 +1,44 @@
-"""``rp2pio`` on the simulator's virtual clock: a stand-in for the one program the board
-runs on a state machine, the button edge stamper (``speedduo.loop.edges``, issue 19).
+"""Shim of CircuitPython's ``rp2pio`` for one program: the button edge stamper's
+(``speedduo.loop.edges.PROGRAM``; any other program is refused: the simulator runs no PIO
+code).
 
-It does what that program does, in time rather than in instructions: one sample of the
-buttons every microsecond from the state machine's start, a (snapshot, count) pair
-pushed to an 8-word RX FIFO for every change, only while the FIFO has room for the pair
-(fewer than ``mov_status_n`` words; else the change is taken at the first sample after
-the board has read the FIFO: late, never lost). The count is the program's: X counts
-down once a µs from 0, so the pair of sample k holds the low 30 bits of -1 - k. The
-contacts are the virtual clock's (``VirtualClock.contacts``, ``set_contact``), as the
-keypad shim's: a change at µs T is seen by sample T - start. On the board the samples
-fall at a fraction of a µs from the script's whole µs; the reader counts from the PLAY
-press (``Edges.start_match``), so both give every key the same µs since it
-(docs/device.md). Any other program is refused: the simulator runs no PIO code.
+``StateMachine`` does what that program does, in time rather than in instructions, on
+the virtual clock: its loop k runs at ``start + k`` µs (``start``: when the state
+machine was made) and samples the buttons (the clock's scripted contacts, as the
+``keypad`` and ``digitalio`` shims read them, and the window's live ones through
+``set_contact``). When they differ from the last snapshot pushed and the 8-word RX FIFO
+has room for the pair (fewer than ``mov_status_n`` words), it pushes (snapshot, the low
+30 bits of X), X being -(k + 1); without room the change waits for the first loop after
+the board has read the FIFO (late, never lost): the words the board's state machine
+pushes (docs/device.md, "Button edges stamped to the microsecond by the PIO"). A change
+at µs T is seen by loop ceil(T - start); one that comes and goes between two loops is
+never seen. Runs under CPython and MicroPython.
 """
 
 from vclock import current
 
-_MASK = (1 << 30) - 1  # the count's 30 bits, as pushed
-_FIFO_WORDS = 8  # the joined RX FIFO (fifo_type="rx")
+_MASK = 0x3FFFFFFF
+_WORDS = 8  # the joined RX FIFO
 _KEYS = 14
 
 
-class StateMachine:
-    def __init__(self, program, frequency, *, init=None, first_in_pin=None, **options):
-        from speedduo.loop import edges, pins
+def _loop_at(t_us, start):
+    """The first loop at or after ``t_us`` (µs, maybe fractional)."""
+    k = -((start - t_us) // 1)  # ceil(t_us - start)
+    return int(k) if k > 0 else 0
 
-        if bytes(program) != bytes(edges.PROGRAM):
-            raise NotImplementedError("the simulator's rp2pio runs the edge stamper only")
-        if getattr(first_in_pin, "name", None) != pins.BUTTON_PINS[0]:
-            raise ValueError("the edge stamper reads the buttons from %s" % pins.BUTTON_PINS[0])
+
+class StateMachine:
+    def __init__(self, program, frequency=0, *, first_in_pin=None, in_pin_count=1, **kwargs):
+        from speedduo.loop import edges
+
+        if list(program) != list(edges.PROGRAM):
+            raise ValueError("this rp2pio stand-in runs only speedduo.loop.edges' program")
+        if kwargs.get("fifo_type") != "rx" or kwargs.get("mov_status_n") != edges.STATUS_N:
+            raise ValueError("the edge program needs fifo_type='rx' and mov_status_n=7")
+        if getattr(first_in_pin, "name", None) != "GP6" or in_pin_count != 1:
+            raise ValueError("the edge program reads GP6 up with in_pin_count=1")
         self.frequency = frequency
-        self._room = options.get("mov_status_n", 7)  # a pair is pushed below this many words
         clock = current()
         self._clock = clock
         self._start = clock.now_us
@@ -39,14 +47,15 @@ class StateMachine:
         for t_us, key, closed in clock.contacts:
             self.set_contact(key, t_us, closed)
         self._fifo = []
-        self._pushed = 0  # Y: the last snapshot pushed (init: ``mov y, null``)
-        self._waiting = False  # a change seen while the FIFO had no room
+        self._last = 0  # Y: the last snapshot pushed (init: mov y, null)
+        self._waiting = False  # a change seen while the FIFO had no room for the pair
+        self._retry = -1  # ... the first loop after the read that made room (-1: none yet)
         self._deinited = False
+        self._first = True  # loop 0 not run yet
         clock.scanners.append(self)
         self.run_until(clock.now_us)
-        self._look(self._start)  # the first loop: every button as it is
 
-    # ---- the simulator's side ----
+    # ---- the simulator's side: contacts ----
 
     def set_contact(self, key, t_us, closed):
         """The contact of ``key`` opens or closes at virtual time t_us (µs)."""
@@ -59,38 +68,42 @@ class StateMachine:
         changes.insert(i, [t_us, key, closed])
 
     def run_until(self, t_us):
-        """Every sample up to t_us (called by the virtual clock)."""
+        """Every loop up to ``t_us`` that can push (called by the virtual clock)."""
         if self._deinited:
             return
+        start = self._start
+        last = int((t_us - start) // 1)
         changes = self._changes
-        while changes and changes[0][0] <= t_us:
-            at = max(changes[0][0], self._start)
-            while changes and max(changes[0][0], self._start) == at:
+        while True:
+            k = _loop_at(changes[0][0], start) if changes else -1
+            if self._waiting and self._retry >= 0 and (k < 0 or self._retry < k):
+                k = self._retry
+            if self._first:
+                k = 0  # the first loop: every button as it is
+                self._first = False
+            if k < 0 or k > last:
+                return
+            while changes and _loop_at(changes[0][0], start) <= k:
                 _, key, closed = changes.pop(0)
                 self._closed[key] = closed
-            if at > self._start:
-                self._look(at)
+            self._look(k)
 
-    def _snapshot(self):
-        bits = 0
+    def _look(self, k):
+        """Loop k's sample: a change is pushed when the FIFO has room for the pair."""
+        snapshot = 0
         for key in range(_KEYS):
             if not self._closed[key]:
-                bits |= 1 << key  # pulled up: released reads 1
-        return bits
-
-    def _look(self, t_us):
-        """The sample at t_us: a change is pushed when the FIFO has room for the pair."""
-        snapshot = self._snapshot()
-        if snapshot == self._pushed:
+                snapshot |= 1 << key  # pulled up: released reads 1
+        self._retry = -1
+        if snapshot == self._last:
             self._waiting = False
-            return
-        if len(self._fifo) >= self._room:
-            self._waiting = True
-            return
-        self._waiting = False
-        self._pushed = snapshot
-        self._fifo.append(snapshot)
-        self._fifo.append((_MASK - (t_us - self._start)) & _MASK)
+        elif len(self._fifo) > _WORDS - 2:
+            self._waiting = True  # seen again by the first loop after a read
+        else:
+            self._waiting = False
+            self._fifo.append(snapshot)
+            self._fifo.append(-(k + 1) & _MASK)
+            self._last = snapshot
 
     # ---- the CircuitPython API ----
 
@@ -101,18 +114,17 @@ class StateMachine:
 
     def readinto(self, buffer, *, start=0, end=None, swap=False):
         self.run_until(self._clock.now_us)
-        if end is None:
-            end = len(buffer)
-        n = min(end - start, len(self._fifo))
-        for i in range(n):
-            buffer[start + i] = self._fifo[i]
-        del self._fifo[:n]
-        if self._waiting:  # room again: the next sample takes the change
-            self._look(self._clock.now_us)
-        return n
+        end = len(buffer) if end is None else end
+        if end - start > len(self._fifo):
+            raise RuntimeError("readinto would wait for words the program has not pushed")
+        for i in range(start, end):
+            buffer[i] = self._fifo.pop(0)
+        if self._waiting:  # room again: the first loop after this read takes the change
+            self._retry = int((self._clock.now_us - self._start) // 1) + 1
 
     def deinit(self):
         self._deinited = True
+        self._fifo = []
         if self in self._clock.scanners:
             self._clock.scanners.remove(self)
 

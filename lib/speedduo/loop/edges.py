@@ -17,6 +17,8 @@ from array import array
 
 from micropython import const
 
+from speedduo.game.ticks import ticks_diff
+
 try:
     from typing import Any, Callable
 except ImportError:
@@ -25,7 +27,6 @@ except ImportError:
 _KEYS = const(14)
 _ALL_UP = const(0x3FFF)  # a snapshot with every button released (pulled up)
 _MASK = const(0x3FFFFFFF)  # the count's 30 bits: it wraps after 2**30 µs (17.9 min)
-_TICKS_MASK = const(0x1FFFFFFF)  # supervisor.ticks_ms wraps at 2**29
 _WORDS = const(8)  # the joined RX FIFO: 4 (snapshot, count) pairs
 DEBOUNCE_US = const(5000)
 FREQUENCY = const(25_000_000)  # 25 cycles per loop = 1 µs
@@ -136,7 +137,7 @@ class Edges:
         """Count the times from ``t_us`` (a time of this reader's) on."""
         self._origin = (self._origin - t_us) & _MASK
         self._t = (self._t - t_us) & _MASK
-        for key in range(_KEYS):
+        for key in range(_KEYS):  # the debounce windows move along
             self._accepted[key] = (self._accepted[key] - t_us) & _MASK
             self._edge[key] = (self._edge[key] - t_us) & _MASK
 
@@ -158,8 +159,10 @@ class Edges:
 
     def now_us(self) -> int:
         """Now, about: the last snapshot's time plus the ms since it was read."""
-        late = (self._ticks_ms() - self._t_ticks) & _TICKS_MASK
-        if late > 500_000:
+        late = ticks_diff(self._ticks_ms(), self._t_ticks)
+        if late < 0:
+            late = 0
+        elif late > 500_000:
             late = 500_000  # 500 s: the sum stays a small int
         return (self._t + late * 1000) & _MASK
 
