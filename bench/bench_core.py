@@ -305,7 +305,7 @@ def _import_heaps(mpy):
 def section_e(mpy):
     print("## e) allocation-free play path (bench/mp_heap_lock.py under heap_lock)")
     result = subprocess.run(
-        [mpy, "-X", "heapsize=256K", os.path.join(BENCH, "mp_heap_lock.py"), ROOT],
+        [mpy, "-X", "heapsize=320K", os.path.join(BENCH, "mp_heap_lock.py"), ROOT],
         capture_output=True,
         text=True,
     )

@@ -2,7 +2,7 @@
 
 MicroPython only (the unix VM of the venv):
 
-    micropython -X heapsize=256K bench/mp_heap_lock.py ROOT
+    micropython -X heapsize=320K bench/mp_heap_lock.py ROOT
 
 ROOT is the repository. Every path is set up with the heap unlocked, then run many times with the
 heap locked: any allocation raises MemoryError, which is caught inside the

@@ -29,7 +29,7 @@ def _micropython():
 
 
 def _run_heap_lock_script():
-    command = [_micropython(), "-X", "heapsize=256K", SCRIPT, ROOT]
+    command = [_micropython(), "-X", "heapsize=320K", SCRIPT, ROOT]  # (64-bit VM, from source)
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     return result.stdout.splitlines()

@@ -63,7 +63,7 @@ def test_settings_toml_and_button_gpios():
     text = device_run.settings_toml([("SPEED_SEED", 2), ("SPEED_CLAIM", "race"), ("SPEED_X", True)])
     assert text.splitlines()[1:] == ["SPEED_SEED = 2", 'SPEED_CLAIM = "race"', "SPEED_X = 1"]
     edges = device_run.button_edges([(100, 0, 1, True), (200, 1, 6, False)])
-    assert edges == [[977, 7, True], [977, 22, False]]  # on the 1/1024 s tick grid
+    assert edges == [[100, 7, True], [200, 22, False]]  # at their µs: the PIO stamps them
     assert device_run.button_edges([(5000000, 0, 0, True)]) == [[5000000, 6, True]]
 
 

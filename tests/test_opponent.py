@@ -205,7 +205,7 @@ def test_one_player_against_the_board_plays_to_the_end_and_replays(tmp_path):
     assert {e["p"] for e in plays} == {0, 1}  # the human played cards, and so did the board
     late = [e for e in events if e["ev"] == "reject" and e["p"] == 1 and e["why"] == "late"]
     assert late  # it commits to its presses: some lose the race (R8)
-    keys = [k for e in events for k in e.get("keys", [])]
+    keys = [k for e in events for k in e.get("keys_us", [])]  # (the PIO stamps the board's)
     assert any(k[1] >= 7 for k in keys)  # the opponent's presses are in the key record
     replay = run_cli("replay", str(log))
     assert "replayed identically" in replay.stdout

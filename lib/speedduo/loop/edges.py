@@ -17,7 +17,7 @@ from array import array
 
 from micropython import const
 
-from speedduo.game.ticks import ticks_diff
+from speedduo.game.ticks import ticks_add, ticks_diff
 
 try:
     from typing import Any, Callable
@@ -235,12 +235,12 @@ class Edges:
         # its ms since the origin: the 2**30 µs wraps (1,073,741.824 ms each) counted by
         # ticks_ms; every step a small int (no allocation)
         ms = t // 1000
-        wraps = ((self._ticks_ms() - self._origin_ticks) & _TICKS_MASK) - ms
+        wraps = ticks_diff(self._ticks_ms(), self._origin_ticks) - ms
         wraps = (wraps + 536_870) // 1_073_741 if wraps > 536_870 else 0
         sub = t % 1000 + wraps * 824
         ms += wraps * 1_073_741 + sub // 1000
         event.sub_us = sub % 1000
-        event.timestamp = (self._origin_ticks + ms) & _TICKS_MASK
+        event.timestamp = ticks_add(self._origin_ticks, ms)
         if pressed:
             self._press_t = t
             self._press_ticks = event.timestamp
