@@ -20,6 +20,17 @@ Then debounce_threshold 1 / 3 / 5 with contact bounce (host_sim.buttons,
 bounce up to 5 ms) on player 0's button only.
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_fairness.py [--races N] [--seed S]
+
+``--device`` (issue 19): the same race on CircuitPython itself (the emulated Pico and
+its firmware files, docs/device.md), the buttons stamped by the PIO (``edges.py``): one
+boot runs a ``code.py`` that sets the race position, lets the real ``Arbiter`` (µs
+order) and rules core settle each race and prints who won; the harness presses the
+two buttons at the scheduled µs: Δ = 5, 20, 100 and 500 µs, each race at a random
+phase within a millisecond, the earlier player drawn 50/50, and exact-µs ties (Δ = 0),
+which alternate from ``tie_first``. About 2-4 minutes of wall time.
+
+    SPEEDDUO_DEVICE_DIR=<firmware> PYTHONPATH=.:lib .venv/bin/python bench/bench_fairness.py \
+        --device [--races N] [--seed S] [--deploy mpy|py]
 """
 
 import argparse
@@ -203,17 +214,201 @@ def print_design_table(title, results):
     print()
 
 
+DEVICE_DELTAS_US = (5, 20, 100, 500, 0)
+DEVICE_FIRST_US = 6_000_000  # the first race: code.py is up and waiting by then
+DEVICE_SPACING_US = 300_000  # one race, its releases, the next position
+SLOT0_GPIO = (7, 17)  # keys 1 and 8 (pins.BUTTON_PINS)
+
+DEVICE_CODE = """import board
+import supervisor
+from speedduo.game.codes import PLAYING
+from speedduo.game.match import Match
+from speedduo.game.rules import Rules
+from speedduo.log.matchlog import MatchLog
+from speedduo.loop import edges
+from speedduo.loop.arbiter import Arbiter
+from position import set_piles, set_player
+
+reader = edges.start(board, supervisor.ticks_ms)
+print("fair-device reader", reader is not None)
+log = MatchLog(micro=True)
+match = Match(1, Rules(), 3, log)
+arbiter = Arbiter(reader, match, supervisor.ticks_ms(), reader.Event(), True)
+
+
+def drain(line):
+    pass
+
+
+def step():
+    arbiter.service(supervisor.ticks_ms())
+    log.drain(drain)
+
+
+while match.phase != PLAYING:
+    step()
+hand = match.hand
+FILLER = bytes((32, 33, 36, 37, 34, 35, 38, 39))
+SLOTS = (bytes((%(card0)d,)) + FILLER[0:4], bytes((%(card1)d,)) + FILLER[4:8])
+DRAW = FILLER + FILLER[:7]
+print("fair-device ready", match.tie_first, supervisor.ticks_ms())
+for i in range(%(races)d):
+    set_piles(hand, bytes((%(pile0)d,)), bytes((%(pile1)d,)))
+    for p in range(2):
+        set_player(hand, p, SLOTS[p], DRAW, FILLER[:5])
+        hand.set_target(p, 0)
+    while hand.top(0) == %(pile0)d:
+        step()
+    won = 0 if hand.top(0) == %(card0)d else 1 if hand.top(0) == %(card1)d else 9
+    t = supervisor.ticks_ms()
+    while (supervisor.ticks_ms() - t) & 0x1FFFFFFF < 120:  # the other press, the releases
+        step()
+    print("fair-device race", i, won, hand.ties)
+print("fair-device done")
+"""
+
+
+def device_schedule(races_per_case, rnd):
+    """[(t_us, delta_us, earlier)] for every race, shuffled: ``races_per_case`` of each
+    Δ of DEVICE_DELTAS_US and each order (Δ = 0: the same instant, ``earlier`` 0)."""
+    cases = []
+    for delta in DEVICE_DELTAS_US:
+        for earlier in (0, 1) if delta else (0,):
+            cases += [(delta, earlier)] * races_per_case * (1 if delta else 2)
+    rnd.shuffle(cases)
+    return [
+        (DEVICE_FIRST_US + i * DEVICE_SPACING_US + rnd.randrange(1000), delta, earlier)
+        for i, (delta, earlier) in enumerate(cases)
+    ]
+
+
+def run_device(races_per_case, rnd, deploy):
+    """The races on the firmware: [(delta, earlier, winner, ties)] and the tie_first."""
+    import tempfile
+
+    from host_sim import device_run
+
+    races = device_schedule(races_per_case, rnd)
+    buttons = []
+    for t, delta, earlier in races:
+        first, second = SLOT0_GPIO[earlier], SLOT0_GPIO[1 - earlier]
+        buttons += [[t, first, True], [t + delta, second, True]]
+        buttons += [[t + 50_000, first, False], [t + 50_000 + delta, second, False]]
+    buttons.sort(key=lambda edge: edge[0])
+    code = DEVICE_CODE % {
+        "races": len(races),
+        "card0": RACE_CARD[0],
+        "card1": RACE_CARD[1],
+        "pile0": PILE0_TOP,
+        "pile1": PILE1_TOP,
+    }
+    firmware = device_run.find_firmware(need_mpy_cross=deploy == "mpy")
+    with tempfile.TemporaryDirectory() as work:
+        files = device_run.drive_files(
+            "SPEED_PROFILE = 0\n", deploy, firmware.get("mpy-cross"), os.path.join(work, "b")
+        )
+        with open(os.path.join(ROOT, "host_sim", "position.py"), "rb") as f:
+            files = [f for f in files if f[0] != "code.py"] + [
+                ("lib/position.py", f.read()),
+                ("code.py", code.encode()),
+            ]
+        gpios = [6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 19, 20, 21, 22]
+        try:
+            device_run.run_drive(
+                firmware,
+                files,
+                work,
+                buttons=buttons,
+                button_gpios=gpios,
+                min_us=0,
+                settle_us=0,
+                limit_us=races[-1][0] + 600_000,
+            )
+        except RuntimeError:
+            pass  # the limit: the console holds what was printed
+        console = device_run.read_recordings(os.path.join(work, "out"))[0]
+    problem = device_run.traceback_in(console)
+    if problem:
+        raise SystemExit("bench_fairness: the board failed: %s" % problem)
+    tie_first = -1
+    results = []
+    for line in console.replace("\r", "").split("\n"):
+        words = line.split()
+        if line.startswith("fair-device ready"):
+            tie_first = int(words[2])
+            if int(words[3]) < 0:
+                raise SystemExit("bench_fairness: no ready time")
+        elif line.startswith("fair-device race"):
+            i, won, ties = int(words[2]), int(words[3]), int(words[4])
+            results.append((races[i][1], races[i][2], won, ties))
+    if len(results) != len(races):
+        raise SystemExit(
+            "bench_fairness: %d of %d races reported (console: %s)"
+            % (len(results), len(races), console[-300:])
+        )
+    return results, tie_first
+
+
+def print_device(results, tie_first, deploy):
+    print("### On the firmware: PIO edge stamps, the Arbiter's µs order (%s)" % deploy)
+    print()
+    print("| Δ (µs) | races | earlier press wins | when P1 earlier | when P2 earlier | ties |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    verdicts = []
+    for delta in DEVICE_DELTAS_US:
+        rows = [r for r in results if r[0] == delta]
+        if delta == 0:
+            winners = [won for _, _, won, _ in rows]
+            want = [(tie_first + k) % 2 for k in range(len(winners))]
+            print("| 0 (same µs) | %d | - | - | - | %d |" % (len(rows), len(rows)))
+            ok = winners == want
+            verdicts.append(
+                "Δ=0: %d ties, winners alternate from tie_first %d: %s"
+                % (len(rows), tie_first, "MET" if ok else "MISSED (%s)" % winners)
+            )
+            continue
+        won = sum(1 for _, earlier, w, _ in rows if w == earlier)
+        by = [[r for r in rows if r[1] == p] for p in (0, 1)]
+        print(
+            "| %d | %d | %s | %s | %s | %d |"
+            % (
+                delta,
+                len(rows),
+                _pct(won, len(rows)),
+                _pct(sum(1 for r in by[0] if r[2] == 0), len(by[0])),
+                _pct(sum(1 for r in by[1] if r[2] == 1), len(by[1])),
+                0,
+            )
+        )
+        verdicts.append(
+            "Δ=%d µs: earlier wins %s (target 100%%): %s"
+            % (delta, _pct(won, len(rows)), "MET" if won == len(rows) else "MISSED")
+        )
+    print()
+    for line in verdicts:
+        print("- " + line)
+    print()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--races", type=int, default=10000, help="races per row (default 10000)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the race randomness")
+    parser.add_argument("--device", action="store_true", help="on the firmware (PIO stamps)")
+    parser.add_argument("--deploy", choices=("mpy", "py"), default="mpy", help="with --device")
     args = parser.parse_args(argv)
     if args.races < 1:
         parser.exit(2, "bench_fairness: error: --races must be >= 1\n")
     started = time.perf_counter()
     rnd = random.Random(args.seed)
+    if args.device:
+        per_case = args.races if args.races != 10000 else 6  # (the default: 6 of each)
+        results, tie_first = run_device(per_case, rnd, args.deploy)
+        print_device(results, tie_first, args.deploy)
+        print("elapsed %.1f s" % (time.perf_counter() - started))
+        return 0
     print(
         "Fairness benchmark: %d races per row, seed %d, race start uniform over %d µs\n"
         % (args.races, args.seed, PHASE_SPAN_US)

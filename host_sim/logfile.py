@@ -285,7 +285,26 @@ def parse_lines(text, path, check_line):
         entries.append((line, obj))
     if len(entries) < 2 or entries[-1][1]["ev"] != "match_end":
         raise LogError(f"{path}: line {len(entries)} is not match_end: the log is truncated")
+    _read_micro(entries, path)
     return entries
+
+
+def _read_micro(entries, path):
+    """A µs log's ``keys_us`` become its entries' ``keys`` (times in µs; ``KEY_FIELD``
+    names the field again where a line is rebuilt); LogError for a log that mixes them."""
+    header = entries[0][1]
+    if "stamped_by" in header and header["stamped_by"] != "pio":
+        raise LogError(
+            f'{path}: line 1: stamped_by must be "pio" (or absent: the keypad\'s), not'
+            f" {json.dumps(header['stamped_by'])[:40]}"
+        )
+    micro = entries[0][1].get("stamped_by") == "pio"
+    for number, (_, obj) in enumerate(entries, 1):
+        if ("keys" in obj and micro) or ("keys_us" in obj and not micro):
+            field, stamps = ("keys", "µs") if micro else ("keys_us", "ms")
+            raise LogError(f"{path}: line {number}: {field} in a log whose key times are {stamps}")
+        if "keys_us" in obj:
+            obj["keys"] = obj.pop("keys_us")
 
 
 def check_line_fields(path, number, obj, required, fields, keys_check=None):

@@ -28,7 +28,7 @@ through ``GameSession`` in ``replay_games.py``.
 import json
 
 from host_sim import use_board_paths
-from host_sim.logfile import LogError, clip, decode_log, parse_log, read_bytes
+from host_sim.logfile import clip, decode_log, parse_log, read_bytes
 
 use_board_paths()
 
@@ -472,35 +472,14 @@ def read_entries(path, data=None):
     if is_version_2(data):
         from host_sim.replay_games import parse_games_log
 
-        entries = parse_games_log(text, path)
-    else:
-        entries = parse_log(text, path)
-    _read_micro(entries, path)
-    return entries
+        return parse_games_log(text, path)
+    return parse_log(text, path)
 
 
 def is_micro(entries):
     """Are the log's key events stamped in µs (the PIO's edge stamps, issue 19)? Its match
     line says ``"stamped_by":"pio"`` and its key record is ``keys_us`` (docs/match-log.md)."""
     return entries[0][1].get("stamped_by") == "pio"
-
-
-def _read_micro(entries, path):
-    """A µs log's ``keys_us`` become its entries' ``keys`` (times in µs; ``KEY_FIELD``
-    names the field again where a line is rebuilt); LogError for a log that mixes them."""
-    header = entries[0][1]
-    if "stamped_by" in header and header["stamped_by"] != "pio":
-        raise LogError(
-            f'{path}: line 1: stamped_by must be "pio" (or absent: the keypad\'s), not'
-            f" {json.dumps(header['stamped_by'])[:40]}"
-        )
-    micro = is_micro(entries)
-    for number, (_, obj) in enumerate(entries, 1):
-        if ("keys" in obj and micro) or ("keys_us" in obj and not micro):
-            field, stamps = ("keys", "µs") if micro else ("keys_us", "ms")
-            raise LogError(f"{path}: line {number}: {field} in a log whose key times are {stamps}")
-        if "keys_us" in obj:
-            obj["keys"] = obj.pop("keys_us")
 
 
 def replay_file(path, data=None):

@@ -32,12 +32,14 @@ _MAX_FRAME_MS = 100  # a longer gap between frames (a stopped process) is not re
 
 
 def key_events(entries):
-    """[(t_ms, key, pressed)] from the log's key record (loss marks left out)."""
+    """[(t_ms, key, pressed, sub_us)] from the log's key record (loss marks left out; a µs
+    log's times split into the ms and the µs past it)."""
+    unit = 1000 if entries[0][1].get("stamped_by") == "pio" else 1
     out = []
     for _, obj in entries:
         for t, key, pressed in obj.get("keys", ()):
             if key >= 0:
-                out.append((t, key, pressed == 1))
+                out.append((t // unit, key, pressed == 1, t % unit))
     return out
 
 
@@ -71,6 +73,7 @@ def board_loop(header, events, ticks_ms, send_line, screens, event):
             screens,
             start_ticks=0,
             event=event,
+            micro=header.get("stamped_by") == "pio",
         )
     from speedduo.loop.game_app import GameApp
 
@@ -145,8 +148,8 @@ class ReplayShow:
         """Feed the key events up to ``t_ms`` and run the game loop there."""
         keys = self.keys
         while self.next_key < len(keys) and keys[self.next_key][0] <= t_ms:
-            t, key, pressed = keys[self.next_key]
-            self.queue.items.append(KeyEvent(key, pressed, t & _TICKS_MASK))
+            t, key, pressed, sub = keys[self.next_key]
+            self.queue.items.append(KeyEvent(key, pressed, t & _TICKS_MASK, sub))
             self.pressed[key] = pressed
             self.next_key += 1
         self.t_ms = t_ms

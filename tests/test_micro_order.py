@@ -9,7 +9,7 @@ slot 0 (keys 1 and 8) in the same millisecond."""
 import json
 
 import pytest
-from conftest import EventQueue
+from conftest import EventQueue, run_cli
 from position import set_piles, set_player
 from speedduo.game.match import PLAYING, Match
 from speedduo.game.rules import Rules
@@ -115,3 +115,68 @@ def test_a_millisecond_log_is_unchanged_no_stamped_by_and_keys_in_ms():
     assert "stamped_by" not in json.loads(table.lines[0])
     keys = [entry for line in table.lines for entry in json.loads(line).get("keys", ())]
     assert [at, SLOT0_KEY[0], 1] in keys
+
+
+# ---- the board's µs log, end to end on the simulator (rp2pio stand-in), and bad input ----
+
+SMOKE_SCRIPT = "tests/scripts/device_smoke.txt"
+
+
+def _board_log(tmp_path, *extra):
+    log = tmp_path / "b.jsonl"
+    run_cli(
+        "board",
+        "--seed",
+        "2",
+        "--idle-ms",
+        "4000",
+        "--script",
+        SMOKE_SCRIPT,
+        "--log",
+        str(log),
+        *extra,
+    )
+    return log
+
+
+def test_the_board_stamps_in_us_and_its_log_replays(tmp_path):
+    log = _board_log(tmp_path)
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["stamped_by"] == "pio"
+    presses = [k for line in lines for k in json.loads(line).get("keys_us", ()) if k[2] == 1]
+    # the script's presses, at their µs since the PLAY press (5 s): 8.1 s and 8.105 s
+    assert [k[0] for k in presses[:2]] == [3_100_000, 3_105_000]
+    assert "replayed identically" in run_cli("replay", str(log)).stdout
+
+
+def test_a_spit_match_on_the_board_writes_a_us_log_that_replays(tmp_path):
+    log = _board_log(tmp_path, "--game", "spit")
+    first = json.loads(log.read_text().splitlines()[0])
+    assert (first["v"], first["stamped_by"]) == (2, "pio")
+    assert "replayed identically" in run_cli("replay", str(log)).stdout
+
+
+@pytest.mark.parametrize(
+    "edit, says",
+    [
+        (
+            lambda text: text.replace(',"stamped_by":"pio"', ""),
+            "keys_us in a log whose key times are ms",
+        ),
+        (
+            lambda text: text.replace('"stamped_by":"pio"', '"stamped_by":"lasers"'),
+            "stamped_by must be",
+        ),
+        (
+            lambda text: text.replace('"keys_us"', '"keys"', 1),
+            "keys in a log whose key times are µs",
+        ),
+    ],
+)
+def test_a_log_that_mixes_its_key_stamps_is_refused_in_one_line(tmp_path, edit, says):
+    log = _board_log(tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(edit(log.read_text()))
+    result = run_cli("replay", str(bad), check=False)
+    assert result.returncode == 2
+    assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1

@@ -151,7 +151,7 @@ def test_pause_step_and_speed():
     assert show.t_ms == 225 and show.status().startswith("PAUSED")
     plays = sum('"ev":"play"' in line for line in show.lines)
     show.step_to_next_press()
-    first_press = next(t for t, _, down in show.keys if down)
+    first_press = next(t for t, _, down, _ in show.keys if down)
     assert show.t_ms == first_press + 1
     show.step_to_next_press()
     assert sum('"ev":"play"' in line for line in show.lines) <= plays + 2
