@@ -14,12 +14,14 @@ if __name__ == "__main__":
 
     # the buttons before the rest of the game's code loads (seconds, on the board): a
     # press meanwhile is queued with its own timestamp, not lost
+    import os
+
     import board
-    from speedduo.loop.keys import SELF_TEST_KEY, held, make_keys
+    from speedduo.loop.keys import SELF_TEST_KEY, held, make_keys, wants_pio
 
     _testing = held(board, SELF_TEST_KEY)  # Player 1's L held at power-on: the self-test
-    _keys = make_keys(board)
-    del held, make_keys  # (poweron.py forgets the module: it is needed at power-on only)
+    _keys = make_keys(board, wants_pio(os.getenv))  # the PIO's µs stamps, or the keypad
+    del held, make_keys, wants_pio  # (poweron.py forgets the module: power-on only)
 
     from speedduo.loop.board_io import main
 

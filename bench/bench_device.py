@@ -94,6 +94,9 @@ def main(argv=None):
     parser.add_argument("--opponent", choices=("easy", "medium", "hard"), default=None)
     parser.add_argument("--play-ms", type=int, default=PLAY_US // 1000, help="the PLAY press")
     parser.add_argument(
+        "--keys", choices=("pio", "keypad"), default=None, help="SPEED_KEYS (default: pio)"
+    )
+    parser.add_argument(
         "--family", type=int, default=1, metavar="N", help="N matches, the next game each time"
     )
     args = parser.parse_args(argv)
@@ -102,6 +105,8 @@ def main(argv=None):
     options = ["--game", args.game] if args.game != "speed" else []
     if args.opponent:
         options += ["--opponent", args.opponent]
+    if args.keys:
+        options += ["--keys", args.keys]
     print("| deploy | " + " | ".join(FIELDS) + " | plays | emulated ms | wall s |")
     print("|---" * (len(FIELDS) + 4) + "|")
     for deploy in args.deploy.split(","):

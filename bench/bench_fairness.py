@@ -332,6 +332,7 @@ def run_device(races_per_case, rnd, deploy):
         raise SystemExit("bench_fairness: the board failed: %s" % problem)
     tie_first = -1
     results = []
+    ties_before = 0
     for line in console.replace("\r", "").split("\n"):
         words = line.split()
         if line.startswith("fair-device ready"):
@@ -340,7 +341,8 @@ def run_device(races_per_case, rnd, deploy):
                 raise SystemExit("bench_fairness: no ready time")
         elif line.startswith("fair-device race"):
             i, won, ties = int(words[2]), int(words[3]), int(words[4])
-            results.append((races[i][1], races[i][2], won, ties))
+            results.append((races[i][1], races[i][2], won, ties - ties_before))  # this race's
+            ties_before = ties
     if len(results) != len(races):
         raise SystemExit(
             "bench_fairness: %d of %d races reported (console: %s)"
@@ -360,8 +362,9 @@ def print_device(results, tie_first, deploy):
         if delta == 0:
             winners = [won for _, _, won, _ in rows]
             want = [(tie_first + k) % 2 for k in range(len(winners))]
-            print("| 0 (same µs) | %d | - | - | - | %d |" % (len(rows), len(rows)))
-            ok = winners == want
+            ties = sum(r[3] for r in rows)
+            print("| 0 (same µs) | %d | - | - | - | %d |" % (len(rows), ties))
+            ok = winners == want and ties == len(rows)
             verdicts.append(
                 "Δ=0: %d ties, winners alternate from tie_first %d: %s"
                 % (len(rows), tie_first, "MET" if ok else "MISSED (%s)" % winners)
@@ -377,7 +380,7 @@ def print_device(results, tie_first, deploy):
                 _pct(won, len(rows)),
                 _pct(sum(1 for r in by[0] if r[2] == 0), len(by[0])),
                 _pct(sum(1 for r in by[1] if r[2] == 1), len(by[1])),
-                0,
+                sum(r[3] for r in rows),
             )
         )
         verdicts.append(

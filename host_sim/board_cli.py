@@ -145,6 +145,12 @@ def add_parsers(sub):
         p.add_argument("--sounds", help="write the piezo's tones here (JSON lines)")
         p.add_argument("--volume", type=int, choices=range(4), default=None, help="SPEED_VOLUME")
         p.add_argument(
+            "--keys",
+            choices=("pio", "keypad"),
+            default=None,
+            help="SPEED_KEYS: who stamps the presses (default pio: to the µs; keypad: ms)",
+        )
+        p.add_argument(
             "--idle-off-s",
             type=_idle_seconds,
             default=None,

@@ -46,6 +46,8 @@ def settings_values(args, changed):
         values.append(("SPEED_I2C_FREQUENCY", args.i2c_frequency))
     if args.volume is not None:
         values.append(("SPEED_VOLUME", args.volume))
+    if getattr(args, "keys", None) is not None:
+        values.append(("SPEED_KEYS", args.keys))
     if args.idle_off_s is not None:
         values.append(("IDLE_OFF_S", args.idle_off_s))
     return values

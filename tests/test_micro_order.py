@@ -7,9 +7,10 @@ player 1 6D in slot 0, both fit pile 0 only, everything else fits nothing; both 
 slot 0 (keys 1 and 8) in the same millisecond."""
 
 import json
+import os
 
 import pytest
-from conftest import EventQueue, run_cli
+from conftest import ROOT, EventQueue, needs_firmware, run_cli
 from position import set_piles, set_player
 from speedduo.game.match import PLAYING, Match
 from speedduo.game.rules import Rules
@@ -180,3 +181,32 @@ def test_a_log_that_mixes_its_key_stamps_is_refused_in_one_line(tmp_path, edit, 
     result = run_cli("replay", str(bad), check=False)
     assert result.returncode == 2
     assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_speed_keys_keypad_chooses_the_keypads_ms_stamps(tmp_path):
+    log = _board_log(tmp_path, "--keys", "keypad")
+    lines = log.read_text().splitlines()
+    assert "stamped_by" not in json.loads(lines[0])
+    assert any("keys" in json.loads(line) for line in lines)
+    assert "replayed identically" in run_cli("replay", str(log)).stdout
+
+
+@needs_firmware
+@pytest.mark.timeout(900)
+def test_on_the_firmware_the_earlier_press_wins_every_race_down_to_5_us():
+    """bench/bench_fairness.py --device, one race of each Δ and order (and two ties):
+    CircuitPython 10.2.1, the PIO's stamps, the real arbiter and rules (docs/device.md)."""
+    import importlib.util
+    import random
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_fairness", os.path.join(ROOT, "bench", "bench_fairness.py")
+    )
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    results, tie_first = bench.run_device(1, random.Random(5), "mpy")
+    for delta, earlier, won, ties in results:
+        if delta:
+            assert (won, ties) == (earlier, 0), (delta, earlier, won)
+    tied = [won for delta, _, won, _ in results if delta == 0]
+    assert tied == [tie_first, 1 - tie_first]

@@ -45,6 +45,16 @@ def make_keys(board, pio=True):
     )
 
 
+def wants_pio(getenv):
+    """False when settings.toml says ``SPEED_KEYS = "keypad"`` (the keypad's ms stamps, for
+    a board whose state machines something else needs; settings.py checks the value);
+    else True, also when ``getenv`` cannot read the file (settings.py says why)."""
+    try:
+        return getenv("SPEED_KEYS") != "keypad"
+    except (ValueError, UnicodeError):
+        return True
+
+
 def held(board, key):
     """Is button ``key`` (a key number) down right now? Read once through ``digitalio``
     before the keypad claims the pins: ``code.py`` asks it for SELF_TEST_KEY."""

@@ -84,11 +84,11 @@ def start(os, free_at_boot, keys, testing):
     # the buttons first: a press while the rest boots (~5 s after power-on with .py
     # files) is queued, not lost
     if keys is None:
-        from speedduo.loop.keys import SELF_TEST_KEY, held, make_keys
+        from speedduo.loop.keys import SELF_TEST_KEY, held, make_keys, wants_pio
 
         testing = held(board, SELF_TEST_KEY)
-        keys = make_keys(board)
-        del held, make_keys
+        keys = make_keys(board, wants_pio(os.getenv))
+        del held, make_keys, wants_pio
     unload("loop.keys")  # needed at power-on only
     # which stamps the presses (the match log says it too: stamped_by)
     print("keys: " + ("PIO edge stamps, us" if getattr(keys, "micro", False) else "keypad, ms"))

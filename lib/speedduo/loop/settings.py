@@ -7,8 +7,10 @@ integers), a string for ``SPEED_CLAIM``. Besides those: ``SPEED_BEST_OF``
 Player 2: ``easy``, ``medium``, ``hard``; lib/speedduo/loop/opponent.py; the menu's
 starting choice), ``SPEED_GAME`` (``speed``, ``spit``: V8, ``california``: V9;
 the menu's starting game), ``SPEED_I2C_FREQUENCY`` (Hz), ``SPEED_SEED`` (tests),
-``SPEED_PROFILE`` (0/1, docs/device.md) and ``SPEED_VOLUME`` (0-3, 0 = mute;
-docs/sound.md). ``IDLE_OFF_MIN`` (0-240, default 5, 0 = never): minutes in the menu
+``SPEED_PROFILE`` (0/1, docs/device.md), ``SPEED_VOLUME`` (0-3, 0 = mute;
+docs/sound.md) and ``SPEED_KEYS`` (``pio``, the default: every press stamped to the µs
+by a PIO state machine; ``keypad``: the keypad's ms; read by ``keys.wants_pio``).
+``IDLE_OFF_MIN`` (0-240, default 5, 0 = never): minutes in the menu
 with no key before both panels go dark and the board dozes (docs/device.md);
 ``IDLE_OFF_S`` (seconds, for tests) replaces it when set.
 
@@ -41,6 +43,7 @@ OTHER_SETTINGS = (
     "SPEED_SEED",
     "SPEED_PROFILE",
     "SPEED_VOLUME",
+    "SPEED_KEYS",
 )
 SETTINGS_PATH = "/settings.toml"  # CircuitPython's; the simulator points it at a drive's file
 _SIZE_LIMIT = const(16384)  # bytes; ours is under 1 KB
@@ -86,6 +89,9 @@ class Settings:
         self.seed = self.whole("SPEED_SEED", -1, 0, SEED_LIMIT - 1)
         self.profile = self.whole("SPEED_PROFILE", 0, 0, 1)
         self.volume = self.whole("SPEED_VOLUME", VOLUME_DEFAULT, 0, VOLUME_MAX)
+        keys = self.get("SPEED_KEYS")  # (read at power-on by keys.wants_pio: checked here)
+        if keys is not None and keys not in ("pio", "keypad"):
+            self.problems.append(("SPEED_KEYS", "pio or keypad"))
         idle_off_s = self.whole("IDLE_OFF_MIN", IDLE_OFF_MIN_DEFAULT, 0, 240) * 60
         self.idle_off_ms = self.whole("IDLE_OFF_S", idle_off_s, 0, 14400) * 1000  # 0: never
         known = ["SPEED_" + name.upper() for name in option_names()]
