@@ -451,7 +451,12 @@ FIELDS = {
         "sweep": (lambda v: isinstance(v, bool), "true or false"),
         "overflows": (lambda v: _whole(v, 1, 256), "a whole number 1-255"),
     },
-    "match_end": {"winner": _WINNER, "score": _TWO_COUNTS, "points": _TWO_COUNTS},
+    "match_end": {
+        "winner": _WINNER,
+        "score": _TWO_COUNTS,
+        "points": _TWO_COUNTS,
+        "late_us": (lambda v: _whole(v, 1), "a whole number of µs >= 1"),
+    },
     "keys": {},  # key events only (docs/match-log.md "Key events"): checked below
 }
 _KEYS = (

@@ -383,6 +383,8 @@ def _compact(value):
 def _with_keys(line, obj, field="keys"):
     """A regenerated line with the key fields the file gives for it (compact, at the end;
     ``field``: ``keys_us`` in a µs log)."""
+    if obj["ev"] == "match_end" and "late_us" in obj:  # the board's reader's, not the rules'
+        line = line[:-1] + ',"late_us":%d}' % obj["late_us"]
     if "keys_total" not in obj:
         return line
     extra = ""
@@ -429,7 +431,7 @@ def check_entries(entries, path="log"):
     from host_sim.replay_games import regenerate_lines
 
     keys, _ = check_record(entries)
-    compare(entries, regenerate_lines(entries[0][1], keys, path))
+    compare(entries, regenerate_lines(entries[0][1], keys, path, entries[-1][1]))
 
 
 def compare(entries, regenerated):

@@ -139,7 +139,7 @@ def _fields(game, n):
     )
 
 
-_OPTIONAL = {"tie": _TIE}
+_OPTIONAL = {"tie": _TIE, "late_us": (lambda v: _whole(v, 1), "a whole number of µs >= 1")}
 
 
 def parse_games_log(text, path="log"):
@@ -219,12 +219,22 @@ def session_of(header, path="log"):
     return GameSession(core, header["seed"], rules, best_of, header.get("stamped_by") == "pio")
 
 
-def regenerate_lines(header, keys, path="log"):
+class _Late:
+    """What the board's reader said of its stamps (``late_us``), for the match_end line."""
+
+    def __init__(self, late_us):
+        self.late_us = late_us
+
+
+def regenerate_lines(header, keys, path="log", end=None):
     """The lines the rules produce for the key events ``keys`` [(t, key, pressed)] (the
     record ``replay.check_record`` checked), grouped by millisecond as the board's loop
     hands them to the session: the key fields included (the session writes them)."""
     session = session_of(header, path)
     unit = 1000 if session.log.micro else 1  # the key times' (µs or ms)
+    session.log.late_of = _Late(
+        (end or {}).get("late_us", 0)
+    )  # the board reader's, as the log says
     out = []
     session.log.drain(out.append)
     i = 0

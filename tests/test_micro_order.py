@@ -210,3 +210,20 @@ def test_on_the_firmware_the_earlier_press_wins_every_race_down_to_5_us():
             assert (won, ties) == (earlier, 0), (delta, earlier, won)
     tied = [won for delta, _, won, _ in results if delta == 0]
     assert tied == [tie_first, 1 - tie_first]
+
+
+def test_a_burst_that_fills_the_fifo_is_late_not_lost_and_match_end_says_how_late(tmp_path):
+    # ten presses 2 µs apart: the FIFO holds four changes; the rest wait for the loop's read
+    script = tmp_path / "burst.txt"
+    burst = ["%d %d %s" % (8_100_000 + 2 * i, i % 2, "12345"[i // 2]) for i in range(10)]
+    ups = ["%d %d %s up" % (8_200_000 + 2 * i, i % 2, "12345"[i // 2]) for i in range(10)]
+    script.write_text("\n".join(["5000000 0 1"] + burst + ups) + "\n")
+    log = tmp_path / "b.jsonl"
+    run_cli("board", "--seed", "2", "--idle-ms", "4000", "--script", str(script), "--log", str(log))
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    keys = [k for e in events for k in e.get("keys_us", ())]
+    assert sum(1 for k in keys if k[2] == 1 and k[0] >= 3_100_000) == 10  # none lost
+    late = events[-1]["late_us"]
+    assert 1000 <= late <= 20_000  # whole ms, at most a loop pass or two
+    assert max(k[0] for k in keys if k[2] == 1) - 3_100_018 <= late
+    assert "replayed identically" in run_cli("replay", str(log)).stdout

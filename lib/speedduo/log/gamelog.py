@@ -53,6 +53,7 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: 
     int_into,
     key_into,
     keys_into,
+    late_into,
     player_into,
 )
 
@@ -95,6 +96,7 @@ class GameLog:
         """``micro``: the key events are stamped in µs (``keys_us``, the match line says
         ``stamped_by``; the arbiter's ``micro``)."""
         self.micro = micro
+        self.late_of = None  # the µs reader (edges.Edges): match_end's late_us
         self._keys_field = KEYS_US_FIELD if micro else KEYS_FIELD
         self._key_room = KEY_US_TEXT_MAX if micro else KEY_TEXT_MAX
         self._pool = [bytearray(_LINE_ROOM) for _ in range(_LINES)]
@@ -298,6 +300,7 @@ class GameLog:
             self.numbers(b',"points":', points, n)
         if why:
             self.word(b',"why":', why)
+        late_into(self._line, self.late_of)
         self.end()
 
     def end(self) -> None:

@@ -121,6 +121,13 @@ def key_into(keys, t: int, key: int, n: int, sub: int = -1) -> None:
     keys.append(93)  # ]
 
 
+def late_into(line, reader) -> None:
+    """``match_end``'s ``late_us``: the most any key stamp of the match may be late (the
+    µs ``reader``'s, when its FIFO was ever full), when a reader says it is not 0."""
+    if reader is not None and reader.late_us:
+        field_into(line, b',"late_us":', reader.late_us)
+
+
 def keys_into(line, keys, total: int, field=KEYS_FIELD) -> None:
     """The waiting key entries (emptied) and the running count onto ``line``:
     ``,"keys":[...],"keys_total":N`` (``field``: ``KEYS_US_FIELD`` in a µs log)."""

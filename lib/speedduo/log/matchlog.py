@@ -92,6 +92,7 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, 
     int_into,
     key_into,
     keys_into,
+    late_into,
     player_into,
 )
 
@@ -123,6 +124,7 @@ class MatchLog:
         """``micro``: the key events are stamped in µs (``keys_us``, the match line says
         ``stamped_by``; keylog.KeyRecorder's events carry ``sub_us``)."""
         self.micro = micro
+        self.late_of = None  # type: Any  # the µs reader (edges.Edges): match_end's late_us
         self._keys_field = KEYS_US_FIELD if micro else KEYS_FIELD
         self._key_room = KEY_US_TEXT_MAX if micro else KEY_TEXT_MAX
         self._ring = bytearray(capacity * _RECORD)
@@ -466,6 +468,7 @@ class MatchLog:
             line.append(44)
             int_into(line, u)
             line.append(93)
+        late_into(line, self.late_of)
         return True
 
     def put_play(self, t, p, slot, card, pile, tie, drawn) -> None:

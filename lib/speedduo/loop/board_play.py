@@ -68,6 +68,8 @@ def load_match(choices, seed, play_ticks, events, screens, log_port, sound):
         sound=sound,
         micro=micro,
     )
+    if micro:
+        app.log.late_of = events  # match_end says how late a stamp may be (a full FIFO)
     # every module of the match is loaded: they hold the numbers they took from codes.py
     # (constants only), so its dict leaves the heap while the match plays (loaded again
     # by the next import that names it)

@@ -132,6 +132,7 @@ class Edges:
         self._press_t = 0  # the last press handed out: its time (start_match)
         self._press_ticks = self._t_ticks  # ... and its timestamp
         self._spare = Edge()  # clear() reads into it
+        self.late_us = 0  # the most a stamp since start_match may be late (a full FIFO)
 
     def origin_at(self, t_us: int) -> None:
         """Count the times from ``t_us`` (a time of this reader's) on."""
@@ -147,6 +148,7 @@ class Edges:
         self.origin_at(self._press_t)
         self._origin_ticks = self._press_ticks
         self._press_t = 0
+        self.late_us = 0
 
     def __len__(self) -> int:
         """Pairs read from the FIFO and not looked at yet (the queue's length, about)."""
@@ -187,12 +189,22 @@ class Edges:
             self._read = waiting
             self._next = 0
             self._t_ticks = self._ticks_ms()
+            if waiting == _WORDS:  # full: a change may wait for this read (late, not lost)
+                self._note_late()
         snapshot = self._words[self._next]
         self._t = (self._origin - self._words[self._next + 1]) & _MASK
         self._next += 2
         self._changed = snapshot ^ self._raw
         self._raw = snapshot
         return True
+
+    def _note_late(self) -> None:
+        """The FIFO was full: a change since its last pair waited for this read at most
+        (in whole ms, rounded up: the read's time is known to the ms)."""
+        t = (self._origin - self._words[_WORDS - 1]) & _MASK
+        late = (ticks_diff(self._t_ticks, self._origin_ticks) - t // 1000 + 1) * 1000
+        if self.late_us < late < 1_000_000_000:  # (a wrap's nonsense left out)
+            self.late_us = late
 
     def _settle(self, event: Edge, now: int) -> bool:
         """A key whose chatter ended in the other state, once its window is over at

@@ -124,6 +124,8 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
 
     micro = getattr(events, "micro", False)  # the PIO's µs stamps (edges.py); board_play
     session = GameSession(core, seed, game_rules, 1, micro)  # V8/V9: one game of rounds
+    if micro:
+        session.log.late_of = events  # match_end says how late a stamp may be
     player = None
     if menu.opponent:
         gc.collect()
