@@ -11,7 +11,7 @@ The simulator drives the contacts with ``set_contact(key, t_us, closed)``; a
 press with bounce is a burst of such calls (see host_sim.buttons).
 """
 
-from vclock import current
+from vclock import add_change, current
 
 
 class Event:
@@ -132,13 +132,7 @@ class Keys:
 
     def set_contact(self, key, t_us, closed):
         """The contact of ``key`` opens or closes at virtual time t_us (µs)."""
-        if not 0 <= key < self.key_count:
-            raise ValueError("no key %d" % key)
-        changes = self._changes
-        i = len(changes)
-        while i > 0 and changes[i - 1][0] > t_us:
-            i -= 1
-        changes.insert(i, [t_us, key, closed])
+        add_change(self._changes, self.key_count, key, t_us, closed)
 
     def run_until(self, t_us):
         """Run every scan up to t_us (called by the virtual clock)."""

@@ -15,7 +15,7 @@ at µs T is seen by loop ceil(T - start); one that comes and goes between two lo
 never seen. Runs under CPython and MicroPython.
 """
 
-from vclock import current
+from vclock import add_change, current
 
 _MASK = 0x3FFFFFFF
 _WORDS = 8  # the joined RX FIFO
@@ -59,13 +59,7 @@ class StateMachine:
 
     def set_contact(self, key, t_us, closed):
         """The contact of ``key`` opens or closes at virtual time t_us (µs)."""
-        if not 0 <= key < _KEYS:
-            raise ValueError("no key %d" % key)
-        changes = self._changes
-        i = len(changes)
-        while i > 0 and changes[i - 1][0] > t_us:
-            i -= 1
-        changes.insert(i, [t_us, key, closed])
+        add_change(self._changes, _KEYS, key, t_us, closed)
 
     def run_until(self, t_us):
         """Every loop up to ``t_us`` that can push (called by the virtual clock)."""

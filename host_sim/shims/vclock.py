@@ -93,6 +93,17 @@ class VirtualClock:
 _installed = [None]
 
 
+def add_change(changes, key_count, key, t_us, closed):
+    """Put a contact change into ``changes`` ([t_us, key, closed], in time order; one at
+    the same time as others goes after them): the keypad's and rp2pio's ``set_contact``."""
+    if not 0 <= key < key_count:
+        raise ValueError("no key %d" % key)
+    i = len(changes)
+    while i > 0 and changes[i - 1][0] > t_us:
+        i -= 1
+    changes.insert(i, [t_us, key, closed])
+
+
 def install(clock):
     """Make ``clock`` the one the shims read (each simulation installs its own)."""
     _installed[0] = clock
