@@ -31,8 +31,6 @@ from speedduo.game.cards import (
     JOKER1,
     NO_CARD,
     RANKS,
-    deck_codes,
-    deck_size,
 )
 from speedduo.game.codes import (  # noqa: F401  (the results of play(), re-exported)
     EMPTY_SLOT,
@@ -145,7 +143,11 @@ class Hand(StallCountdown):
         self.ties = 0  # conflicting ties settled so far
         self._dest = array("b", [0] * (2 * HAND_SLOTS))  # press_together's destinations
         self._clear(True)
-        # the deck of this match's variant (V3, V4: fixed when the match makes its Hand)
+        # the deck of this match's variant (V3, V4: fixed when the match makes its Hand);
+        # cards' functions are not kept in this module's names: the board forgets
+        # cards.py while a match plays (board_play.py), like codes.py
+        from speedduo.game.cards import deck_codes, deck_size
+
         size = deck_size(rules.jokers, rules.double_deck)
         half = size // 2  # R2: each player's share, in cards.DEAL_* order
         self._fresh_deck = deck_codes(rules.jokers, rules.double_deck)
