@@ -45,6 +45,7 @@ def _suits():
 
 
 _SUIT_ROWS = _suits()
+del _suits  # needed once: its bytecode need not stay on the heap (as sound.py's)
 
 
 def draw_piles(view, left, right, target):
