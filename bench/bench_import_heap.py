@@ -3,6 +3,11 @@
     PYTHONPATH=.:lib .venv/bin/python bench/bench_import_heap.py [--deploy mpy|py]
         [--modules speedduo.loop.board_io,speedduo.game.spit,...]
 
+Names (qstrs) a module brings in stay interned when it is forgotten, and they are kept
+in pools, each twice as large as the one before: the import that fills a pool pays for
+the next one (7.7 KB for the pool after the first 1,260 names). ``--qstr-room`` interns
+that many names first, so every module's figure is its own.
+
 Boots the emulated Pico (rp2040js, the firmware files of docs/device.md) with a
 ``code.py`` that imports the named modules' whole import closure one module at a
 time, dependencies first (the order CPython finishes loading them in), and prints
@@ -39,10 +44,13 @@ def _top_imports(path):
             nodes = node.body
         for item in nodes:
             if isinstance(item, ast.ImportFrom) and (item.module or "").startswith("speedduo"):
-                if item.module == "speedduo":
-                    found += ["speedduo." + alias.name for alias in item.names]
-                else:
-                    found.append(item.module)
+                # `from speedduo.display import glyphs` imports the package and the
+                # submodule glyphs; `from speedduo.game.cards import NO_CARD` the module
+                found.append(item.module)
+                for alias in item.names:
+                    name = item.module + "." + alias.name
+                    if os.path.isfile(os.path.join(ROOT, "lib", *name.split(".")) + ".py"):
+                        found.append(name)
             elif isinstance(item, ast.Import):
                 found += [a.name for a in item.names if a.name.startswith("speedduo.")]
     return found
@@ -68,6 +76,12 @@ def import_order(names):
 
 
 CODE = """import gc
+class _Names:
+    pass
+_names = _Names()
+for i in range(QSTR_ROOM):  # new names: the qstr pools grow now, not during an import
+    getattr(_names, "room%d" % i, None)
+_names = None
 gc.collect()
 print("heap-bench start free=%d" % gc.mem_free())
 for name in NAMES:
@@ -85,6 +99,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deploy", choices=("mpy", "py"), default="mpy")
     parser.add_argument("--modules", default=DEFAULT)
+    parser.add_argument(
+        "--qstr-room",
+        type=int,
+        default=1300,
+        metavar="N",
+        help="names interned before the imports (default 1300; 0: none): the qstr pools "
+        "are then grown first, so no module's figure holds a new pool (a pool holds "
+        "twice the one before: 7.7 KB for the 1,280 names after the first 1,260)",
+    )
     args = parser.parse_args(argv)
     names = import_order(args.modules.split(","))
     firmware = device_run.find_firmware(need_mpy_cross=args.deploy == "mpy")
@@ -92,7 +115,7 @@ def main(argv=None):
         files = device_run.drive_files(
             "SPEED_PROFILE = 0\n", args.deploy, firmware.get("mpy-cross"), os.path.join(work, "b")
         )
-        code = ("NAMES = %r\n" % (names,) + CODE).encode()
+        code = ("NAMES = %r\nQSTR_ROOM = %d\n" % (names, args.qstr_room) + CODE).encode()
         files = [(rel, data) for rel, data in files if rel != "code.py"] + [("code.py", code)]
         panels = [device_run._panel_config("present", 0), device_run._panel_config("present", 1)]
         nvm = {"offset": device_run.NVM_OFFSET, "size": device_run.NVM_SIZE, "load": None}

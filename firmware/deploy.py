@@ -110,6 +110,11 @@ def usable_mpy_cross(path, build_dir):
     return None
 
 
+# -O3: no line-number tables in the bytecode (about 3 KB less heap in a classic match;
+# the board's tracebacks then name the file and function, not the line); asserts and
+# `if __debug__:` blocks are dropped too (the board code has none)
+MPY_OPTIONS = ("-O3",)
+
 # board modules the board never imports: V10 (Speed for 3-4 players) plays on the
 # simulator only (the board has two rows of keys), so its core is not copied
 HOST_ONLY = ("game/speed_n.py",)
@@ -148,7 +153,7 @@ def board_files(mpy_cross=None, build_dir=None):
         out = os.path.join(build_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(out), exist_ok=True)
         subprocess.run(
-            [mpy_cross, "-o", out, "-s", os.path.basename(src), src],
+            [mpy_cross, *MPY_OPTIONS, "-o", out, "-s", os.path.basename(src), src],
             check=True,
             capture_output=True,
             timeout=60,

@@ -45,10 +45,7 @@ def _suits():
 
 
 _SUIT_ROWS = _suits()
-# a pile's frame around a rank's sprite, 4 pages: the column before it, the 7 after it,
-# each blank then solid (the aimed pile)
-_FRAME = memoryview(bytes(7) + b"\xff" * 7)
-_FRAME_ROWS = ((_FRAME[0:1],) * 4, (_FRAME[7:8],) * 4, (_FRAME[0:7],) * 4, (_FRAME[7:14],) * 4)
+del _suits  # needed once: its bytecode need not stay on the heap (as sound.py's)
 
 
 def draw_piles(view, left, right, target):
@@ -80,9 +77,10 @@ def _draw_top(panel, side, card, target, old_target):
     if card == NO_CARD or card >= JOKER1:  # (their glyphs leave the card's area open)
         panel.fill(x - 1, 1, _FRAME_W, 4, ground, SHARED)
     elif aimed != (side == old_target):  # the card's area is drawn whole below
-        solid = 1 if aimed else 0
-        panel.put(_FRAME_ROWS[solid], 0, 4, x - 1, 1, SHARED)
-        panel.put(_FRAME_ROWS[2 + solid], 0, 4, x + glyphs.LARGE_W, 1, SHARED)
+        # the frame's column before the card and the 7 after it (only when the aim
+        # changed: fills, not sprite rows, which would hold about 270 bytes of heap)
+        panel.fill(x - 1, 1, 1, 4, ground, SHARED)
+        panel.fill(x + glyphs.LARGE_W, 1, _FRAME_W - 1 - glyphs.LARGE_W, 4, ground, SHARED)
     if card == _BACK:
         panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
         return

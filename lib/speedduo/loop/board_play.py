@@ -71,9 +71,10 @@ def load_match(choices, seed, play_ticks, events, screens, log_port, sound):
     if micro:
         app.log.late_of = events  # match_end says how late a stamp may be (a full FIFO)
     # every module of the match is loaded: they hold the numbers they took from codes.py
-    # (constants only), so its dict leaves the heap while the match plays (loaded again
-    # by the next import that names it)
+    # and cards.py (constants only; core.Hand has made its deck), so their dicts leave the
+    # heap while the match plays (loaded again by the next import that names them)
     unload("game.codes")
+    unload("game.cards")
     return app
 
 

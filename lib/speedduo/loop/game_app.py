@@ -36,6 +36,7 @@ piles' room (bytearrays), the log writes bytes into a reusable line and notes
 events in arrays (bench/mp_heap_lock_games.py proves it for both games).
 """
 
+from speedduo.loader import unload
 from speedduo.loop.app import App
 from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter  # noqa: F401  (REBOUNCE_MS: re-exported)
 
@@ -137,6 +138,12 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
         v.forget()  # everything is drawn at the first refresh
     screens.play(views)
     views = None
+    # the registry, codes.py and cards.py are not needed while the match plays (its
+    # modules hold the numbers they took): their dicts leave the heap, as in a classic
+    # match (board_play.py; loaded again by the next import that names them)
+    del BOARD_GAMES, OPTIONS, core_class, view_class
+    for name in ("games", "game.codes", "game.cards"):
+        unload(name)
     try:
         app = GameApp(
             events,
