@@ -1,6 +1,6 @@
 """The link's per-line and per-pass paths allocate nothing: run under micropython.heap_lock().
 
-    micropython -X heapsize=64K tests/link_heap_lock.py ROOT
+    micropython -X heapsize=72K tests/link_heap_lock.py ROOT
 
 ``LogPort.send`` of a log line (tab, seq and newline appended into the line's
 own buffer), a send that times out, one that raises (the cable is out), and

@@ -229,7 +229,7 @@ def test_nothing_waiting_reads_nothing_and_a_pulled_cable_is_no_error():
 def test_the_per_line_and_per_pass_paths_allocate_nothing():
     micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
     script = os.path.join(ROOT, "tests", "link_heap_lock.py")
-    command = [micropython, "-X", "heapsize=64K", script, ROOT]
+    command = [micropython, "-X", "heapsize=72K", script, ROOT]  # (64K: too tight since issue 19)
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     lines = result.stdout.splitlines()
     assert result.returncode == 0 and lines[-1] == "ALL PASS", result.stdout + result.stderr

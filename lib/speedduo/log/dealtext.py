@@ -64,3 +64,4 @@ def _deal_layout():
 
 
 DEAL_TEMPLATE, DEAL_AT = _deal_layout()
+del _deal_layout  # needed once: its bytecode need not stay on the heap (as sound.py's)
