@@ -61,6 +61,7 @@ KEY_NAMES = "L12345R"
 # worst chatter the simulator makes (20 ms; real tact switches 0.1-5 ms), far
 # shorter than a finger can lift and press again. A first press never waits.
 REBOUNCE_MS = const(25)
+_LATEST = const(0x3FFFFFFF)  # later than any match time: with µs stamps nothing waits
 
 
 class Arbiter:
@@ -112,12 +113,15 @@ class Arbiter:
             self.overflows += 1
             match.hand.keys_lost()  # classic Speed's hand counts it (R-log), V8/V9: none
         # A scan later in this same millisecond may still add to the newest
-        # timestamp's group, so only instants before `now` are complete.
+        # timestamp's group, so only instants before `now` are complete. (The PIO's
+        # edges come in the order of their µs stamps, each instant whole in one of its
+        # pairs: every instant read is complete, and waits for nothing.)
         now = self.match_time(now_ticks)
         count = batch.count
         at = batch.at
+        complete = now if not self._micro else _LATEST
         i = 0
-        while i < count and at[i] < now and match.phase != OVER:
+        while i < count and at[i] < complete and match.phase != OVER:
             j = batch.group_end(i)
             self._apply_group(i, j)
             i = j
