@@ -271,6 +271,10 @@ class Opponent:
                     self._n = 0
                 self._i = i
                 return True
+            if t == real_t and t >= self._now and self.micro:
+                # a real press in the ms of one of its own not due yet: both go together,
+                # one instant (the arbiter applies a µs source's instants once read)
+                return False
         if has_real:
             event.key_number = real.key_number
             event.pressed = real.pressed
