@@ -227,3 +227,23 @@ def test_a_burst_that_fills_the_fifo_is_late_not_lost_and_match_end_says_how_lat
     assert 1000 <= late <= 20_000  # whole ms, at most a loop pass or two
     assert max(k[0] for k in keys if k[2] == 1) - 3_100_018 <= late
     assert "replayed identically" in run_cli("replay", str(log)).stdout
+
+
+@pytest.mark.parametrize(
+    "t, sub, text",
+    [
+        (3, 7, b"[3007,1,1]"),
+        (3200, 17, b"[3200017,1,1]"),
+        (0, 5, b"[5,1,1]"),
+        (-1, 300, b"[-700,1,1]"),
+    ],
+)
+def test_a_us_key_entry_is_its_ms_digits_then_three_us_digits(t, sub, text):
+    from speedduo.log.logtext import key_into
+
+    keys = bytearray()
+    key_into(keys, t, 1, 1, sub)
+    assert bytes(keys) == text
+    keys = bytearray()
+    key_into(keys, t, 1, 1)  # a ms log's entry: t alone
+    assert bytes(keys) == b"[%d,1,1]" % t
