@@ -247,3 +247,20 @@ def test_a_us_key_entry_is_its_ms_digits_then_three_us_digits(t, sub, text):
     keys = bytearray()
     key_into(keys, t, 1, 1)  # a ms log's entry: t alone
     assert bytes(keys) == b"[%d,1,1]" % t
+
+
+def test_speed_keys_is_read_at_power_on_and_a_bad_value_is_shown_not_fatal():
+    from speedduo.loop.keys import wants_pio
+    from speedduo.loop.settings import Settings
+
+    assert wants_pio({}.get) and wants_pio({"SPEED_KEYS": "pio"}.get)
+    assert not wants_pio({"SPEED_KEYS": "keypad"}.get)
+
+    def unreadable(name):
+        raise ValueError("a line getenv cannot read")
+
+    assert wants_pio(unreadable)  # the PIO; settings.py says what is wrong
+    for value in ("pio", "keypad"):
+        assert not Settings({"SPEED_KEYS": value}.get, names=["SPEED_KEYS"]).problems
+    bad = Settings({"SPEED_KEYS": "lasers"}.get, names=["SPEED_KEYS"])
+    assert bad.problems == [("SPEED_KEYS", "pio or keypad")] and not bad.unknown
