@@ -22,9 +22,9 @@ bounce up to 5 ms) on player 0's button only.
     PYTHONPATH=.:lib .venv/bin/python bench/bench_fairness.py [--races N] [--seed S]
 
 ``--device`` (issue 19): the same race on CircuitPython itself (the emulated Pico and
-its firmware files, docs/device.md), the buttons stamped by the PIO (``edges.py``): one
-boot runs a ``code.py`` that sets the race position, lets the real ``Arbiter`` (µs
-order) and rules core settle each race and prints who won; the harness presses the
+its firmware files, docs/device.md), the buttons stamped by the PIO (``edge_program.py``,
+``edges.py``): one boot runs a ``code.py`` that sets the race position, lets the real
+``Arbiter`` (µs order) and rules core settle each race and prints who won; the harness presses the
 two buttons at the scheduled µs: Δ = 5, 20, 100 and 500 µs, each race at a random
 phase within a millisecond, the earlier player drawn 50/50, and exact-µs ties (Δ = 0),
 which alternate from ``tie_first``. About 2-4 minutes of wall time.
@@ -225,11 +225,11 @@ from speedduo.game.codes import PLAYING
 from speedduo.game.match import Match
 from speedduo.game.rules import Rules
 from speedduo.log.matchlog import MatchLog
-from speedduo.loop import edges
 from speedduo.loop.arbiter import Arbiter
+from speedduo.loop.edge_program import start
 from position import set_piles, set_player
 
-reader = edges.start(board, supervisor.ticks_ms)
+reader = start(board, supervisor.ticks_ms)
 print("fair-device reader", reader is not None)
 log = MatchLog(micro=True)
 match = Match(1, Rules(), 3, log)

@@ -24,6 +24,7 @@ CODE_FROM_US = 2_300_000  # code.py starts reading a little later (2.38 s)
 END_US = 3_550_000  # after the last edge (the burst ends at 3.44 s)
 
 CODE = """import gc
+import sys
 import board
 import pwmio
 import supervisor
@@ -35,7 +36,12 @@ from speedduo.loop import edges
 
 gc.collect()
 free.append(gc.mem_free())
-reader = edges.start(board, supervisor.ticks_ms, %(debounce)d)
+from speedduo.loop.edge_program import start
+
+reader = start(board, supervisor.ticks_ms, %(debounce)d)
+del start  # the program's module is power-on's only, as on the board (poweron.py)
+sys.modules.pop("speedduo.loop.edge_program")
+del sys.modules["speedduo.loop"].edge_program
 gc.collect()
 free.append(gc.mem_free())
 tone = pwmio.PWMOut(board.GP15, frequency=2000, duty_cycle=32768, variable_frequency=True)
@@ -114,7 +120,7 @@ def run_reader(deploy="py"):
     firmware = device_run.find_firmware(need_mpy_cross=deploy == "mpy")
     with tempfile.TemporaryDirectory() as build:
         drive = device_run.drive_files("", deploy, firmware.get("mpy-cross"), build)
-    wanted = NEEDED + ("lib/speedduo/loop/edges",)
+    wanted = NEEDED + ("lib/speedduo/loop/edges", "lib/speedduo/loop/edge_program")
     files = [(rel, data) for rel, data in drive if rel.rsplit(".", 1)[0] in wanted]
     assert len(files) == len(wanted), [rel for rel, _ in files]
     run_ms = (END_US - CODE_FROM_US) // 1000

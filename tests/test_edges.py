@@ -1,4 +1,5 @@
-"""The PIO edge stamper's program and its reader (``speedduo.loop.edges``, issue 19), off the board.
+"""The PIO edge stamper's program and its reader (``speedduo.loop.edge_program``, ``edges``,
+issue 19), off the board.
 
 The program's words are checked against the source in their comments (a tiny assembler
 for the instructions it uses); the reader runs on a stand-in state machine that hands
@@ -14,10 +15,10 @@ from array import array
 
 import pytest
 from conftest import ROOT
-from speedduo.loop import edges, pins
+from speedduo.loop import edge_program, edges, pins
 from test_alloc_free import _micropython
 
-SOURCE = os.path.join(ROOT, "lib", "speedduo", "loop", "edges.py")
+SOURCE = os.path.join(ROOT, "lib", "speedduo", "loop", "edge_program.py")
 MASK = (1 << 30) - 1
 
 _JMP = {"": 0, "!x": 1, "x--": 2, "!y": 3, "y--": 4, "x!=y": 5, "pin": 6, "!osre": 7}
@@ -58,7 +59,7 @@ def assemble(text):
 
 
 def _listing():
-    """[(word, address, source)] from the PROGRAM's lines in edges.py."""
+    """[(word, address, source)] from the PROGRAM's lines in edge_program.py."""
     with open(SOURCE, encoding="utf-8") as f:
         text = f.read()
     line = re.compile(r"^\s+(0x[0-9A-F]{4}),\s+#\s+(\d+)\s+(.+?)(?:\s+;.*)?$", re.M)
@@ -67,11 +68,11 @@ def _listing():
 
 def test_program_words_are_their_source_assembled():
     listing = _listing()
-    assert [address for _, address, _ in listing] == list(range(len(edges.PROGRAM)))
-    assert [word for word, _, _ in listing] == list(edges.PROGRAM)
+    assert [address for _, address, _ in listing] == list(range(len(edge_program.PROGRAM)))
+    assert [word for word, _, _ in listing] == list(edge_program.PROGRAM)
     for word, address, source in listing:
         assert assemble(source) == word, (address, source, hex(assemble(source)))
-    assert list(edges.INIT) == [assemble("mov y, null")]
+    assert list(edge_program.INIT) == [assemble("mov y, null")]
 
 
 def test_the_assembler_knows_datasheet_words():
@@ -86,7 +87,7 @@ def test_the_assembler_knows_datasheet_words():
 
 
 def _cycles(addresses):
-    return sum(1 + ((edges.PROGRAM[a] >> 8) & 31) for a in addresses)
+    return sum(1 + ((edge_program.PROGRAM[a] >> 8) & 31) for a in addresses)
 
 
 def test_every_path_through_the_loop_takes_one_microsecond():
@@ -97,11 +98,13 @@ def test_every_path_through_the_loop_takes_one_microsecond():
     pushed = common + list(range(10, 19))
     no_room = common + [10, 11, 19, 20]
     for path in (no_change, pushed, no_room):
-        assert _cycles(path) * 1_000_000 == edges.FREQUENCY
-    assert edges.WRAP == 9 and edges.PROGRAM[18] == edges.PROGRAM[20] == assemble("jmp 0")
-    assert edges.PROGRAM[8] == assemble("jmp x!=y 10") and edges.PROGRAM[11] == assemble(
-        "jmp !x 19"
-    )
+        assert _cycles(path) * 1_000_000 == edge_program.FREQUENCY
+    assert edge_program.WRAP == 9 and edge_program.PROGRAM[18] == edge_program.PROGRAM[
+        20
+    ] == assemble("jmp 0")
+    assert edge_program.PROGRAM[8] == assemble("jmp x!=y 10") and edge_program.PROGRAM[
+        11
+    ] == assemble("jmp !x 19")
 
 
 def test_snapshot_bits_follow_the_pin_map():
@@ -230,7 +233,7 @@ def test_a_key_held_at_start_is_a_press_at_time_zero():
 
 def test_start_without_rp2pio_gives_none(monkeypatch):
     monkeypatch.setitem(sys.modules, "rp2pio", None)  # its import fails, as off the board
-    assert edges.start(object(), lambda: 0) is None
+    assert edge_program.start(object(), lambda: 0) is None
 
 
 def _simulated(contacts, start_us=1000):
@@ -241,7 +244,7 @@ def _simulated(contacts, start_us=1000):
     clock = install(VirtualClock())
     clock.contacts = list(contacts)
     clock.advance_to(start_us)
-    return clock, edges.start(board, clock.ticks_ms)
+    return clock, edge_program.start(board, clock.ticks_ms)
 
 
 def test_the_shim_pushes_the_words_the_program_pushes():
@@ -284,7 +287,7 @@ def test_the_shim_runs_only_the_edge_program():
     from vclock import VirtualClock, install
 
     install(VirtualClock())
-    with pytest.raises(ValueError, match="only speedduo.loop.edges"):
+    with pytest.raises(ValueError, match="only speedduo.loop.edge_program"):
         rp2pio.StateMachine(array("H", [0]), 25_000_000, first_in_pin=board.GP6)
 
 
@@ -354,6 +357,8 @@ def test_reading_events_allocates_nothing_in_the_micropython_vm():
     assert result.stdout.split() == ["5", "[0,", "300,", "9000,", "9002,", str(MASK - 5) + "]"]
 
 
-@pytest.mark.parametrize("name", ["Edge", "Edges", "start"])
-def test_the_reader_imports_in_cpython(name):
-    assert callable(getattr(edges, name))
+@pytest.mark.parametrize(
+    "module, name", [(edges, "Edge"), (edges, "Edges"), (edge_program, "start")]
+)
+def test_the_reader_imports_in_cpython(module, name):
+    assert callable(getattr(module, name))

@@ -1,5 +1,5 @@
 """Shim of CircuitPython's ``rp2pio`` for one program: the button edge stamper's
-(``speedduo.loop.edges.PROGRAM``; any other program is refused: the simulator runs no PIO
+(``speedduo.loop.edge_program.PROGRAM``; any other program is refused: the simulator runs no PIO
 code).
 
 ``StateMachine`` does what that program does, in time rather than in instructions, on
@@ -30,11 +30,11 @@ def _loop_at(t_us, start):
 
 class StateMachine:
     def __init__(self, program, frequency=0, *, first_in_pin=None, in_pin_count=1, **kwargs):
-        from speedduo.loop import edges
+        from speedduo.loop import edge_program
 
-        if list(program) != list(edges.PROGRAM):
-            raise ValueError("this rp2pio stand-in runs only speedduo.loop.edges' program")
-        if kwargs.get("fifo_type") != "rx" or kwargs.get("mov_status_n") != edges.STATUS_N:
+        if list(program) != list(edge_program.PROGRAM):
+            raise ValueError("this rp2pio stand-in runs only speedduo.loop.edge_program's")
+        if kwargs.get("fifo_type") != "rx" or kwargs.get("mov_status_n") != edge_program.STATUS_N:
             raise ValueError("the edge program needs fifo_type='rx' and mov_status_n=7")
         if getattr(first_in_pin, "name", None) != "GP6" or in_pin_count != 1:
             raise ValueError("the edge program reads GP6 up with in_pin_count=1")

@@ -32,6 +32,19 @@ _STREAK = const(7)
 _BEST_STREAK = const(9)
 
 
+def from_nvm():
+    """The stats kept in ``microcontroller.nvm`` (in RAM only where there is none): the
+    board reads them when first needed (``board_io.HostStats.stats``), not at boot."""
+    try:
+        from microcontroller import nvm
+    except ImportError:
+        nvm = None
+    stats = Stats(nvm)
+    if stats.loaded:
+        print("stats: record %d read from nvm" % stats.store.seq)
+    return stats
+
+
 def mode_of(rules):
     """The stats mode of a rule set: V1 (no_wrap) and V2 (same_rank)."""
     return (1 if rules.no_wrap else 0) | (2 if rules.same_rank else 0)

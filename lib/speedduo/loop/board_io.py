@@ -51,8 +51,15 @@ class HostStats:
         self.matches = 0  # matches played to their end since power-on
 
     def stats(self):
-        """The stats (read from nvm when first asked: the_stats)."""
-        return the_stats(self.stats_box)
+        """``stats_box[0]``, the stats, read from nvm the first time they are needed (a
+        match's end or the STATS screen: ``host.stats.from_nvm``), not at boot: the menu
+        comes up as soon as before."""
+        box = self.stats_box
+        if box[0] is None:
+            from speedduo.host.stats import from_nvm
+
+            box[0] = from_nvm()
+        return box[0]
 
     def summary(self):
         summary = self.stats().summary()
@@ -102,48 +109,6 @@ class Choices:
         self.selected = menu.selected
 
 
-def _choose(keys, screens, choices, link, feed, stats, sound, idle_off_ms):
-    """The menu until PLAY (``menu_loop.choose``) on a ``Menu`` made from ``choices``,
-    written back to them after; then the menu's code leaves the heap for the match
-    (``menu_loop``, ``menu`` and the games' registry, loaded again for the next menu).
-    Returns the PLAY press's timestamp."""
-    menu_loop = _menu()
-    menu = sys.modules["speedduo.display.menu"].Menu(
-        choices.rules, choices.best_of, choices.opponent, choices.volume, choices.game
-    )
-    menu.selected = choices.selected
-    link.menu = menu  # (the host's ``rules`` request while the menu shows)
-    play_ticks = menu_loop.choose(keys, screens, menu, feed, stats, sound, idle_off_ms)
-    choices.keep(menu)
-    link.menu = choices
-    menu = menu_loop = None
-    for name in ("loop.menu_loop", "display.menu", "games"):
-        unload(name)
-    return play_ticks
-
-
-def the_stats(box):
-    """``box[0]``, the stats, read from nvm the first time they are needed (a match's end
-    or the STATS screen), not at boot: the menu comes up as soon as before."""
-    if box[0] is None:
-        box[0] = load_stats()
-    return box[0]
-
-
-def load_stats():
-    """The stats kept in ``microcontroller.nvm`` (in RAM only where there is none)."""
-    try:
-        from microcontroller import nvm
-    except ImportError:
-        nvm = None
-    from speedduo.host.stats import Stats
-
-    stats = Stats(nvm)
-    if stats.loaded:
-        print("stats: record %d read from nvm" % stats.store.seq)
-    return stats
-
-
 def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     """Play matches forever (or ``matches`` of them): the device's whole life.
 
@@ -156,7 +121,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     unload("loop.poweron")
     choices = Choices(menu)  # the menu's code leaves the heap at its first PLAY (_choose)
     menu = None
-    stats_box = [None]  # the_stats()
+    stats_box = [None]  # HostStats.stats()
     host_stats = HostStats(log_port, stats_box)
     link.stats = host_stats.summary
     link.menu = choices
@@ -166,9 +131,13 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     played = 0
     while True:
         try:
-            play_ticks = _choose(
-                keys, screens, choices, link, feed, host_stats.stats, sound, idle_off_ms
+            # the menu until PLAY; then its code leaves the heap for the match (menu_loop,
+            # menu and the games' registry, loaded again for the next menu)
+            play_ticks = _menu().choose_for(
+                choices, keys, screens, link, feed, host_stats.stats, sound, idle_off_ms
             )
+            for name in ("loop.menu_loop", "display.menu", "games"):
+                unload(name)
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first
             app = _play().load_match(

@@ -1,7 +1,7 @@
 """The buttons' one reader: the PIO's edge stamps where a state machine can be had
-(``edges.py``: every edge to the µs, issue 19), else the keypad scanner over all 14
-buttons (pin map: ``pins.BUTTON_PINS``), as described below; the rest of the board
-program reads either the same way (``events``, ``get_into``).
+(``edges.py``, started by ``edge_program.py``: every edge to the µs, issue 19), else the
+keypad scanner over all 14 buttons (pin map: ``pins.BUTTON_PINS``), as described below;
+the rest of the board program reads either the same way (``events``, ``get_into``).
 
 ``interval=0.001`` scans on every 1/1024 s supervisor tick, so a timestamp is
 at most one tick (0.98 ms) after the contact closed. ``debounce_threshold=1``
@@ -25,14 +25,14 @@ SELF_TEST_KEY = 0  # Player 1's L: held at power-on, the self-test runs first (s
 
 def make_keys(board, pio=True):
     """The buttons' reader, key numbers in pin-map order (7p + L,1..5,R): the PIO's
-    (``edges.start``) unless ``pio`` is False or no state machine can be had (no
+    (``edge_program.start``) unless ``pio`` is False or no state machine can be had (no
     ``rp2pio``, every one taken), then ``keypad.Keys``. ``code.py`` says which."""
     if pio:
         import supervisor
 
-        from speedduo.loop import edges
+        from speedduo.loop.edge_program import start
 
-        reader = edges.start(board, supervisor.ticks_ms)
+        reader = start(board, supervisor.ticks_ms)
         if reader is not None:
             return reader
     return keypad.Keys(

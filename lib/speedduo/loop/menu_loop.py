@@ -2,8 +2,9 @@
 loaded while the menu shows and forgotten during a match (``board_io.main``), so a
 match's heap does not hold the menu's code.
 
-``choose`` shows the menu on both panels until PLAY; ``stats``: a callable that gives the
-stats (``board_io.HostStats.stats``: read from nvm when first asked).
+``choose`` shows the menu on both panels until PLAY (``choose_for``: on a ``Menu`` made
+from what it chose last time); ``stats``: a callable that gives the stats
+(``board_io.HostStats.stats``: read from nvm when first asked).
 """
 
 import gc
@@ -19,6 +20,7 @@ from speedduo.display.menu import (
     SHOW_STATS,
     START,
     TITLE,
+    Menu,
 )
 from speedduo.game.ticks import ticks_diff
 from speedduo.loader import unload
@@ -31,6 +33,20 @@ def menu_title(screens) -> str:
         if not screens.panels[i].online:
             return "P%d SCREEN MISSING" % (i + 1)
     return TITLE
+
+
+def choose_for(choices, keys, screens, link, feed, stats, sound, idle_off_ms) -> int:
+    """``choose`` on a ``Menu`` made from ``choices`` (``board_io.Choices``: what the menu
+    chose last time, its selected item too), written back to them after; while it shows,
+    the host's ``rules`` request reads the menu (``link.menu``). Returns the PLAY press's
+    timestamp."""
+    menu = Menu(choices.rules, choices.best_of, choices.opponent, choices.volume, choices.game)
+    menu.selected = choices.selected
+    link.menu = menu
+    play_ticks = choose(keys, screens, menu, feed, stats, sound, idle_off_ms)
+    choices.keep(menu)
+    link.menu = choices
+    return play_ticks
 
 
 def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> int:

@@ -89,7 +89,8 @@ def start(os, free_at_boot, keys, testing):
         testing = held(board, SELF_TEST_KEY)
         keys = make_keys(board, wants_pio(os.getenv))
         del held, make_keys, wants_pio
-    unload("loop.keys")  # needed at power-on only
+    unload("loop.keys")  # needed at power-on only, as the PIO program that it started
+    unload("loop.edge_program")
     # which stamps the presses (the match log says it too: stamped_by)
     print("keys: " + ("PIO edge stamps, us" if getattr(keys, "micro", False) else "keypad, ms"))
     from speedduo.loop.settings import read_settings
