@@ -6,8 +6,6 @@ CPython and the MicroPython VM, and allocates nothing when the stacks are
 ``bytes`` (the heap-lock benchmark sets positions inside locked loops).
 """
 
-CAP = 106  # cards.PILE_CAP, as in core.py
-
 
 def set_player(hand, p, slots, draw, side, draw_n=-1):
     """Player p's hand slots (five codes, NO_CARD for an empty slot), draw and side
@@ -19,9 +17,9 @@ def set_player(hand, p, slots, draw, side, draw_n=-1):
         if card != 255:
             held += 1
     hand.hand_n[p] = held
-    _stack(hand.draw, p, draw)
+    _stack(hand, hand.draw, p, draw)
     hand.draw_n[p] = len(draw) if draw_n < 0 else draw_n
-    _stack(hand.side, p, side)
+    _stack(hand, hand.side, p, side)
     hand.side_n[p] = len(side)
     hand.locked_until[p] = 0
     hand._update_mask(p)
@@ -30,11 +28,11 @@ def set_player(hand, p, slots, draw, side, draw_n=-1):
 def set_piles(hand, pile0, pile1):
     """Both centre piles (bottom first), uncovered since t=0 (R8); no stall pending,
     the hand in play."""
-    _stack(hand.centre, 0, pile0)
+    _stack(hand, hand.centre, 0, pile0)
     hand.centre_n[0] = len(pile0)
-    _stack(hand.centre, 1, pile1)
+    _stack(hand, hand.centre, 1, pile1)
     hand.centre_n[1] = len(pile1)
-    for k in range(2 * CAP):
+    for k in range(2 * hand.pile_cap):
         hand.covered_at[k] = 0
     hand.stall_due = -1
     hand.over = False
@@ -49,6 +47,9 @@ def set_reserve(hand, cards):
     hand.reserve_n = len(cards)
 
 
-def _stack(buf, p, cards):
+def _stack(hand, buf, p, cards):
+    """Pile ``p`` of ``buf`` (a pile ``hand.pile_cap`` bytes)."""
+    if len(cards) > hand.pile_cap:
+        raise ValueError("a pile holds at most the deck's %d cards" % hand.pile_cap)
     for k in range(len(cards)):
-        buf[p * CAP + k] = cards[k]
+        buf[p * hand.pile_cap + k] = cards[k]

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from conftest import drained, lay_out, new_hand
-from speedduo.game.cards import NO_CARD, PILE_CAP, card_from_name, card_name
+from speedduo.game.cards import NO_CARD, card_from_name, card_name
 from speedduo.game.codes import NULL_PLAYER
 from speedduo.game.core import EMPTY_SLOT, INVALID, LATE, LOCKED, NOT_PLAYING, PLAYED
 from speedduo.game.match import OVER, RESULT, Match
@@ -558,7 +558,7 @@ def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift
     for key, stack in (("draw", hand.draw), ("side", hand.side)):
         count = hand.draw_n if key == "draw" else hand.side_n
         assert deal[key] == [
-            [card_name(stack[p * PILE_CAP + k]) for k in range(count[p] - 1, -1, -1)]
+            [card_name(stack[p * hand.pile_cap + k]) for k in range(count[p] - 1, -1, -1)]
             for p in range(2)
         ]
     assert deal["piles"] == [[card_name(hand.top(0))], [card_name(hand.top(1))]]

@@ -61,7 +61,6 @@ from speedduo.log.matchlog import (
 
 # results of play(): speedduo.game.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
 
-_CAP = const(106)  # cards.PILE_CAP: every pile can hold the whole deck (V3 + V4)
 _OUT = const(4)  # _aim_presses: one of the presses is the player's legal last card (R13)
 _NO_TIME = const(-1)
 _CODES = const(106)  # card codes 0..105: two decks (V4) and the jokers (V3)
@@ -123,14 +122,23 @@ class Hand(StallCountdown):
         # R2 layout. Slot s of player p is hand[p * 5 + s]; NO_CARD when empty.
         self.hand = bytearray(2 * HAND_SLOTS)
         self.hand_n = bytearray(2)
-        self.draw = bytearray(2 * _CAP)  # player p's stack at [p * _CAP ...]
+        # the deck of this match's variant (V3, V4: fixed when the match makes its Hand);
+        # cards' functions are not kept in this module's names: the board forgets
+        # cards.py while a match plays (board_play.py), like codes.py
+        from speedduo.game.cards import deck_codes, deck_size
+
+        size = deck_size(rules.jokers, rules.double_deck)
+        # every pile can hold the whole deck: a pile of player (or centre pile) p is
+        # [p * pile_cap ...] of its buffer (52 bytes a pile in classic Speed, 106 with V3+V4)
+        self.pile_cap = size
+        self.draw = bytearray(2 * size)
         self.draw_n = bytearray(2)
-        self.side = bytearray(2 * _CAP)
+        self.side = bytearray(2 * size)
         self.side_n = bytearray(2)
-        self.centre = bytearray(2 * _CAP)  # centre pile i at [i * _CAP ...]
+        self.centre = bytearray(2 * size)
         self.centre_n = bytearray(2)
-        self.covered_at = array("i", [0] * (2 * _CAP))  # when centre card k was covered
-        self.reserve = bytearray(_CAP)  # R10
+        self.covered_at = array("i", bytes(8 * size))  # when centre card k was covered
+        self.reserve = bytearray(size)  # R10
         self.reserve_n = 0
         self.target = bytearray(2)  # each player's target pile (input issue)
         self.hand_mask = [0, 0]  # ranks held in each hand, one bit each
@@ -143,12 +151,6 @@ class Hand(StallCountdown):
         self.ties = 0  # conflicting ties settled so far
         self._dest = array("b", [0] * (2 * HAND_SLOTS))  # press_together's destinations
         self._clear(True)
-        # the deck of this match's variant (V3, V4: fixed when the match makes its Hand);
-        # cards' functions are not kept in this module's names: the board forgets
-        # cards.py while a match plays (board_play.py), like codes.py
-        from speedduo.game.cards import deck_codes, deck_size
-
-        size = deck_size(rules.jokers, rules.double_deck)
         half = size // 2  # R2: each player's share, in cards.DEAL_* order
         self._fresh_deck = deck_codes(rules.jokers, rules.double_deck)
         self._deck = bytearray(size)
@@ -199,10 +201,11 @@ class Hand(StallCountdown):
         self.hand[0:HAND_SLOTS] = parts[1]
         self.side[0:side] = parts[2]
         self.centre[0] = deck[self._starters[0]]
-        self.draw[_CAP : _CAP + DRAW_CARDS] = parts[3]
+        cap = self.pile_cap
+        self.draw[cap : cap + DRAW_CARDS] = parts[3]
         self.hand[HAND_SLOTS : 2 * HAND_SLOTS] = parts[4]
-        self.side[_CAP : _CAP + side] = parts[5]
-        self.centre[_CAP] = deck[self._starters[1]]
+        self.side[cap : cap + side] = parts[5]
+        self.centre[cap] = deck[self._starters[1]]
         for p in range(2):
             self.draw_n[p] = DRAW_CARDS
             self.hand_n[p] = HAND_SLOTS
@@ -212,7 +215,7 @@ class Hand(StallCountdown):
             self.locked_until[p] = 0
             self._update_mask(p)
         self.covered_at[0] = 0
-        self.covered_at[_CAP] = 0
+        self.covered_at[cap] = 0
         self.reserve_n = 0
         self._clear(False)
         self.log.put_deal(hand_no, self._deck_size, self._deck_chunks)
@@ -222,7 +225,7 @@ class Hand(StallCountdown):
 
     def top(self, pile: int) -> int:
         """The face-up top card of centre pile 0 or 1."""
-        return self.centre[pile * _CAP + self.centre_n[pile] - 1]
+        return self.centre[pile * self.pile_cap + self.centre_n[pile] - 1]
 
     def slot_card(self, p: int, slot: int) -> int:
         return self.hand[p * HAND_SLOTS + slot]
@@ -239,7 +242,7 @@ class Hand(StallCountdown):
         """The pile a card goes to: the one it fits, the target pile when it fits both; -1."""
         bit = _RANK_BIT[card]
         on0 = bit & self._fits_on[self.centre[self.centre_n[0] - 1]]
-        on1 = bit & self._fits_on[self.centre[_CAP + self.centre_n[1] - 1]]
+        on1 = bit & self._fits_on[self.centre[self.pile_cap + self.centre_n[1] - 1]]
         if on0 and on1:
             return self.target[p]
         if on0:
@@ -278,7 +281,8 @@ class Hand(StallCountdown):
         """``room``: the ranks that fit either centre pile (after any change to a top)."""
         fits = self._fits_on
         centre = self.centre
-        self.room = fits[centre[self.centre_n[0] - 1]] | fits[centre[_CAP + self.centre_n[1] - 1]]
+        top1 = centre[self.pile_cap + self.centre_n[1] - 1]
+        self.room = fits[centre[self.centre_n[0] - 1]] | fits[top1]
 
     def is_out(self, p: int) -> bool:
         """R12: hand and draw pile both empty."""
@@ -304,10 +308,11 @@ class Hand(StallCountdown):
             return EMPTY_SLOT
         # pile_for, inlined: the tops are needed again below
         centre = self.centre
+        cap = self.pile_cap
         n0 = self.centre_n[0]
         n1 = self.centre_n[1]
         top0 = centre[n0 - 1]
-        top1 = centre[_CAP + n1 - 1]
+        top1 = centre[cap + n1 - 1]
         fits = self._fits_on
         bit = _RANK_BIT[card]
         on0 = bit & fits[top0]
@@ -328,7 +333,7 @@ class Hand(StallCountdown):
             return self._refuse(t, p, slot, card, tie)
         # R5/R6: one card onto the pile it fits.
         if pile:
-            k = _CAP + n1
+            k = cap + n1
             self.centre_n[1] = n1 + 1
             other = top0
         else:
@@ -342,7 +347,7 @@ class Hand(StallCountdown):
         if d:  # R7: refill the emptied slot at once
             d -= 1
             self.draw_n[p] = d
-            drawn = self.draw[p * _CAP + d]
+            drawn = self.draw[p * cap + d]
         else:
             drawn = NO_CARD
             self.hand_n[p] -= 1
@@ -367,7 +372,7 @@ class Hand(StallCountdown):
         bit = _RANK_BIT[card]
         window = self.rules.race_window_ms
         for pile in range(2):
-            base = pile * _CAP
+            base = pile * self.pile_cap
             k = self.centre_n[pile] - 2  # the card the current top covered
             while k >= 0 and t - self.covered_at[base + k] < window:
                 if bit & self._fits_on[self.centre[base + k]]:

@@ -12,7 +12,6 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.log.matchlog import END_DEAD_STALL, NULL_PLAYER
 
 REDEAL_EACH = const(5)  # R10: at most 5 per side pile
-_CAP = const(106)  # cards.PILE_CAP, as in core.py
 
 
 def stall_ends(hand, due: int) -> None:
@@ -35,9 +34,10 @@ def stall_ends(hand, due: int) -> None:
 def _flip(hand, t: int, p: int) -> None:
     """Player p's side pile turns its top card onto centre pile p."""
     n = hand.side_n[p] - 1
-    card = hand.side[p * _CAP + n]
+    cap = hand.pile_cap  # (core.Hand: a pile's stride in its buffer)
+    card = hand.side[p * cap + n]
     hand.side_n[p] = n
-    k = p * _CAP + hand.centre_n[p]
+    k = p * cap + hand.centre_n[p]
     hand.covered_at[k - 1] = t
     hand.centre[k] = card
     hand.centre_n[p] += 1
@@ -55,7 +55,7 @@ def _redeal(hand, t: int) -> bool:
         return False
     hand.redeals += 1
     hand.plays_since_redeal = 0
-    hand.log.put_redeal(t, hand.side, hand.side_n, _CAP)
+    hand.log.put_redeal(t, hand.side, hand.side_n, hand.pile_cap)
     for p in range(2):
         if hand.side_n[p]:  # a side pile that received nothing does not flip
             _flip(hand, t, p)
@@ -67,7 +67,7 @@ def _gather_redeal(hand) -> int:
     deck = hand._deck
     n = 0
     for pile in range(2):
-        base = pile * _CAP
+        base = pile * hand.pile_cap
         top_index = hand.centre_n[pile] - 1
         for k in range(top_index):
             deck[n] = hand.centre[base + k]
@@ -88,7 +88,7 @@ def _gather_redeal(hand) -> int:
     dealt = n if n < 2 * REDEAL_EACH else 2 * REDEAL_EACH
     for k in range(dealt):  # alternately: player 0 first
         p = k & 1
-        hand.side[p * _CAP + hand.side_n[p]] = deck[k]
+        hand.side[p * hand.pile_cap + hand.side_n[p]] = deck[k]
         hand.side_n[p] += 1
     for k in range(dealt, n):  # beyond ten: the reserve
         hand.reserve[hand.reserve_n] = deck[k]
@@ -100,7 +100,7 @@ def _pile_redeal(hand) -> int:
     """V7: each centre pile minus its top, shuffled, goes under that player's side pile."""
     moved = 0
     for pile in range(2):
-        base = pile * _CAP
+        base = pile * hand.pile_cap
         top_index = hand.centre_n[pile] - 1
         if top_index == 0:
             continue
