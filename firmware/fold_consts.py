@@ -182,21 +182,21 @@ class Sources:
         nothing imports made private (the text as it is when nothing folds), and the names
         folded."""
         text = self.texts[rel]
-        _, loads, bound = self._used[rel]
+        _, loads, _ = self._used[rel]
         edits = []  # (start offset, end offset, new text)
         renamed = []
         lines = text.splitlines(keepends=True)
         starts = [0]
         for line in lines:
             starts.append(starts[-1] + len(line))
-        has_const = "const" in bound
+        for node in _const_imports(self.trees[rel]):  # mpy-cross needs no import of it
+            start = starts[node.lineno - 1] + node.col_offset
+            end = starts[node.end_lineno - 1] + node.end_col_offset
+            edits.append((start, end, "pass"))
         for node, keep, here in self._folds[rel]:
             new = []
             if keep:
                 new.append(ast.unparse(ast.ImportFrom(module=node.module, names=keep, level=0)))
-            if not has_const:
-                new.append("from micropython import const")
-                has_const = True
             for name, value in here:
                 new.append("_%s = const(%d)" % (name, value))
                 renamed.append(name)
@@ -215,6 +215,24 @@ class Sources:
         for start, end, new in sorted(edits, reverse=True):
             text = text[:start] + new + text[end:]
         return text, sorted(renamed)
+
+
+def _const_imports(tree):
+    """The module's top-level ``from micropython import const`` when every use of ``const``
+    is a top-level ``NAME = const(...)``, which ``mpy-cross`` folds without the import
+    (the import would keep ``const`` in the module's globals on the board); else none."""
+    imports = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        and node.module == "micropython"
+        and [(a.name, a.asname) for a in node.names] == [("const", None)]
+    ]
+    folded = {id(node.value.func) for node in tree.body if _const_target(node) is not None}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "const" and id(node) not in folded:
+            return []
+    return imports
 
 
 def _is_ours(node):

@@ -44,7 +44,7 @@ def test_an_imported_const_becomes_a_private_const_of_the_module():
 def test_a_const_reached_through_a_re_export_folds_to_its_value():
     text, names = _fold("from speedduo.a.log import EV_FLIP\nx = EV_FLIP\n")
     assert names == ["EV_FLIP"]
-    assert "from micropython import const\n_EV_FLIP = const(9)\nx = _EV_FLIP" in text
+    assert "_EV_FLIP = const(9)\nx = _EV_FLIP" in text
 
 
 def test_a_name_another_module_imports_from_this_one_is_kept():
@@ -113,3 +113,17 @@ def test_every_board_module_folds_to_source_that_compiles():
                 isinstance(node, ast.Name) and node.id == name for node in ast.walk(tree)
             ), (rel, name)
     assert folded > 200  # classic Speed's core, log and views among them
+
+
+def test_the_const_import_goes_when_every_const_folds():
+    """mpy-cross folds NAME = const(...) without it; the import would keep ``const`` among
+    the module's globals on the board."""
+    sources = fold_consts.Sources({"a/codes.py": CODES})
+    text = sources.folded("a/codes.py")[0]
+    assert "import const" not in text and "_EV_PLAY = const(3)" in text
+    other = "from micropython import const\nX = const(1)\nf = const\n"
+    assert (
+        fold_consts.Sources({"a/b.py": other})
+        .folded("a/b.py")[0]
+        .startswith("from micropython import const")
+    )
