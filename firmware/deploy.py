@@ -152,15 +152,18 @@ def board_files(mpy_cross=None, build_dir=None):
     if mpy_cross is None:
         return files + modules
     sources = fold_consts.read_sources(lib, board_modules(lib), ROOT)
-    for src, rel in modules:
+    for _, rel in modules:
         out = os.path.join(build_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(out), exist_ok=True)
         folded = os.path.join(build_dir, "folded", rel)  # what mpy-cross compiles
         os.makedirs(os.path.dirname(folded), exist_ok=True)
+        inside = rel[len("lib/speedduo/") :]
         with open(folded, "w", encoding="utf-8") as f:
-            f.write(sources.folded(rel[len("lib/speedduo/") :])[0])
+            f.write(sources.folded(inside)[0])
+        # a traceback names the module as its import does ("speedduo.loop.app"): that name
+        # is on the board's heap already, a file name ("app.py") would be one more each
         subprocess.run(
-            [mpy_cross, *MPY_OPTIONS, "-o", out, "-s", os.path.basename(src), folded],
+            [mpy_cross, *MPY_OPTIONS, "-o", out, "-s", fold_consts.module_name(inside), folded],
             check=True,
             capture_output=True,
             timeout=60,
