@@ -307,34 +307,57 @@ def _parsed(text):
         return ast.Module(body=[], type_ignores=[])
 
 
-def _importers(root):
-    """The text of every ``.py`` file under ``root``'s tests, bench and host_sim: the code
-    that puts scripts onto the board (their ``code.py`` strings import board modules; the
-    files themselves run on the host, on the sources)."""
-    texts = []
+def _script_files(root):
+    """Every ``.py`` file under ``root``'s tests, bench and host_sim: the code that puts
+    scripts onto the board (their ``code.py`` strings import board modules; the files
+    themselves run on the host, on the sources)."""
+    paths = []
     for top in ("tests", "bench", "host_sim"):
         for folder, dirs, names in os.walk(os.path.join(root, top)):
             dirs[:] = [d for d in dirs if not d.startswith((".", "__pycache__", "node_modules"))]
-            for name in names:
-                if name.endswith(".py"):
-                    with open(os.path.join(folder, name), encoding="utf-8") as f:
-                        texts.append(f.read())
-    return texts
+            paths += [os.path.join(folder, name) for name in names if name.endswith(".py")]
+    return sorted(paths)
+
+
+def _script_imports(path):
+    """``from speedduo... import ...`` lines of the board scripts held in ``path``'s strings."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    found = []
+    if "from speedduo" not in text:
+        return found
+    for node in ast.walk(_parsed(text)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            for module, names in _IMPORT.findall(node.value):
+                names = [name.strip() for name in re.sub(r"[()\s]", " ", names).split(",")]
+                found.append("from %s import %s" % (module, ", ".join(n for n in names if n)))
+    return found
+
+
+_MADE = {}  # (lib, rels, root) -> (the files' sizes and times, Sources): one build's reading
 
 
 def read_sources(lib, rels, root=None):
     """``Sources`` of the board modules ``rels`` (paths under ``lib``, lib/speedduo); with
-    ``root`` (the repository), the code scripts for the board come from is read too."""
+    ``root`` (the repository), what the board scripts under it import is kept importable.
+    Read again only when a file changed (a test session builds many drives)."""
+    paths = [os.path.join(lib, *rel.split("/")) for rel in rels]
+    scripts = _script_files(root) if root else []
+    stamp = []
+    for path in paths + scripts:
+        info = os.stat(path)
+        stamp.append((path, info.st_mtime_ns, info.st_size))
+    key = (lib, tuple(rels), root)
+    made = _MADE.get(key)
+    if made is not None and made[0] == stamp:
+        return made[1]
     texts = {}
-    for rel in rels:
-        with open(os.path.join(lib, *rel.split("/")), encoding="utf-8") as f:
+    for rel, path in zip(rels, paths, strict=True):
+        with open(path, encoding="utf-8") as f:
             texts[rel] = f.read()
-    importers = _importers(root) if root else ()
-    strings = []
-    for text in importers:  # the code.py scripts are strings inside those files
-        for node in ast.walk(_parsed(text)):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                for module, names in _IMPORT.findall(node.value):
-                    names = names.replace("(", " ").replace(")", " ").replace("\n", " ")
-                    strings.append("from %s import %s" % (module, ", ".join(names.split(","))))
-    return Sources(texts, strings)
+    imports = []
+    for path in scripts:
+        imports += _script_imports(path)
+    sources = Sources(texts, imports)
+    _MADE[key] = (stamp, sources)
+    return sources

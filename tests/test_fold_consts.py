@@ -127,3 +127,15 @@ def test_the_const_import_goes_when_every_const_folds():
         .folded("a/b.py")[0]
         .startswith("from micropython import const")
     )
+
+
+def test_a_script_s_parenthesised_import_over_lines_is_read(tmp_path):
+    """A device test's code.py string importing names over several lines keeps them."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text(
+        'CODE = """import gc\nfrom speedduo.a.log import (\n'
+        '    EV_PLAY,\n    EV_FLIP as F,\n)\n"""\n'
+    )
+    assert fold_consts._script_imports(str(tmp_path / "tests" / "test_x.py")) == [
+        "from speedduo.a.log import EV_PLAY, EV_FLIP as F"
+    ]
