@@ -12,23 +12,26 @@ CLAIM_SIMPLE = const(1)  # V5: the player who is out must press "Speed!"
 CLAIM_RACE = const(2)  # V5 race form: once one is out, the first "Speed!" wins
 CLAIM_NAMES = ("off", "simple", "race")
 
-# name, default; the order is the order of the log's "rules" object.
+# name, default, name, default, ...: the order is the order of the log's "rules" object
+# (one flat tuple: a tuple of pairs would hold 14 more objects on the board's heap)
+# fmt: off
 _OPTIONS = (
-    ("no_wrap", False),  # V1: A and K do not connect
-    ("same_rank", False),  # V2: a card of the top's rank may be played too
-    ("jokers", False),  # V3: two jokers join the deck
-    ("double_deck", False),  # V4: two decks shuffled together
-    ("claim", "off"),  # V5: off | simple | race
-    ("end_on_exhaustion", False),  # V6: a stall with an empty side pile ends the hand
-    ("pile_redeal", False),  # V7: each centre pile becomes a side pile
-    ("points", False),  # R15: points, with the clean-sweep bonus
-    ("penalty", False),  # R16: an invalid play locks its player out
-    ("penalty_ms", 2000),  # R16: length of the lock-out
-    ("stall_countdown_ms", 1000),  # R9: visible countdown before a stall flips
-    ("race_window_ms", 400),  # R8: a miss this soon after a top changed is "late"
-    ("idle_ms", 60000),  # R17: no press for this long abandons the hand
-    ("sweep_cards", 10),  # R15: the loser holding this many or more is swept
+    "no_wrap", False,  # V1: A and K do not connect
+    "same_rank", False,  # V2: a card of the top's rank may be played too
+    "jokers", False,  # V3: two jokers join the deck
+    "double_deck", False,  # V4: two decks shuffled together
+    "claim", "off",  # V5: off | simple | race
+    "end_on_exhaustion", False,  # V6: a stall with an empty side pile ends the hand
+    "pile_redeal", False,  # V7: each centre pile becomes a side pile
+    "points", False,  # R15: points, with the clean-sweep bonus
+    "penalty", False,  # R16: an invalid play locks its player out
+    "penalty_ms", 2000,  # R16: length of the lock-out
+    "stall_countdown_ms", 1000,  # R9: visible countdown before a stall flips
+    "race_window_ms", 400,  # R8: a miss this soon after a top changed is "late"
+    "idle_ms", 60000,  # R17: no press for this long abandons the hand
+    "sweep_cards", 10,  # R15: the loser holding this many or more is swept
 )
+# fmt: on
 BEST_OF = (3, 5, 7)  # R14
 
 
@@ -36,28 +39,27 @@ class Rules:
     """Plain option holder. Attributes are named as in the log's ``rules`` object."""
 
     def __init__(self, **options) -> None:
-        for name, default in _OPTIONS:
-            setattr(self, name, default)
+        for i in range(0, len(_OPTIONS), 2):
+            setattr(self, _OPTIONS[i], _OPTIONS[i + 1])
         self.claim_mode = CLAIM_OFF  # V5 as a number, kept in step with `claim` by set()
         for name in options:
             self.set(name, options[name])
 
     def set(self, name: str, value) -> None:
         """Set one option by name, checking its type and range (ValueError)."""
-        default = None
-        for option, option_default in _OPTIONS:
-            if option == name:
-                default = option_default
-        if default is None:
+        i = 0
+        while i < len(_OPTIONS) and _OPTIONS[i] != name:
+            i += 2
+        if i == len(_OPTIONS):
             raise ValueError("unknown rule option: " + name)
-        check_value(name, default, value)
+        check_value(name, _OPTIONS[i + 1], value)
         setattr(self, name, value)
         if name == "claim":
             self.claim_mode = CLAIM_NAMES.index(value)
 
     def as_pairs(self):
         """(name, value) for every option, in the fixed log order."""
-        return [(name, getattr(self, name)) for name, _ in _OPTIONS]
+        return [(_OPTIONS[i], getattr(self, _OPTIONS[i])) for i in range(0, len(_OPTIONS), 2)]
 
 
 def check_value(name: str, default, value) -> None:
@@ -80,4 +82,4 @@ def check_value(name: str, default, value) -> None:
 
 
 def option_names():
-    return [name for name, _ in _OPTIONS]
+    return [_OPTIONS[i] for i in range(0, len(_OPTIONS), 2)]
