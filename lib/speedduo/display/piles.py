@@ -2,15 +2,19 @@
 classic Speed (view.py) and Spit (spit_view.py), each view's ``_draw_piles`` and
 ``_draw_count``.
 
-The sprite rows are made when this module is loaded for a match of those games (about
-3.6 KB) and given back with it: the menu and California Speed do without them.
+The sprites are read from streams (``io.BytesIO``): the large ranks from ``glyphs``
+(the stream refers to them, no copy) and, made when this module is loaded for a match
+of those games and given back with it, the ranks inverted and the suits (about 1.3 KB);
+each view keeps views of its own framebuffer where they are copied (``places``: 14 rows).
 """
+
+import io
 
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.display import glyphs
 from speedduo.display.base_view import FONT, INDEX
-from speedduo.display.ssd1306 import SHARED, inverted, sprite_rows
+from speedduo.display.ssd1306 import SHARED, inverted
 from speedduo.game.cards import DECK_SIZE, JOKER1, NO_CARD
 
 _BACK = const(254)  # base_view's: a face-down card
@@ -19,33 +23,50 @@ _CENTRE_W = const(48)
 _PILE_X = (9, 89)  # left, right pile glyph column (the inverted frame: x-1 .. x+30)
 _SUIT_DX = const(25)
 _FRAME_W = const(32)  # a pile drawn as the target: inverted from x-1, this wide
+_COUNT_X = const(52)  # the countdown's digit: centred, _CENTRE_X + (_CENTRE_W - 24) // 2
 
-# every page row of the large rank sprites (pile tops, countdown), as views made once:
-# Panel.put copies them in C, so a new pile top is drawn without a loop per byte
-_LARGE_ROWS = sprite_rows(glyphs.LARGE, 13, glyphs.LARGE_SIZE, glyphs.LARGE_W, glyphs.LARGE_PAGES)
+# a view's places (``places``): each pile's four rank rows and its suit, then the countdown's
+_PILE_PLACES = const(5)  # right pile: from 5
+_COUNT_PLACE = const(10)
 
-# ... and inverted, for the pile a player aims at (1,248 bytes and 52 views, about 2.3 KB
-# of heap: an aimed pile top is then a copy in C too, not a Python loop over 96 bytes)
-_AIMED_ROWS = sprite_rows(
-    inverted(glyphs.LARGE), 13, glyphs.LARGE_SIZE, glyphs.LARGE_W, glyphs.LARGE_PAGES
-)
+# the large ranks (pile tops, countdown), a page row after another: Panel.put_from
+# copies them in C, so a new pile top is drawn without a loop per byte
+_RANKS = io.BytesIO(glyphs.LARGE)
+
+# in _MADE: the ranks inverted (the pile a player aims at), then the suits' rows
+_SUITS = const(1248)  # 13 * glyphs.LARGE_SIZE
+_AIMED_SUITS = const(1272)  # _SUITS + 4 suits * 6 bytes
 
 
-def _suits():
-    """The four suits as a pile top shows them (glyph and blank column, 6 bytes), then
-    the same inverted: row ``suit + 4 * aimed`` (about 250 bytes)."""
-    rows = bytearray(48)
+def _aimed_and_suits():
+    """The large ranks inverted, then the four suits as a pile top shows them (glyph and
+    blank column, 6 bytes), then the same inverted: a stream of its own copy."""
+    rows = inverted(glyphs.LARGE)
+    suits = bytearray(48)
     for suit in range(4):
         glyph = INDEX[1 + suit] * glyphs.SMALL_W
         for i in range(glyphs.SMALL_W):
-            rows[suit * 6 + i] = glyphs.SMALL[glyph + i]
-            rows[24 + suit * 6 + i] = glyphs.SMALL[glyph + i] ^ 0xFF
-        rows[24 + suit * 6 + 5] = 0xFF
-    return sprite_rows(rows, 8, 6, 6, 1)
+            suits[suit * 6 + i] = glyphs.SMALL[glyph + i]
+            suits[24 + suit * 6 + i] = glyphs.SMALL[glyph + i] ^ 0xFF
+        suits[24 + suit * 6 + 5] = 0xFF
+    rows.extend(suits)
+    return io.BytesIO(rows)
 
 
-_SUIT_ROWS = _suits()
-del _suits  # needed once: its bytecode need not stay on the heap (as sound.py's)
+_MADE = _aimed_and_suits()
+del _aimed_and_suits  # needed once: its bytecode need not stay on the heap (as sound.py's)
+
+
+def places(panel):
+    """Where ``panel``'s pile tops and countdown digit go, as views of its framebuffer
+    (each pile's four rank rows and its suit, then the digit's four rows): made with the
+    view, not during play (making them allocates)."""
+    rows = panel.places(_PILE_X[0], 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
+    rows += panel.places(_PILE_X[0] + _SUIT_DX, 1, 6, 1)
+    rows += panel.places(_PILE_X[1], 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
+    rows += panel.places(_PILE_X[1] + _SUIT_DX, 1, 6, 1)
+    rows += panel.places(_COUNT_X, 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
+    return tuple(rows)
 
 
 def draw_piles(view, left, right, target):
@@ -59,17 +80,18 @@ def draw_piles(view, left, right, target):
         card = right if side else left
         if card != tops[side]:
             tops[side] = card
-            _draw_top(view.panel, side, card, target, old_target)
+            _draw_top(view, side, card, target, old_target)
             drawn |= 1 << side
     for side in range(2):
         if not drawn >> side & 1 and (side == target) != (side == old_target):
-            _draw_top(view.panel, side, tops[side], target, old_target)
+            _draw_top(view, side, tops[side], target, old_target)
 
 
-def _draw_top(panel, side, card, target, old_target):
+def _draw_top(view, side, card, target, old_target):
     """Pile ``side``'s top; inverted, in a solid frame, when it is the ``target``. The
     frame's columns hold the ground already unless the aim changed (``old_target``):
     every kind of top below leaves them so."""
+    panel = view.panel
     x = _PILE_X[side]
     aimed = side == target
     # the frame: solid when this is the player's target pile, else blank
@@ -91,9 +113,17 @@ def _draw_top(panel, side, card, target, old_target):
         panel.char(FONT, INDEX, 88, x + 9, 2, SHARED, aimed)
         return
     rank = (card % DECK_SIZE) >> 2  # (V4: a second deck's card has the same rank)
-    rows = _AIMED_ROWS if aimed else _LARGE_ROWS
-    panel.put(rows, rank * glyphs.LARGE_PAGES, glyphs.LARGE_PAGES, x, 1, SHARED)
-    panel.put(_SUIT_ROWS, (card & 3) + (4 if aimed else 0), 1, x + _SUIT_DX, 1, SHARED)
+    first = side * _PILE_PLACES
+    start = rank * glyphs.LARGE_SIZE
+    suit = (card & 3) * 6
+    if aimed:
+        panel.put_from(_MADE, start, view._places, first, glyphs.LARGE_PAGES, x, 1, SHARED)
+        suit += _AIMED_SUITS
+    else:
+        panel.put_from(_RANKS, start, view._places, first, glyphs.LARGE_PAGES, x, 1, SHARED)
+        suit += _SUITS
+    first += glyphs.LARGE_PAGES
+    panel.put_from(_MADE, suit, view._places, first, 1, x + _SUIT_DX, 1, SHARED)
 
 
 def draw_count(view, arg, cls):
@@ -104,7 +134,7 @@ def draw_count(view, arg, cls):
         panel.blit(glyphs.LARGE, 9 * glyphs.LARGE_SIZE, 24, 11, 4, x, 1, cls, False)
         view._extent(1, 4, x, x + 10)
     else:
-        x = _CENTRE_X + (_CENTRE_W - 24) // 2
-        first = (arg - 1) * glyphs.LARGE_PAGES  # rank 1 is "2"
-        panel.put(_LARGE_ROWS, first, glyphs.LARGE_PAGES, x, 1, cls)
-        view._extent(1, 4, x, x + 23)
+        start = (arg - 1) * glyphs.LARGE_SIZE  # rank 1 is "2"
+        places = view._places
+        panel.put_from(_RANKS, start, places, _COUNT_PLACE, glyphs.LARGE_PAGES, _COUNT_X, 1, cls)
+        view._extent(1, 4, _COUNT_X, _COUNT_X + 23)

@@ -451,6 +451,28 @@ class Panel:
             d += ROW
         self.mark(cls, page, page + pages - 1, x, x + n - 1)
 
+    def places(self, x, page, width, pages):
+        """Memoryviews of this framebuffer's page rows at column x from ``page`` down,
+        ``width`` columns each: where ``put_from`` copies sprite rows (made once, with the
+        view that draws there, never during play)."""
+        view = self._view
+        rows = []
+        for k in range(pages):
+            d = (page + k) * ROW + 1 + x
+            rows.append(view[d : d + width])
+        return rows
+
+    def put_from(self, sprites, start, places, first, pages, x, page, cls):
+        """Copy ``pages`` page rows of a sprite from the stream ``sprites`` (an
+        ``io.BytesIO`` of sprite rows, this one's first at byte ``start``) into
+        ``places[first]`` on (``places``: at column x from ``page`` down). Each page a
+        ``readinto`` in C: no view per sprite row on the heap, and no allocation; one mark
+        of the whole width (no per-byte compare)."""
+        sprites.seek(start)
+        for k in range(first, first + pages):
+            sprites.readinto(places[k])
+        self.mark(cls, page, page + pages - 1, x, x + len(places[first]) - 1)
+
     def fill(self, x, page, width, pages, value, cls):
         """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear). A row
         that holds ``value`` already is passed over in one C call (``bytearray.count``)."""
