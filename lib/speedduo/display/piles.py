@@ -5,7 +5,7 @@ classic Speed (view.py) and Spit (spit_view.py), each view's ``_draw_piles`` and
 The sprites are read from streams (``io.BytesIO``): the large ranks from ``glyphs``
 (the stream refers to them, no copy) and, made when this module is loaded for a match
 of those games and given back with it, the ranks inverted and the suits (about 1.3 KB);
-each view keeps views of its own framebuffer where they are copied (``places``: 14 rows).
+each view keeps views of its own framebuffer where they are copied (``places``: 10 rows).
 """
 
 import io
@@ -14,7 +14,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.display import glyphs
 from speedduo.display.base_view import FONT, INDEX
-from speedduo.display.ssd1306 import SHARED, inverted
+from speedduo.display.ssd1306 import SHARED
 from speedduo.game.cards import DECK_SIZE, JOKER1, NO_CARD
 
 _BACK = const(254)  # base_view's: a face-down card
@@ -23,11 +23,8 @@ _CENTRE_W = const(48)
 _PILE_X = (9, 89)  # left, right pile glyph column (the inverted frame: x-1 .. x+30)
 _SUIT_DX = const(25)
 _FRAME_W = const(32)  # a pile drawn as the target: inverted from x-1, this wide
-_COUNT_X = const(52)  # the countdown's digit: centred, _CENTRE_X + (_CENTRE_W - 24) // 2
 
-# a view's places (``places``): each pile's four rank rows and its suit, then the countdown's
-_PILE_PLACES = const(5)  # right pile: from 5
-_COUNT_PLACE = const(10)
+_PILE_PLACES = const(5)  # a view's places (``places``): each pile's four rank rows and its suit
 
 # the large ranks (pile tops, countdown), a page row after another: Panel.put_from
 # copies them in C, so a new pile top is drawn without a loop per byte
@@ -41,7 +38,7 @@ _AIMED_SUITS = const(1272)  # _SUITS + 4 suits * 6 bytes
 def _aimed_and_suits():
     """The large ranks inverted, then the four suits as a pile top shows them (glyph and
     blank column, 6 bytes), then the same inverted: a stream of its own copy."""
-    rows = inverted(glyphs.LARGE)
+    rows = bytearray(byte ^ 0xFF for byte in glyphs.LARGE)
     suits = bytearray(48)
     for suit in range(4):
         glyph = INDEX[1 + suit] * glyphs.SMALL_W
@@ -58,14 +55,12 @@ del _aimed_and_suits  # needed once: its bytecode need not stay on the heap (as 
 
 
 def places(panel):
-    """Where ``panel``'s pile tops and countdown digit go, as views of its framebuffer
-    (each pile's four rank rows and its suit, then the digit's four rows): made with the
-    view, not during play (making them allocates)."""
+    """Where ``panel``'s pile tops go, as views of its framebuffer (each pile's four rank
+    rows and its suit): made with the view, not during play (making them allocates)."""
     rows = panel.places(_PILE_X[0], 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
     rows += panel.places(_PILE_X[0] + _SUIT_DX, 1, 6, 1)
     rows += panel.places(_PILE_X[1], 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
     rows += panel.places(_PILE_X[1] + _SUIT_DX, 1, 6, 1)
-    rows += panel.places(_COUNT_X, 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
     return tuple(rows)
 
 
@@ -127,14 +122,15 @@ def _draw_top(view, side, card, target, old_target):
 
 
 def draw_count(view, arg, cls):
-    """R3's countdown: the large digit ``arg`` (1-9) in the centre."""
-    panel = view.panel
+    """R3's countdown: the large digit ``arg`` (1-9) in the centre (once a second: a loop
+    over its bytes, no places of its own)."""
     if arg == 1:  # the "1" of the "10" sprite
         x = _CENTRE_X + (_CENTRE_W - 11) // 2
-        panel.blit(glyphs.LARGE, 9 * glyphs.LARGE_SIZE, 24, 11, 4, x, 1, cls, False)
-        view._extent(1, 4, x, x + 10)
+        start = 9 * glyphs.LARGE_SIZE
+        width = 11
     else:
+        x = _CENTRE_X + (_CENTRE_W - glyphs.LARGE_W) // 2
         start = (arg - 1) * glyphs.LARGE_SIZE  # rank 1 is "2"
-        places = view._places
-        panel.put_from(_RANKS, start, places, _COUNT_PLACE, glyphs.LARGE_PAGES, _COUNT_X, 1, cls)
-        view._extent(1, 4, _COUNT_X, _COUNT_X + 23)
+        width = glyphs.LARGE_W
+    view.panel.blit(glyphs.LARGE, start, glyphs.LARGE_W, width, 4, x, 1, cls, False)
+    view._extent(1, 4, x, x + width - 1)

@@ -80,27 +80,6 @@ SET_DISPLAY_ON = const(0xAF)
 _BLANK = bytes(WIDTH)  # a page row of nothing (clear() copies it)
 
 
-def sprite_rows(sprites, count, size, width, pages):
-    """Memoryviews of every page row of ``count`` sprites (``size`` bytes each, ``pages``
-    rows of ``width``), made once at import so ``Panel.put`` copies without allocating."""
-    view = memoryview(sprites)
-    rows = []
-    for i in range(count):
-        for k in range(pages):
-            start = i * size + k * width
-            rows.append(view[start : start + width])
-    return tuple(rows)
-
-
-def inverted(sprites):
-    """A copy of ``sprites`` with every pixel flipped (made once, at import: an aimed
-    card's rows for ``Panel.put``)."""
-    out = bytearray(sprites)
-    for i in range(len(out)):
-        out[i] ^= 0xFF
-    return out
-
-
 class Panel:
     """Framebuffer, drawing primitives and the bus side of one SSD1306 panel."""
 
@@ -142,10 +121,6 @@ class Panel:
         self._retry_at = 0
         self.bytes_sent = 0  # I2C payload bytes (after the address byte) that went out
         self.transfers = 0
-
-    @property
-    def rotation(self):
-        return 180 if self._turned else 0
 
     # ---- set-up and faults ----
 
@@ -440,9 +415,9 @@ class Panel:
                 self.mark(cls, page + k, page + k, first, last)
 
     def put(self, rows, first, pages, x, page, cls):
-        """Copy ``pages`` page rows of a sprite (``rows[first]`` on: memoryviews made once,
-        ``sprite_rows``) to column x from ``page`` down: a copy in C a page, one mark of
-        the whole width (no per-byte compare)."""
+        """Copy ``pages`` page rows of a sprite (``rows[first]`` on: memoryviews of its page
+        rows made once, as california_view's) to column x from ``page`` down: a copy in C
+        a page, one mark of the whole width (no per-byte compare)."""
         view = self._view
         n = len(rows[first])
         d = page * ROW + 1 + x
