@@ -3,9 +3,10 @@ classic Speed (view.py) and Spit (spit_view.py), each view's ``_draw_piles`` and
 ``_draw_count``.
 
 The sprites are read from streams (``io.BytesIO``): the large ranks from ``glyphs``
-(the stream refers to them, no copy) and, made when this module is loaded for a match
-of those games and given back with it, the ranks inverted and the suits (about 1.3 KB);
-each view keeps views of its own framebuffer where they are copied (``places``: 10 rows).
+(the stream refers to them, no copy) and the suits' rows, made when this module is
+loaded for a match of those games; the pile a player aims at is inverted where it was
+copied. Each view keeps views of its own framebuffer where they are copied
+(``places``: 10 rows).
 """
 
 import io
@@ -26,32 +27,24 @@ _FRAME_W = const(32)  # a pile drawn as the target: inverted from x-1, this wide
 
 _PILE_PLACES = const(5)  # a view's places (``places``): each pile's four rank rows and its suit
 
-# the large ranks (pile tops, countdown), a page row after another: Panel.put_from
-# copies them in C, so a new pile top is drawn without a loop per byte
+# the large ranks (the pile tops), a page row after another: Panel.put_from
+# copies them in C, so a new pile top is drawn without a loop per byte (the aimed one
+# is then inverted where it was copied)
 _RANKS = io.BytesIO(glyphs.LARGE)
 
-# in _MADE: the ranks inverted (the pile a player aims at), then the suits' rows
-_SUITS = const(1248)  # 13 * glyphs.LARGE_SIZE
-_AIMED_SUITS = const(1272)  # _SUITS + 4 suits * 6 bytes
 
-
-def _aimed_and_suits():
-    """The large ranks inverted, then the four suits as a pile top shows them (glyph and
-    blank column, 6 bytes), then the same inverted: a stream of its own copy."""
-    rows = bytearray(byte ^ 0xFF for byte in glyphs.LARGE)
-    suits = bytearray(48)
+def _suits():
+    """The four suits as a pile top shows them (glyph and blank column, 6 bytes each)."""
+    rows = bytearray(24)
     for suit in range(4):
         glyph = INDEX[1 + suit] * glyphs.SMALL_W
         for i in range(glyphs.SMALL_W):
-            suits[suit * 6 + i] = glyphs.SMALL[glyph + i]
-            suits[24 + suit * 6 + i] = glyphs.SMALL[glyph + i] ^ 0xFF
-        suits[24 + suit * 6 + 5] = 0xFF
-    rows.extend(suits)
+            rows[suit * 6 + i] = glyphs.SMALL[glyph + i]
     return io.BytesIO(rows)
 
 
-_MADE = _aimed_and_suits()
-del _aimed_and_suits  # needed once: its bytecode need not stay on the heap (as sound.py's)
+_SUITS = _suits()
+del _suits  # needed once: its bytecode need not stay on the heap (as sound.py's)
 
 
 def places(panel):
@@ -109,16 +102,11 @@ def _draw_top(view, side, card, target, old_target):
         return
     rank = (card % DECK_SIZE) >> 2  # (V4: a second deck's card has the same rank)
     first = side * _PILE_PLACES
+    places = view._places
     start = rank * glyphs.LARGE_SIZE
-    suit = (card & 3) * 6
-    if aimed:
-        panel.put_from(_MADE, start, view._places, first, glyphs.LARGE_PAGES, x, 1, SHARED)
-        suit += _AIMED_SUITS
-    else:
-        panel.put_from(_RANKS, start, view._places, first, glyphs.LARGE_PAGES, x, 1, SHARED)
-        suit += _SUITS
+    panel.put_from(_RANKS, start, places, first, glyphs.LARGE_PAGES, x, 1, SHARED, aimed)
     first += glyphs.LARGE_PAGES
-    panel.put_from(_MADE, suit, view._places, first, 1, x + _SUIT_DX, 1, SHARED)
+    panel.put_from(_SUITS, (card & 3) * 6, places, first, 1, x + _SUIT_DX, 1, SHARED, aimed)
 
 
 def draw_count(view, arg, cls):

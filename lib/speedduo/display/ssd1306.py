@@ -437,16 +437,24 @@ class Panel:
             rows.append(view[d : d + width])
         return rows
 
-    def put_from(self, sprites, start, places, first, pages, x, page, cls):
+    def put_from(self, sprites, start, places, first, pages, x, page, cls, invert=False):
         """Copy ``pages`` page rows of a sprite from the stream ``sprites`` (an
         ``io.BytesIO`` of sprite rows, this one's first at byte ``start``) into
         ``places[first]`` on (``places``: at column x from ``page`` down). Each page a
         ``readinto`` in C: no view per sprite row on the heap, and no allocation; one mark
-        of the whole width (no per-byte compare)."""
+        of the whole width (no per-byte compare). ``invert``: every pixel then flipped
+        (a loop over the bytes: an inverted copy of the sprites would hold as much heap)."""
         sprites.seek(start)
         for k in range(first, first + pages):
             sprites.readinto(places[k])
-        self.mark(cls, page, page + pages - 1, x, x + len(places[first]) - 1)
+        n = len(places[first])
+        if invert:
+            buf = self.buf
+            for k in range(page, page + pages):
+                d = k * ROW + 1 + x
+                for i in range(d, d + n):
+                    buf[i] ^= 0xFF
+        self.mark(cls, page, page + pages - 1, x, x + n - 1)
 
     def fill(self, x, page, width, pages, value, cls):
         """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear). A row
