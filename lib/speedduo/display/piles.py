@@ -2,11 +2,10 @@
 classic Speed (view.py) and Spit (spit_view.py), each view's ``_draw_piles`` and
 ``_draw_count``.
 
-The sprites are read from streams (``io.BytesIO``): the large ranks from ``glyphs``
-(the stream refers to them, no copy) and the suits' rows, made when this module is
-loaded for a match of those games; the pile a player aims at is inverted where it was
-copied. Each view keeps views of its own framebuffer where they are copied
-(``places``: 10 rows).
+The large ranks are read from a stream (``io.BytesIO``, which refers to ``glyphs.LARGE``:
+no copy) into views of the framebuffer that each view keeps (``places``: 8 rows); the
+pile a player aims at is inverted where it was copied. The suit is a character of the
+small font.
 """
 
 import io
@@ -25,35 +24,17 @@ _PILE_X = (9, 89)  # left, right pile glyph column (the inverted frame: x-1 .. x
 _SUIT_DX = const(25)
 _FRAME_W = const(32)  # a pile drawn as the target: inverted from x-1, this wide
 
-_PILE_PLACES = const(5)  # a view's places (``places``): each pile's four rank rows and its suit
-
 # the large ranks (the pile tops), a page row after another: Panel.put_from
 # copies them in C, so a new pile top is drawn without a loop per byte (the aimed one
 # is then inverted where it was copied)
 _RANKS = io.BytesIO(glyphs.LARGE)
 
 
-def _suits():
-    """The four suits as a pile top shows them (glyph and blank column, 6 bytes each)."""
-    rows = bytearray(24)
-    for suit in range(4):
-        glyph = INDEX[1 + suit] * glyphs.SMALL_W
-        for i in range(glyphs.SMALL_W):
-            rows[suit * 6 + i] = glyphs.SMALL[glyph + i]
-    return io.BytesIO(rows)
-
-
-_SUITS = _suits()
-del _suits  # needed once: its bytecode need not stay on the heap (as sound.py's)
-
-
 def places(panel):
     """Where ``panel``'s pile tops go, as views of its framebuffer (each pile's four rank
-    rows and its suit): made with the view, not during play (making them allocates)."""
+    rows): made with the view, not during play (making them allocates)."""
     rows = panel.places(_PILE_X[0], 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
-    rows += panel.places(_PILE_X[0] + _SUIT_DX, 1, 6, 1)
     rows += panel.places(_PILE_X[1], 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
-    rows += panel.places(_PILE_X[1] + _SUIT_DX, 1, 6, 1)
     return tuple(rows)
 
 
@@ -101,12 +82,10 @@ def _draw_top(view, side, card, target, old_target):
         panel.char(FONT, INDEX, 88, x + 9, 2, SHARED, aimed)
         return
     rank = (card % DECK_SIZE) >> 2  # (V4: a second deck's card has the same rank)
-    first = side * _PILE_PLACES
-    places = view._places
+    first = side * glyphs.LARGE_PAGES
     start = rank * glyphs.LARGE_SIZE
-    panel.put_from(_RANKS, start, places, first, glyphs.LARGE_PAGES, x, 1, SHARED, aimed)
-    first += glyphs.LARGE_PAGES
-    panel.put_from(_SUITS, (card & 3) * 6, places, first, 1, x + _SUIT_DX, 1, SHARED, aimed)
+    panel.put_from(_RANKS, start, view._places, first, glyphs.LARGE_PAGES, x, 1, SHARED, aimed)
+    panel.char(FONT, INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)  # the suit (1-4)
 
 
 def draw_count(view, arg, cls):
