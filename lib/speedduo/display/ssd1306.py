@@ -78,6 +78,9 @@ _BUSY = OSError(16)  # EBUSY, preallocated: the bus stayed locked
 SET_DISPLAY_OFF = const(0xAE)  # the panel dark (sleep mode; GDDRAM and settings kept)
 SET_DISPLAY_ON = const(0xAF)
 _BLANK = bytes(WIDTH)  # a page row of nothing (clear() copies it)
+# fill()'s byte, one for every panel (nothing fills two at once): a module's, not each
+# panel's, keeps a Panel at 29 attributes, whose dict is a size smaller than 30's
+_FILL = bytearray(1)
 
 
 class Panel:
@@ -94,7 +97,6 @@ class Panel:
         self.on_fault = on_fault  # called as on_fault(panel, errno) when the panel drops out
         self.buf = bytearray(PAGES * ROW)
         self._view = memoryview(self.buf)  # for put(): copies without a Python loop
-        self._value = bytearray(1)  # fill()'s byte
         # dirty column spans, per class and page (k = cls * PAGES + page): A and B
         self._lo = bytearray(b"\xff" * _SPANS)  # first dirty column of span A (_CLEAN: none)
         self._hi = bytearray(_SPANS)  # last dirty column of span A
@@ -459,7 +461,7 @@ class Panel:
     def fill(self, x, page, width, pages, value, cls):
         """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear). A row
         that holds ``value`` already is passed over in one C call (``bytearray.count``)."""
-        one = self._value
+        one = _FILL
         one[0] = value
         buf = self.buf
         for k in range(pages):
