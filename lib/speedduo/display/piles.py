@@ -2,18 +2,18 @@
 classic Speed (view.py) and Spit (spit_view.py), each view's ``_draw_piles`` and
 ``_draw_count``.
 
-The large ranks are read from a stream (``io.BytesIO``, which refers to ``glyphs.LARGE``:
-no copy) into views of the framebuffer that each view keeps (``places``: 8 rows); the
-pile a player aims at is inverted where it was copied. The suit is a character of the
-small font.
+The large ranks (``large_ranks.py``, loaded with this module) are read from a stream
+(``io.BytesIO``, which refers to them: no copy) into views of the framebuffer that each
+view keeps (``places``: 8 rows); the pile a player aims at is inverted where it was
+copied. The suit is a character of the small font.
 """
 
 import io
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.display import glyphs
 from speedduo.display.base_view import FONT, INDEX
+from speedduo.display.large_ranks import LARGE, LARGE_PAGES, LARGE_SIZE, LARGE_W
 from speedduo.display.ssd1306 import SHARED
 from speedduo.game.cards import DECK_SIZE, JOKER1, NO_CARD
 
@@ -27,14 +27,14 @@ _FRAME_W = const(32)  # a pile drawn as the target: inverted from x-1, this wide
 # the large ranks (the pile tops), a page row after another: Panel.put_from
 # copies them in C, so a new pile top is drawn without a loop per byte (the aimed one
 # is then inverted where it was copied)
-_RANKS = io.BytesIO(glyphs.LARGE)
+_RANKS = io.BytesIO(LARGE)
 
 
 def places(panel):
     """Where ``panel``'s pile tops go, as views of its framebuffer (each pile's four rank
     rows): made with the view, not during play (making them allocates)."""
-    rows = panel.places(_PILE_X[0], 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
-    rows += panel.places(_PILE_X[1], 1, glyphs.LARGE_W, glyphs.LARGE_PAGES)
+    rows = panel.places(_PILE_X[0], 1, LARGE_W, LARGE_PAGES)
+    rows += panel.places(_PILE_X[1], 1, LARGE_W, LARGE_PAGES)
     return tuple(rows)
 
 
@@ -71,20 +71,20 @@ def _draw_top(view, side, card, target, old_target):
         # the frame's column before the card and the 7 after it (only when the aim
         # changed: fills, not sprite rows, which would hold about 270 bytes of heap)
         panel.fill(x - 1, 1, 1, 4, ground, SHARED)
-        panel.fill(x + glyphs.LARGE_W, 1, _FRAME_W - 1 - glyphs.LARGE_W, 4, ground, SHARED)
+        panel.fill(x + LARGE_W, 1, _FRAME_W - 1 - LARGE_W, 4, ground, SHARED)
     if card == _BACK:
-        panel.fill(x, 1, glyphs.LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
+        panel.fill(x, 1, LARGE_W, 4, 0xAA if aimed else 0x55, SHARED)
         return
     if card == NO_CARD:  # an empty pile (Spit: only one player could spit): a dash
-        panel.fill(x + 4, 3, glyphs.LARGE_W - 8, 1, 0xE7 if aimed else 0x18, SHARED)
+        panel.fill(x + 4, 3, LARGE_W - 8, 1, 0xE7 if aimed else 0x18, SHARED)
         return
     if card >= JOKER1:  # V3: no sprite; the joker's letter, as in its log name X1/X2
         panel.char(FONT, INDEX, 88, x + 9, 2, SHARED, aimed)
         return
     rank = (card % DECK_SIZE) >> 2  # (V4: a second deck's card has the same rank)
-    first = side * glyphs.LARGE_PAGES
-    start = rank * glyphs.LARGE_SIZE
-    panel.put_from(_RANKS, start, view._places, first, glyphs.LARGE_PAGES, x, 1, SHARED, aimed)
+    first = side * LARGE_PAGES
+    start = rank * LARGE_SIZE
+    panel.put_from(_RANKS, start, view._places, first, LARGE_PAGES, x, 1, SHARED, aimed)
     panel.char(FONT, INDEX, 1 + (card & 3), x + _SUIT_DX, 1, SHARED, aimed)  # the suit (1-4)
 
 
@@ -93,11 +93,11 @@ def draw_count(view, arg, cls):
     over its bytes, no places of its own)."""
     if arg == 1:  # the "1" of the "10" sprite
         x = _CENTRE_X + (_CENTRE_W - 11) // 2
-        start = 9 * glyphs.LARGE_SIZE
+        start = 9 * LARGE_SIZE
         width = 11
     else:
-        x = _CENTRE_X + (_CENTRE_W - glyphs.LARGE_W) // 2
-        start = (arg - 1) * glyphs.LARGE_SIZE  # rank 1 is "2"
-        width = glyphs.LARGE_W
-    view.panel.blit(glyphs.LARGE, start, glyphs.LARGE_W, width, 4, x, 1, cls, False)
+        x = _CENTRE_X + (_CENTRE_W - LARGE_W) // 2
+        start = (arg - 1) * LARGE_SIZE  # rank 1 is "2"
+        width = LARGE_W
+    view.panel.blit(LARGE, start, LARGE_W, width, 4, x, 1, cls, False)
     view._extent(1, 4, x, x + width - 1)
