@@ -618,10 +618,10 @@ def step_durations(led):
 
 def pile_region(pile):
     """(x0, x1, y0, y1) of a pile's top card on a player's panel, as the viewer sees it."""
-    from speedduo.display import glyphs, piles
+    from speedduo.display import large_ranks, piles
 
     x = piles._PILE_X[pile]
-    return x, x + max(glyphs.LARGE_W, piles._SUIT_DX + 6), 8, 40
+    return x, x + max(large_ranks.LARGE_W, piles._SUIT_DX + 6), 8, 40
 
 
 def _region_bytes(emulator, region):

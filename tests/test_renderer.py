@@ -15,7 +15,7 @@ import sys
 
 import pytest
 from PIL import Image
-from speedduo.display import base_view, glyphs, piles, view
+from speedduo.display import base_view, glyphs, large_ranks, piles, view
 from speedduo.display.screens import Screens
 from speedduo.display.ssd1306 import PRIVATE, ROW, SHARED, Panel
 from speedduo.game.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
@@ -173,10 +173,10 @@ def test_flush_sends_only_the_changed_window():
     emu, bus, panel = _panel()
     bus.reset_counters()
     emu.reset_counters()
-    panel.blit(glyphs.LARGE, 0, 24, 24, 4, 30, 2, SHARED)
+    panel.blit(large_ranks.LARGE, 0, 24, 24, 4, 30, 2, SHARED)
     panel.flush()
     assert emu.data_bytes < 24 * 4 + 1  # only columns whose bytes changed
-    assert emu.gddram[2 * 128 + 30 : 2 * 128 + 54] == glyphs.LARGE[0:24]
+    assert emu.gddram[2 * 128 + 30 : 2 * 128 + 54] == large_ranks.LARGE[0:24]
     assert _shows_framebuffer(emu, panel)
 
 
@@ -300,7 +300,7 @@ def test_both_pile_tops_are_drawn_large_on_both_panels_the_target_inverted():
         panel = g.screens.panels[p]
         for side, x in enumerate(piles._PILE_X):
             rank = g.hand.top(side) >> 2
-            sprite = glyphs.LARGE[rank * glyphs.LARGE_SIZE :][:24]
+            sprite = large_ranks.LARGE[rank * large_ranks.LARGE_SIZE :][:24]
             want = bytes(b ^ 0xFF for b in sprite) if side == p else sprite
             assert _pile_row(panel, x) == want
 
@@ -315,9 +315,10 @@ def test_l_and_r_move_the_inverted_target_pile():
     g.refresh()
     assert panel.buf[ROW + x0] == 0 and panel.buf[ROW + x1] == 0xFF
     rank = g.hand.top(1) >> 2
-    sprite = glyphs.LARGE[rank * glyphs.LARGE_SIZE :][:24]
+    sprite = large_ranks.LARGE[rank * large_ranks.LARGE_SIZE :][:24]
     assert _pile_row(panel, x1) == bytes(b ^ 0xFF for b in sprite)
-    assert _pile_row(panel, x0) == glyphs.LARGE[(g.hand.top(0) >> 2) * glyphs.LARGE_SIZE :][:24]
+    top = (g.hand.top(0) >> 2) * large_ranks.LARGE_SIZE
+    assert _pile_row(panel, x0) == large_ranks.LARGE[top:][:24]
 
 
 def test_player1_panel_reads_upright_to_player1():
@@ -613,7 +614,7 @@ def test_golden_screens(scene, tmp_path):
 # ---- generated glyphs, MicroPython ----
 
 
-def test_glyphs_file_is_in_sync_with_its_generator():
+def test_glyph_files_are_in_sync_with_their_generator():
     sys.path.insert(0, os.path.join(ROOT, "host_sim", "tools"))
     try:
         import make_glyphs
@@ -621,8 +622,10 @@ def test_glyphs_file_is_in_sync_with_its_generator():
         sys.path.pop(0)
     if not os.path.exists(make_glyphs.FONT):
         pytest.skip("DejaVu Sans Mono Bold not installed")
-    with open(make_glyphs.OUT) as f:
-        assert f.read() == make_glyphs.build(), "run python host_sim/tools/make_glyphs.py"
+    paths = (make_glyphs.OUT, make_glyphs.RANKS_OUT)
+    for path, source in zip(paths, make_glyphs.build(), strict=True):
+        with open(path) as f:
+            assert f.read() == source, "run python host_sim/tools/make_glyphs.py"
 
 
 _MPY_SCRIPT = r"""

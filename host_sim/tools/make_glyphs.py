@@ -1,7 +1,8 @@
-"""Generate lib/speedduo/display/glyphs.py: the renderer's sprites as page-aligned bytes.
+"""Generate lib/speedduo/display/glyphs.py and large_ranks.py: the renderer's sprites as
+page-aligned bytes.
 
-    python host_sim/tools/make_glyphs.py            # rewrite lib/speedduo/display/glyphs.py
-    python host_sim/tools/make_glyphs.py --check    # exit 1 if the file is out of date
+    python host_sim/tools/make_glyphs.py            # rewrite both files
+    python host_sim/tools/make_glyphs.py --check    # exit 1 if either file is out of date
     python host_sim/tools/make_glyphs.py --sheet glyphs.png   # a contact sheet to look at
 
 Large card ranks (24x32 px, 4 pages) and hand ranks (12x16 px, 2 pages) are
@@ -9,7 +10,9 @@ rendered from DejaVu Sans Mono Bold (Pillow, thresholded); "10" is two squeezed
 digits so it fits the same box. The 5x7 text font is hand drawn below. Every
 sprite is stored in the SSD1306's own layout: one byte is 8 pixels of one
 column, bit 0 on top; a sprite is its pages one after another, each page
-``width`` bytes, so drawing it is a byte copy per page row.
+``width`` bytes, so drawing it is a byte copy per page row. The large ranks have a
+module of their own, loaded only for the matches that draw them (piles.py): the menu
+and California Speed do without them.
 """
 
 import argparse
@@ -20,6 +23,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "lib", "speedduo", "display", "glyphs.py")
+RANKS_OUT = os.path.join(ROOT, "lib", "speedduo", "display", "large_ranks.py")
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -160,6 +164,7 @@ def _bytes_literal(name, data, width):
 
 
 def build(font_path=FONT):
+    """The two files' text: (glyphs.py, large_ranks.py)."""
     font = _font(font_path)
     large = b"".join(pages(_rank_image(font, r, LARGE_W, LARGE_H, LARGE_INK)) for r in RANKS)
     medium = b"".join(pages(_rank_image(font, r, MEDIUM_W, MEDIUM_H, MEDIUM_INK)) for r in RANKS)
@@ -174,8 +179,8 @@ def build(font_path=FONT):
 
 Made by ``python host_sim/tools/make_glyphs.py`` (tests check it is in sync).
 A sprite is ``pages`` rows of ``width`` bytes; a byte is 8 pixels of one column,
-bit 0 on top. ``LARGE`` holds the 13 ranks A..K at 24x32 (rank r at
-``r * LARGE_SIZE``), ``MEDIUM`` the same at 12x16, ``SMALL`` a 5x8 font whose
+bit 0 on top. ``MEDIUM`` holds the 13 ranks A..K at 12x16 (rank r at
+``r * MEDIUM_SIZE``; the large ones: large_ranks.py), ``SMALL`` a 5x8 font whose
 glyph for byte value c starts at ``SMALL_INDEX[c] * SMALL_W`` (255: no glyph).
 Codes 1-4 are the suits (spades, hearts, diamonds, clubs), 5-8 arrows
 (up, down, left, right), 9 a block.
@@ -183,33 +188,47 @@ Codes 1-4 are the suits (spades, hearts, diamonds, clubs), 5-8 arrows
 
 from micropython import const  # on the host, Blinka provides this module
 
-LARGE_W = const(%d)
-LARGE_PAGES = const(%d)
-LARGE_SIZE = const(%d)
 MEDIUM_W = const(%d)
 MEDIUM_PAGES = const(%d)
 MEDIUM_SIZE = const(%d)
 SMALL_W = const(5)
 
 ''' % (
-        LARGE_W,
-        LARGE_H // 8,
-        LARGE_W * LARGE_H // 8,
         MEDIUM_W,
         MEDIUM_H // 8,
         MEDIUM_W * MEDIUM_H // 8,
     )
-    source += _bytes_literal("LARGE", large, LARGE_W) + "\n"
     source += _bytes_literal("MEDIUM", medium, MEDIUM_W) + "\n"
     source += _bytes_literal("SMALL", small, 5 * 8) + "\n"
     source += _bytes_literal("SMALL_INDEX", bytes(index), 32) + "\n"
-    return source
+    ranks = '''"""The large card ranks for the SSD1306 renderer. GENERATED: do not edit.
+
+Made by ``python host_sim/tools/make_glyphs.py`` (tests check it is in sync), as
+glyphs.py: ``LARGE`` holds the 13 ranks A..K at 24x32 (rank r at ``r * LARGE_SIZE``),
+each ``LARGE_PAGES`` rows of ``LARGE_W`` bytes. Loaded only for the matches whose
+pile tops show them (piles.py): the menu and California Speed do without them.
+"""
+
+from micropython import const  # on the host, Blinka provides this module
+
+LARGE_W = const(%d)
+LARGE_PAGES = const(%d)
+LARGE_SIZE = const(%d)
+
+''' % (
+        LARGE_W,
+        LARGE_H // 8,
+        LARGE_W * LARGE_H // 8,
+    )
+    ranks += _bytes_literal("LARGE", large, LARGE_W) + "\n"
+    return source, ranks
 
 
-def sheet(path, source):
+def sheet(path, sources):
     """A contact sheet of every sprite (4x), to look at."""
     scope = {}
-    exec(compile(source, "glyphs", "exec"), scope)  # noqa: S102 - our own generated file
+    for source in sources:
+        exec(compile(source, "glyphs", "exec"), scope)  # noqa: S102 - our own generated files
     img = Image.new("1", (13 * 28, 32 + 20 + 30), 0)
 
     def put(data, base, width, npages, x0, y0):
@@ -233,22 +252,26 @@ def main(argv=None):
         description=__doc__.split("\n\n")[0],
         epilog="example: python host_sim/tools/make_glyphs.py --check",
     )
-    parser.add_argument("--check", action="store_true", help="fail if glyphs.py is stale")
+    parser.add_argument("--check", action="store_true", help="fail if a file is stale")
     parser.add_argument("--font", default=FONT, help="TTF for the card ranks")
-    parser.add_argument("--out", default=OUT)
+    parser.add_argument("--out", default=OUT, help="glyphs.py (default: %(default)s)")
+    parser.add_argument("--ranks-out", default=RANKS_OUT, help="large_ranks.py")
     parser.add_argument("--sheet", help="also write a contact sheet PNG")
     args = parser.parse_args(argv)
-    source = build(args.font)
+    sources = build(args.font)
     if args.sheet:
-        sheet(args.sheet, source)
+        sheet(args.sheet, sources)
+    paths = (args.out, args.ranks_out)
     if args.check:
-        with open(args.out) as f:
-            if f.read() != source:
-                print("make_glyphs: %s is out of date" % args.out, file=sys.stderr)
-                return 1
+        for path, source in zip(paths, sources, strict=True):
+            with open(path) as f:
+                if f.read() != source:
+                    print("make_glyphs: %s is out of date" % path, file=sys.stderr)
+                    return 1
         return 0
-    with open(args.out, "w") as f:
-        f.write(source)
+    for path, source in zip(paths, sources, strict=True):
+        with open(path, "w") as f:
+            f.write(source)
     return 0
 
 

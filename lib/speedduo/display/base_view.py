@@ -84,12 +84,12 @@ class View:
         self._target = _FORCE
         self._msg = _FORCE  # the centre message and its argument
         self._arg = _FORCE
-        # where the centre message was drawn: pages page0..page1, columns x0..x1
-        self._drawn = False
+        # where the centre message was drawn: pages page0..page1, columns x0..x1 (x1 -1:
+        # nothing drawn; no flag of its own: one attribute fewer keeps a view's dict small)
         self._drawn_page0 = 0
         self._drawn_page1 = 0
         self._drawn_x0 = 0
-        self._drawn_x1 = 0
+        self._drawn_x1 = -1
         self._screen = _SCREEN_NONE
         self._flash = _M_NONE  # the refused-play message to flash
         self._flash_until = 0  # ... until then
@@ -108,7 +108,7 @@ class View:
         self._target = _FORCE
         self._msg = _FORCE
         self._arg = _FORCE
-        self._drawn = False
+        self._drawn_x1 = -1
 
     @property
     def moment(self):
@@ -248,11 +248,11 @@ class View:
         panel = self.panel
         # moments both players share go out with the pile tops; a wipe goes with what it wipes
         cls = class_of(msg if msg != _M_NONE else old)
-        if self._drawn:  # wipe the previous message, only where it was
+        if self._drawn_x1 >= 0:  # wipe the previous message, only where it was
             x0 = self._drawn_x0
             page0 = self._drawn_page0
             panel.fill(x0, page0, self._drawn_x1 - x0 + 1, self._drawn_page1 - page0 + 1, 0, cls)
-            self._drawn = False
+            self._drawn_x1 = -1
         if msg == _M_NONE:
             return
         if msg == _M_COUNT:
@@ -291,7 +291,6 @@ class View:
         self._extent(page, page, _CENTRE_X, _CENTRE_X + _CENTRE_W - 1)
 
     def _extent(self, page0, page1, x0, x1):
-        self._drawn = True
         self._drawn_page0 = page0
         self._drawn_page1 = page1
         self._drawn_x0 = x0

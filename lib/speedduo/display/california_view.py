@@ -40,7 +40,7 @@ from speedduo.display.game_view import (
     NOT_AIMED,
     GameView,
 )
-from speedduo.display.ssd1306 import PRIVATE, SHARED, WIDTH, inverted, sprite_rows
+from speedduo.display.ssd1306 import PRIVATE, SHARED, WIDTH
 from speedduo.game.cards import DECK_SIZE, JOKER1, NO_CARD
 from speedduo.game.codes import COUNTDOWN, NULL_PLAYER
 
@@ -62,10 +62,21 @@ _W = const(48)
 _FACE_DOWN = const(13)
 _EMPTY = const(14)
 _SPRITES = glyphs.MEDIUM + b"\x55" * 24 + bytes(14) + b"\x08" * 8 + bytes(2)
-_CARD_ROWS = sprite_rows(_SPRITES, 15, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES)
-_AIMED_ROWS = sprite_rows(
-    inverted(_SPRITES), 15, glyphs.MEDIUM_SIZE, glyphs.MEDIUM_W, glyphs.MEDIUM_PAGES
-)
+
+
+def _rows(sprites):
+    """Memoryviews of every page row of ``sprites`` (12 bytes each: a sprite's two pages
+    one after the other), made once at import so ``Panel.put`` copies without allocating."""
+    view = memoryview(sprites)
+    rows = []
+    for start in range(0, len(sprites), glyphs.MEDIUM_W):
+        rows.append(view[start : start + glyphs.MEDIUM_W])
+    return tuple(rows)
+
+
+_CARD_ROWS = _rows(_SPRITES)
+_AIMED_ROWS = _rows(bytes(byte ^ 0xFF for byte in _SPRITES))  # every pixel flipped
+del _rows  # needed once: its bytecode need not stay on the heap (as sound.py's)
 # the band between the cards, both pages: blank, then solid (the aimed row)
 _GROUND = memoryview(bytes(10) + b"\xff" * 10)
 _GAPS = ((_GROUND[0:10],) * 2, (_GROUND[10:20],) * 2)  # between two cards

@@ -89,12 +89,12 @@ class GameView(View):
 
     def _wipe(self, cls):
         """Clear the moment drawn last, only where it was (as View._draw_centre)."""
-        if self._drawn:
+        if self._drawn_x1 >= 0:
             x0 = self._drawn_x0
             page0 = self._drawn_page0
             w = self._drawn_x1 - x0 + 1
             self.panel.fill(x0, page0, w, self._drawn_page1 - page0 + 1, 0, cls)
-            self._drawn = False
+            self._drawn_x1 = -1
 
     def event(self, kind, p, why, t, now):
         """A refused press of this player flashes its word; the rest but plays goes to

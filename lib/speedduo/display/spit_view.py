@@ -38,7 +38,7 @@ from speedduo.display.game_view import (
     NOT_AIMED,
     GameView,
 )
-from speedduo.display.piles import draw_count, draw_piles
+from speedduo.display.piles import draw_count, draw_piles, places
 from speedduo.display.ssd1306 import PRIVATE, SHARED
 from speedduo.game.cards import NO_CARD
 from speedduo.game.codes import COUNTDOWN, EV_DEAL, EV_SPIT
@@ -58,6 +58,7 @@ class SpitView(GameView):
 
     def __init__(self, panel, player):
         GameView.__init__(self, panel, player)
+        self._places = places(panel)  # where the pile tops are copied (piles.py)
         self._note_until = 0  # SPIT! on show until then
 
     _draw_piles = draw_piles  # the spit piles' tops, as classic Speed's (piles.py)

@@ -78,27 +78,9 @@ _BUSY = OSError(16)  # EBUSY, preallocated: the bus stayed locked
 SET_DISPLAY_OFF = const(0xAE)  # the panel dark (sleep mode; GDDRAM and settings kept)
 SET_DISPLAY_ON = const(0xAF)
 _BLANK = bytes(WIDTH)  # a page row of nothing (clear() copies it)
-
-
-def sprite_rows(sprites, count, size, width, pages):
-    """Memoryviews of every page row of ``count`` sprites (``size`` bytes each, ``pages``
-    rows of ``width``), made once at import so ``Panel.put`` copies without allocating."""
-    view = memoryview(sprites)
-    rows = []
-    for i in range(count):
-        for k in range(pages):
-            start = i * size + k * width
-            rows.append(view[start : start + width])
-    return tuple(rows)
-
-
-def inverted(sprites):
-    """A copy of ``sprites`` with every pixel flipped (made once, at import: an aimed
-    card's rows for ``Panel.put``)."""
-    out = bytearray(sprites)
-    for i in range(len(out)):
-        out[i] ^= 0xFF
-    return out
+# fill()'s byte, one for every panel (nothing fills two at once): a module's, not each
+# panel's, keeps a Panel at 29 attributes, whose dict is a size smaller than 30's
+_FILL = bytearray(1)
 
 
 class Panel:
@@ -115,7 +97,6 @@ class Panel:
         self.on_fault = on_fault  # called as on_fault(panel, errno) when the panel drops out
         self.buf = bytearray(PAGES * ROW)
         self._view = memoryview(self.buf)  # for put(): copies without a Python loop
-        self._value = bytearray(1)  # fill()'s byte
         # dirty column spans, per class and page (k = cls * PAGES + page): A and B
         self._lo = bytearray(b"\xff" * _SPANS)  # first dirty column of span A (_CLEAN: none)
         self._hi = bytearray(_SPANS)  # last dirty column of span A
@@ -142,10 +123,6 @@ class Panel:
         self._retry_at = 0
         self.bytes_sent = 0  # I2C payload bytes (after the address byte) that went out
         self.transfers = 0
-
-    @property
-    def rotation(self):
-        return 180 if self._turned else 0
 
     # ---- set-up and faults ----
 
@@ -440,9 +417,9 @@ class Panel:
                 self.mark(cls, page + k, page + k, first, last)
 
     def put(self, rows, first, pages, x, page, cls):
-        """Copy ``pages`` page rows of a sprite (``rows[first]`` on: memoryviews made once,
-        ``sprite_rows``) to column x from ``page`` down: a copy in C a page, one mark of
-        the whole width (no per-byte compare)."""
+        """Copy ``pages`` page rows of a sprite (``rows[first]`` on: memoryviews of its page
+        rows made once, as california_view's) to column x from ``page`` down: a copy in C
+        a page, one mark of the whole width (no per-byte compare)."""
         view = self._view
         n = len(rows[first])
         d = page * ROW + 1 + x
@@ -451,10 +428,40 @@ class Panel:
             d += ROW
         self.mark(cls, page, page + pages - 1, x, x + n - 1)
 
+    def places(self, x, page, width, pages):
+        """Memoryviews of this framebuffer's page rows at column x from ``page`` down,
+        ``width`` columns each: where ``put_from`` copies sprite rows (made once, with the
+        view that draws there, never during play)."""
+        view = self._view
+        rows = []
+        for k in range(pages):
+            d = (page + k) * ROW + 1 + x
+            rows.append(view[d : d + width])
+        return rows
+
+    def put_from(self, sprites, start, places, first, pages, x, page, cls, invert=False):
+        """Copy ``pages`` page rows of a sprite from the stream ``sprites`` (an
+        ``io.BytesIO`` of sprite rows, this one's first at byte ``start``) into
+        ``places[first]`` on (``places``: at column x from ``page`` down). Each page a
+        ``readinto`` in C: no view per sprite row on the heap, and no allocation; one mark
+        of the whole width (no per-byte compare). ``invert``: every pixel then flipped
+        (a loop over the bytes: an inverted copy of the sprites would hold as much heap)."""
+        sprites.seek(start)
+        for k in range(first, first + pages):
+            sprites.readinto(places[k])
+        n = len(places[first])
+        if invert:
+            buf = self.buf
+            for k in range(page, page + pages):
+                d = k * ROW + 1 + x
+                for i in range(d, d + n):
+                    buf[i] ^= 0xFF
+        self.mark(cls, page, page + pages - 1, x, x + n - 1)
+
     def fill(self, x, page, width, pages, value, cls):
         """Set ``width`` columns of ``pages`` pages to the byte ``value`` (0: clear). A row
         that holds ``value`` already is passed over in one C call (``bytearray.count``)."""
-        one = self._value
+        one = _FILL
         one[0] = value
         buf = self.buf
         for k in range(pages):

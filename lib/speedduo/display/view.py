@@ -34,7 +34,7 @@ are ``base_view.View``'s, the pile tops ``piles.py``'s: the board loads this mod
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.display.base_view import FONT, INDEX, View
-from speedduo.display.piles import draw_count, draw_piles
+from speedduo.display.piles import draw_count, draw_piles, places
 from speedduo.display.ssd1306 import PRIVATE, WIDTH
 from speedduo.game.codes import (  # not matchlog: the menu and the other games do without it
     COUNTDOWN,
@@ -84,6 +84,7 @@ class PlayerView(View):
         # this player's Seat, made here (not during play: making one allocates) and
         # pointed at each match's hand when its first update comes
         self._seat = Seat(None, player)
+        self._places = places(panel)  # where the pile tops are copied (piles.py)
         View.__init__(self, panel, player)
 
     _draw_piles = draw_piles  # the pile tops (piles.py), shared with Spit

@@ -22,7 +22,9 @@ class PanelBus:
     Until then every write fails as a NACK does (``OSError`` 19), so the panel
     is offline and retried like any unplugged panel (``Panel.recover``, every
     ``retry_ms``); the retry that finds the pull-ups opens the bus and hands it
-    to the panel, so from then on the panel talks to busio directly.
+    to the panel, so from then on the panel talks to busio directly. A bus open
+    already is handed over as soon as the panel is given (``panel``): then
+    nothing refers to the ``PanelBus`` any more and every transfer skips it.
     """
 
     def __init__(self, index: int, scl, sda, frequency: int) -> None:
@@ -31,8 +33,19 @@ class PanelBus:
         self.sda = sda
         self.frequency = frequency
         self.bus = None  # type: Optional[busio.I2C]
-        self.panel = None  # the Panel to hand the bus to
+        self._panel = None
         self.open()
+
+    @property
+    def panel(self):
+        """The Panel to hand the bus to (given once it is made: ``Screens.build``)."""
+        return self._panel
+
+    @panel.setter
+    def panel(self, panel):
+        self._panel = panel
+        if self.bus is not None:
+            panel.i2c = self.bus
 
     def open(self):
         """Try to open the bus; None while no panel (no pull-ups) is there."""
@@ -41,8 +54,8 @@ class PanelBus:
         except RuntimeError:  # "No pull up found on SDA or SCL": no panel module
             return None
         self.bus = bus
-        if self.panel is not None:
-            self.panel.i2c = bus
+        if self._panel is not None:
+            self._panel.i2c = bus
         return bus
 
     def try_lock(self) -> bool:

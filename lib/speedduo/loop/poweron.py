@@ -128,6 +128,9 @@ def start(os, free_at_boot, keys, testing):
         buses[i].panel = screens.panels[i]
         if buses[i].bus is None:
             print("P%d screen: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
+    # a bus open now went to its panel: only a panel still unplugged keeps its PanelBus
+    # (and, through it, the class's code) once power-on is over
+    unload("loop.panel_bus")
     screens.start()
     log_port = LogPort(data_port())
     menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume, settings.game)
