@@ -32,7 +32,6 @@ KEY_TEXT_MAX = const(26)  # the longest key entry: [t,-1,hand], with t a 10-digi
 KEY_US_TEXT_MAX = const(29)  # ... with t in µs (``keys_us``): 3 digits more
 KEYS_FIELD = b',"keys":['  # the key record's field: t in ms (the keypad's stamps)
 KEYS_US_FIELD = b',"keys_us":['  # ... t in µs (the PIO's edge stamps, issue 19)
-STAMPED_BY_PIO = b',"stamped_by":"pio"'  # the match line of a log whose keys are in µs
 
 _ZEROS = (b"", b"0", b"00", b"000", b"0000", b"00000")
 
@@ -126,6 +125,17 @@ def late_into(line, reader) -> None:
     µs ``reader``'s, when its FIFO was ever full), when a reader says it is not 0."""
     if reader is not None and reader.late_us:
         field_into(line, b',"late_us":', reader.late_us)
+
+
+def header_into(line, *fields) -> None:
+    """The ``match`` line onto ``line`` (``header.match_into``'s ``fields``): once a match,
+    before play. Its module is loaded for it and forgotten after: its code is not held
+    while the match plays (it may allocate)."""
+    from speedduo.loader import unload
+    from speedduo.log.header import match_into
+
+    match_into(line, *fields)
+    unload("log.header")
 
 
 def keys_into(line, keys, total: int, field=KEYS_FIELD) -> None:

@@ -85,10 +85,10 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, 
     KEYS_FIELD,
     KEYS_US_FIELD,
     RANK_BYTES,
-    STAMPED_BY_PIO,
     SUIT_BYTES,
     card_into,
     field_into,
+    header_into,
     int_into,
     key_into,
     keys_into,
@@ -294,34 +294,21 @@ class MatchLog:
         self._put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
 
     def _match_line(self, r, i, t, u) -> bool:
-        """The ``match`` line: once per match, before play (it may allocate)."""
+        """The ``match`` line: once per match, before play (``header_into``: it may allocate)."""
         seed, rules, best_of, tie_first = self.header
-        line = self.line
-        field_into(line, b'{"ev":"match","v":', LOG_VERSION)
-        field_into(line, b',"seed":', seed)
-        line.extend(b',"rules":{')
-        first = True
-        for name, value in rules.as_pairs():
-            if not first:
-                line.append(44)
-            first = False
-            line.append(34)
-            line.extend(name.encode())
-            line.extend(b'":')
-            if value is True:
-                line.extend(b"true")
-            elif value is False:
-                line.extend(b"false")
-            elif isinstance(value, str):
-                line.append(34)
-                line.extend(value.encode())
-                line.append(34)
-            else:
-                int_into(line, value)
-        field_into(line, b'},"best_of":', best_of)
-        field_into(line, b',"tie_break":"alternate","tie_first":', tie_first)
-        if self.micro:
-            line.extend(STAMPED_BY_PIO)
+        pairs = rules.as_pairs()
+        header_into(
+            self.line,
+            LOG_VERSION,
+            None,
+            2,
+            seed,
+            pairs,
+            best_of,
+            b"alternate",
+            tie_first,
+            self.micro,
+        )
         return True
 
     def put_deal(self, hand_no: int, size: int, deck_chunks) -> None:
