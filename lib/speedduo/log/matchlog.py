@@ -107,7 +107,18 @@ WHY_JOKER_LAST = JOKER_LAST
 REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
 END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")  # by END_*
 
-LOG_PATIENCE = const(64)  # records that may wait a pass after a redraw (may_wait; ring: 256)
+# The ring holds what may wait and what one loop pass adds. Records wait a pass only after
+# a redraw and only while fewer than LOG_PATIENCE wait (may_wait; app.App.step), so a pass
+# starts with at most LOG_PATIENCE - 1. A pass adds: a record for every key event it
+# reads (at most keybatch.BATCH, 64) and a loss's two marks; for every press it applies
+# (at most 37 of 64 events: a key's presses and releases take turns, 10 slot keys) a
+# refusal and its R16 penalty, or a play and the stall or hand end it brings; and what
+# the match's clock brings on (stalls and flips, a hand's end, a deal of 5 records).
+# PASS_ROOM is the room the ring of 256 with a patience of 64 left a pass (256 - 63):
+# tests/test_matchlog_ring.py plays a pass of 64 key events after LOG_PATIENCE - 1.
+LOG_PATIENCE = const(8)  # records that may wait a pass after a redraw (may_wait)
+PASS_ROOM = const(193)  # records one loop pass may add to what waits
+RING_RECORDS = const(200)  # LOG_PATIENCE - 1 + PASS_ROOM: 3,200 bytes
 LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
@@ -120,7 +131,7 @@ _GATHER_DECK = const(-2)  # _lists: a V3/V4 deal's records are gathered first
 class MatchLog:
     """A ring of fixed-width event records plus the JSON Lines formatter."""
 
-    def __init__(self, capacity: int = 256, micro: bool = False) -> None:
+    def __init__(self, capacity: int = RING_RECORDS, micro: bool = False) -> None:
         """``micro``: the key events are stamped in µs (``keys_us``, the match line says
         ``stamped_by``; keylog.KeyRecorder's events carry ``sub_us``)."""
         self.micro = micro
