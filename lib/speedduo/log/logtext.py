@@ -1,9 +1,8 @@
 """Text for the match log's lines, written into a bytearray without building a str.
 
 Numbers, card names and players as JSON values (docs/match-log.md), for every game's
-log and the log port; classic Speed's deal template is in ``dealtext``. Used by
-``matchlog.MatchLog``'s formatter and ``gamelog.GameLog``; a module of its own so that
-neither is too large to compile from source on the board.
+log and the log port. Used by ``matchlog.MatchLog``'s formatter and ``gamelog.GameLog``;
+a module of its own so that neither is too large to compile from source on the board.
 
 Both logs (``matchlog.MatchLog``, version 1; ``gamelog.GameLog``, version 2) answer the
 board's loop (``app.App``), the screens and the sound the same way, whichever the game:

@@ -77,7 +77,6 @@ from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words f
     TIE_NONE,
     TIE_WON,
 )
-from speedduo.log.dealtext import DEAL_AT, DEAL_TEMPLATE
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
@@ -124,8 +123,7 @@ _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
 LOG_VERSION = const(1)
-_FILL_TEMPLATE = const(-1)  # _lists: a one-deck deal's records fill the template
-_GATHER_DECK = const(-2)  # _lists: a V3/V4 deal's records are gathered first
+_GATHER_DECK = const(-2)  # _lists: a deal's records are gathered first
 
 
 class MatchLog:
@@ -149,9 +147,8 @@ class MatchLog:
         self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
         self._deal_size = 0
-        self._dealt = bytearray(PILE_CAP)  # a V3/V4 deal's deck, gathered from its records
-        self._deal_at = 0  # where the deal line's card template starts in ``line``
-        self._dealt_n = 0  # cards of the deal's deck filled in so far
+        self._dealt = bytearray(PILE_CAP)  # a deal's deck, gathered from its records
+        self._dealt_n = 0  # cards of the deal's deck gathered so far
         self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
         self._keys = bytearray(KEYS_CAPACITY)  # formatted key entries waiting for the next line
         self._keys[:] = b""  # empty; the capacity stays
@@ -337,19 +334,14 @@ class MatchLog:
             ring[i + 3 : i + 3 + n] = chunk
 
     def _deal_line(self, r, i, t, u) -> bool:
-        """A ``deal`` line (``put_deal``): for one deck, a template the deck's CARDS
-        records fill in; for V3/V4 decks, the cards gathered, then written list by list."""
+        """A ``deal`` line (``put_deal``): the deck's CARDS records are gathered, then
+        its lists written (``_gather``)."""
         line = self.line
         field_into(line, b'{"ev":"deal","hand_no":', u)
         line.extend(b',"hands":[[')
         self._dealt_n = 0
         self._deal_size = r[i + 3]
-        if self._deal_size != DECK_SIZE:
-            self._lists = _GATHER_DECK
-            return False
-        self._deal_at = len(line)
-        line.extend(DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
-        self._lists = _FILL_TEMPLATE  # the shuffled deck follows
+        self._lists = _GATHER_DECK  # the shuffled deck follows
         return False
 
     def put_reject(self, t, p, slot, card, pile, why, tie) -> None:
@@ -547,9 +539,7 @@ class MatchLog:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
         line = self.line
         n = r[i + 1]
-        if self._lists == _FILL_TEMPLATE:  # a deal of one deck: the names into the template
-            return self._deck(r, i, n)
-        if self._lists == _GATHER_DECK:  # a V3/V4 deal: gather, then write the eight lists
+        if self._lists == _GATHER_DECK:  # a deal: gather, then write the eight lists
             return self._gather(r, i, n)
         for k in range(n):
             if line[len(line) - 1] != 91:  # not right after [
@@ -564,26 +554,9 @@ class MatchLog:
         line.extend(b"],[")
         return False
 
-    def _deck(self, r, i, n) -> bool:
-        """A CARDS record of a deal's deck: its cards' names go into the template (R2)."""
-        line = self.line
-        base = self._deal_at
-        have = self._dealt_n
-        src = i + 3 - have  # deck card d of this record is r[src + d]
-        for d in range(have, have + n):
-            card = r[src + d]
-            at = base + DEAL_AT[d]
-            line[at] = RANK_BYTES[card >> 2]
-            line[at + 1] = SUIT_BYTES[card & 3]
-        self._dealt_n = have + n
-        if r[i + 2]:  # more of the deck follows
-            return False
-        self._lists = 0
-        return True
-
     def _gather(self, r, i, n) -> bool:
-        """A CARDS record of a V3/V4 deal: its cards join the deck; at the last one the
-        line's lists are written in cards.DEAL_* order (piles top first)."""
+        """A CARDS record of a deal: its cards join the deck; at the last one the line's
+        lists are written in cards.DEAL_* order (piles top first), for one deck or V3/V4's."""
         dealt = self._dealt
         have = self._dealt_n
         for k in range(n):
