@@ -10,10 +10,12 @@ Key entries are bounded per line: what does not fit goes out on a ``keys`` line.
 
 import json
 
+from speedduo.game.cards import DECK_SIZE
 from speedduo.game.match import Match
 from speedduo.game.rules import Rules
+from speedduo.host.logport import SEQ_LIMIT, LogPort
 from speedduo.log.keylog import KeyRecorder
-from speedduo.log.matchlog import KEY_CLEARED, LINE_CAPACITY, MatchLog
+from speedduo.log.matchlog import KEY_CLEARED, LINE_CAPACITY, ONE_DECK_LINE, MatchLog
 from test_replay import _check, _mashing
 
 
@@ -124,3 +126,38 @@ def test_a_mashed_log_with_keys_lines_replays_and_a_moved_keys_line_does_not():
     merged["keys"] = merged["keys"][:3]
     shortened = lines[:k] + [json.dumps(merged, separators=(",", ":"))] + lines[k + 1 :]
     assert _check(shortened) is not None
+
+
+class _Port:
+    """usb_cdc.data as the log port sees it, keeping the longest write."""
+
+    connected = True
+    out_waiting = 0
+    write_timeout = None
+
+    def __init__(self):
+        self.longest = 0
+
+    def write(self, data):
+        self.longest = max(self.longest, len(data))
+        return len(data)
+
+
+def test_the_longest_one_deck_line_fits_its_room_with_the_log_ports_tail():
+    """A deal with a 10-digit hand number, the most key text a line carries (µs entries
+    with 13-digit times) and the log port's tab, 9-digit seq and newline: ONE_DECK_LINE."""
+    log = MatchLog(micro=True, line_room=ONE_DECK_LINE)
+    log.keys_total = 999999000
+    for i in range(17):  # 17 entries of 23 bytes: with an 18th the text might pass 400
+        log.put_key(2147483000 + i, KEY_CLEARED, 255, 999)
+    deck = bytes(range(DECK_SIZE))
+    log.put_deal(2147483647, DECK_SIZE, [deck[k : k + 13] for k in range(0, DECK_SIZE, 13)])
+    wire = _Port()
+    port = LogPort(wire)
+    port.seq = SEQ_LIMIT - 2  # the next line's seq has 9 digits
+    lines = []
+    log.drain_into(lambda line: (lines.append(bytes(line)), port.send(line)))
+    deal = json.loads(lines[-1])
+    assert len(lines) == 1 and deal["ev"] == "deal" and len(deal["keys_us"]) == 17
+    assert len(lines[-1]) > 770 and wire.longest == len(lines[-1]) + 11
+    assert wire.longest <= ONE_DECK_LINE

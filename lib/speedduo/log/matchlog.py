@@ -118,7 +118,11 @@ END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned") 
 LOG_PATIENCE = const(8)  # records that may wait a pass after a redraw (may_wait)
 PASS_ROOM = const(193)  # records one loop pass may add to what waits
 RING_RECORDS = const(200)  # LOG_PATIENCE - 1 + PASS_ROOM: 3,200 bytes
-LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
+# a line's room, the log port's tab, seq and newline included (logport.py): the longest
+# line is a deal with the most key text waiting (400 bytes and the key fields); a deal of
+# one deck takes 348 bytes with a 10-digit hand number, so 797 in all (tests/test_keylog.py)
+LINE_CAPACITY = const(1024)  # V3/V4: a deal of 2 decks and jokers
+ONE_DECK_LINE = const(816)  # one deck (the rules without V3 and V4)
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
@@ -129,9 +133,12 @@ _GATHER_DECK = const(-2)  # _lists: a deal's records are gathered first
 class MatchLog:
     """A ring of fixed-width event records plus the JSON Lines formatter."""
 
-    def __init__(self, capacity: int = RING_RECORDS, micro: bool = False) -> None:
+    def __init__(
+        self, capacity: int = RING_RECORDS, micro: bool = False, line_room: int = LINE_CAPACITY
+    ) -> None:
         """``micro``: the key events are stamped in µs (``keys_us``, the match line says
-        ``stamped_by``; keylog.KeyRecorder's events carry ``sub_us``)."""
+        ``stamped_by``; keylog.KeyRecorder's events carry ``sub_us``); ``line_room``: the
+        line's (ONE_DECK_LINE when the rules deal one deck)."""
         self.micro = micro
         self.late_of = None  # type: Any  # the µs reader (edges.Edges): match_end's late_us
         self._keys_field = KEYS_US_FIELD if micro else KEYS_FIELD
@@ -144,7 +151,7 @@ class MatchLog:
         self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
-        self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
+        self.line = bytearray(line_room)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
         self._deal_size = 0
         self._dealt = bytearray(PILE_CAP)  # a deal's deck, gathered from its records
