@@ -78,7 +78,7 @@ def test_a_loss_is_marked_after_what_was_queued_when_the_flag_was_first_seen():
     assert recorder.overflowed  # still up: read-only, only clear() resets it
     recorder.clear()
     assert not recorder.overflowed and not queue.overflowed
-    log.put_match_end(2, 0, 0, None)  # match_end carries the waiting keys
+    log.match_end(2, (0, 0), None, b"")  # match_end carries the waiting keys
     hand = 0 if match.hand.over else match.hand.hand_no  # the hand the arbiter counts it against
     assert _keys(log) == [[100, 1, 1], [150, 1, 0], [160, 8, 1], [160, -1, 0], [160, -2, hand]]
 
@@ -90,7 +90,7 @@ def test_a_flag_seen_with_an_empty_queue_marks_the_loss_at_once():
     queue._overflowed = True
     assert recorder.overflowed and not len(recorder)
     recorder.clear()
-    log.put_match_end(2, 0, 0, None)
+    log.match_end(2, (0, 0), None, b"")
     entries = _keys(log)
     assert [e[1] for e in entries] == [3, -1, -2]
 
@@ -104,7 +104,7 @@ def test_key_entries_beyond_one_line_go_out_on_keys_lines_of_their_own():
         if i % 100 == 99:
             log.put_key(268435455, KEY_CLEARED, 255)
             log.drain_into(lambda line: lines.append(bytes(line)))
-    log.put_match_end(2, 0, 0, None)  # match_end
+    log.match_end(2, (0, 0), None, b"")  # match_end
     log.drain_into(lambda line: lines.append(bytes(line)))
     assert all(len(line) <= LINE_CAPACITY for line in lines)
     objs = [json.loads(line) for line in lines]

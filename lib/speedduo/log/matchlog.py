@@ -441,16 +441,13 @@ class MatchLog:
             field_into(line, b',"overflows":', r[i + 6])
         return True
 
-    def put_match_end(self, winner, won0, won1, points) -> None:
-        """R14 (R17: winner NULL_PLAYER); ``points``: R15's (p0, p1), or None when off."""
-        if points is None:
-            self._put(EV_MATCH_END, winner, won0, won1, 0, 0, 0, 0, 0)
-        else:
-            self._put(EV_MATCH_END, winner, won0, won1, 0, 1, 0, points[0], points[1])
-
     def match_end(self, winner, wins, points, why) -> None:
-        """The match's end (phases.Phases): version 1 has two players and no reason."""
-        self.put_match_end(winner, wins[0], wins[1], points)
+        """The match's end (phases.Phases): R14 (R17: winner NULL_PLAYER), the hands won;
+        ``points``: R15's (p0, p1), or None when off. Version 1 has two players, no ``why``."""
+        if points is None:
+            self._put(EV_MATCH_END, winner, wins[0], wins[1], 0, 0, 0, 0, 0)
+        else:
+            self._put(EV_MATCH_END, winner, wins[0], wins[1], 0, 1, 0, points[0], points[1])
 
     def _match_end_line(self, r, i, t, u) -> bool:
         line = self.line
@@ -501,10 +498,9 @@ class MatchLog:
             line.extend(b',"pile":0')
         line[len(line) - 1] = 48 + r[i + 4]
         tie = r[i + 6]
-        if tie == TIE_NONE:
-            line.append(125)  # }
-        else:
-            line.extend(b',"tie":"won"}' if tie == TIE_WON else b',"tie":"lost"}')
+        if tie != TIE_NONE:
+            line.extend(b',"tie":"won"' if tie == TIE_WON else b',"tie":"lost"')
+        line.append(125)  # }
         if len(self._keys):
             self._with_keys()
         sink(line)
