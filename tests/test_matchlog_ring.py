@@ -88,3 +88,23 @@ def test_a_pass_of_a_full_key_batch_of_refused_presses_fits_after_what_may_wait(
     lines = []
     log.drain(lines.append)
     assert sum('"ev":"penalty"' in line for line in lines) == 37
+
+
+def _deal_line(log, deck):
+    log.put_deal(1, len(deck), [deck[k : k + 13] for k in range(0, len(deck), 13)])
+    lines = []
+    log.drain(lines.append)
+    return lines
+
+
+def test_a_deal_read_across_the_rings_end_is_the_deal_read_in_one_piece():
+    """The deal's line is written from its CARDS records where they wait in the ring."""
+    deck = bytes((7 * d + 3) % 52 for d in range(52))
+    whole = _deal_line(MatchLog(), deck)
+    log = MatchLog()
+    for _ in range(RING_RECORDS - 2):  # the deal's record and its first card record fit
+        log.put_key(0, 1, 1)
+    log.drain(lambda line: None)  # (their key entries ride on the next line)
+    (line,) = _deal_line(log, deck)
+    assert line.startswith(whole[0][:-1] + ',"keys":[')
+    assert whole[0].startswith('{"ev":"deal","hand_no":1,"hands":[[') and len(whole) == 1

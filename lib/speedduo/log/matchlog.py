@@ -47,7 +47,6 @@ from speedduo.game.cards import (
     DRAW_CARDS,
     HAND_SLOTS,
     NO_CARD,
-    PILE_CAP,
 )
 from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words for them)
     END_ABANDONED,
@@ -127,7 +126,7 @@ _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
 LOG_VERSION = const(1)
-_GATHER_DECK = const(-2)  # _lists: a deal's records are gathered first
+_DECK_WRITTEN = const(-1)  # _lists: a deal's CARDS records follow, their cards written already
 
 
 class MatchLog:
@@ -152,10 +151,7 @@ class MatchLog:
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
         self.line = bytearray(line_room)  # the line being formatted (see drain_into)
-        self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
-        self._deal_size = 0
-        self._dealt = bytearray(PILE_CAP)  # a deal's deck, gathered from its records
-        self._dealt_n = 0  # cards of the deal's deck gathered so far
+        self._lists = 0  # card lists of a redeal line written so far (or _DECK_WRITTEN)
         self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
         self._keys = bytearray(KEYS_CAPACITY)  # formatted key entries waiting for the next line
         self._keys[:] = b""  # empty; the capacity stays
@@ -341,14 +337,19 @@ class MatchLog:
             ring[i + 3 : i + 3 + n] = chunk
 
     def _deal_line(self, r, i, t, u) -> bool:
-        """A ``deal`` line (``put_deal``): the deck's CARDS records are gathered, then
-        its lists written (``_gather``)."""
+        """A ``deal`` line (``put_deal``), whole: its deck is read where it waits, in the
+        CARDS records right after the deal's (put_deal wrote them together), and written in
+        cards.DEAL_* order (hands in slot order, draw and side piles top first, then the
+        starters); those records are then passed over (``_cards``)."""
         line = self.line
         field_into(line, b'{"ev":"deal","hand_no":', u)
         line.extend(b',"hands":[[')
-        self._dealt_n = 0
-        self._deal_size = r[i + 3]
-        self._lists = _GATHER_DECK  # the shuffled deck follows
+        half = r[i + 3] >> 1  # the deck's size, halved: player 1's cards follow player 0's
+        self._card_list(half, DEAL_HAND, HAND_SLOTS, 1, b']],"draw":[[')
+        self._card_list(half, DRAW_CARDS - 1, DRAW_CARDS, -1, b']],"side":[[')
+        self._card_list(half, half - 1, half - DEAL_SIDE, -1, b']],"piles":[[')
+        self._card_list(half, DEAL_STARTER, 1, 1, b"]]}")
+        self._lists = _DECK_WRITTEN
         return False
 
     def put_reject(self, t, p, slot, card, pile, why, tie) -> None:
@@ -542,8 +543,11 @@ class MatchLog:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
         line = self.line
         n = r[i + 1]
-        if self._lists == _GATHER_DECK:  # a deal: gather, then write the eight lists
-            return self._gather(r, i, n)
+        if self._lists == _DECK_WRITTEN:  # a deal's deck (_deal_line wrote its cards)
+            if r[i + 2]:  # more of it follows
+                return False
+            self._lists = 0
+            return True
         for k in range(n):
             if line[len(line) - 1] != 91:  # not right after [
                 line.append(44)
@@ -557,36 +561,22 @@ class MatchLog:
         line.extend(b"],[")
         return False
 
-    def _gather(self, r, i, n) -> bool:
-        """A CARDS record of a deal: its cards join the deck; at the last one the line's
-        lists are written in cards.DEAL_* order (piles top first), for one deck or V3/V4's."""
-        dealt = self._dealt
-        have = self._dealt_n
-        for k in range(n):
-            dealt[have + k] = r[i + 3 + k]
-        self._dealt_n = have + n
-        if r[i + 2]:
-            return False
-        self._lists = 0
-        half = self._deal_size >> 1
-        # hands in slot order, draw piles and side piles top first, then the starters
-        self._card_list(half, DEAL_HAND, HAND_SLOTS, 1, b']],"draw":[[')
-        self._card_list(half, DRAW_CARDS - 1, DRAW_CARDS, -1, b']],"side":[[')
-        self._card_list(half, half - 1, half - DEAL_SIDE, -1, b']],"piles":[[')
-        self._card_list(half, DEAL_STARTER, 1, 1, b"]]}")
-        return True
-
     def _card_list(self, half, first, count, step, after) -> None:
-        """Both players' lists of one kind: deck[first + p * half], ``count`` cards
-        ``step`` apart, each list followed by ``],[`` and the pair by ``after``."""
+        """Both players' lists of one kind of a deal: deck[first + p * half], ``count``
+        cards ``step`` apart, each list followed by ``],[`` and the pair by ``after``. Deck
+        card d is card d % 13 of the d // 13-th CARDS record from ``_head`` (the first)."""
         line = self.line
-        dealt = self._dealt
+        ring = self._ring
+        capacity = self._capacity
         for p in range(2):
             d = first + p * half
             for k in range(count):
                 if k:
                     line.append(44)  # ,
-                card_into(line, dealt[d])
+                at = self._head + d // _CARDS_PER_RECORD
+                if at >= capacity:
+                    at -= capacity
+                card_into(line, ring[at * _RECORD + 3 + d % _CARDS_PER_RECORD])
                 d += step
             line.extend(b"],[" if p == 0 else after)
 
