@@ -172,11 +172,6 @@ class MatchLog:
         i = self._claim()
         pack_into(_LAYOUT, self._ring, i, kind, p, slot, card, pile, why, extra, 0, t, u)
 
-    @property
-    def waiting(self) -> int:
-        """Records not yet formatted."""
-        return self._count
-
     def discard(self) -> None:
         """Drop every waiting record unformatted (benchmarks of the rules core alone)."""
         self._head = 0
@@ -397,11 +392,24 @@ class MatchLog:
         return True
 
     def put_redeal(self, t, side, side_n, cap) -> None:
-        """R10/V7: new side piles: the record, then both piles' cards, top first
-        (player p's pile is ``side[p * cap :]``, ``side_n[p]`` cards, top last)."""
+        """R10/V7: new side piles: the record, then each pile's cards, top first, in CARDS
+        records of up to 13 (player p's pile is ``side[p * cap :]``, ``side_n[p]`` cards,
+        top last; an empty pile is one empty record)."""
         self._put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
+        ring = self._ring
         for p in range(2):
-            self.put_cards(side, p * cap, side_n[p], True)
+            top = p * cap + side_n[p] - 1  # the next card to record, from the top down
+            left = side_n[p]
+            while True:
+                n = left if left < _CARDS_PER_RECORD else _CARDS_PER_RECORD
+                left -= n
+                i = self._claim()
+                pack_into(_LAYOUT, ring, i, EV_CARDS, n, 1 if left else 0, 0, 0, 0, 0, 0, 0, 0)
+                for k in range(n):
+                    ring[i + 3 + k] = side[top - k]
+                top -= n
+                if not left:
+                    break
 
     def _redeal_line(self, r, i, t, u) -> bool:
         line = self.line
@@ -519,25 +527,6 @@ class MatchLog:
             line.append(125)  # }
         sink(line)
         return 2
-
-    def put_cards(self, buf, start: int, count: int, top_first: bool) -> None:
-        """Record a card list (follows a redeal record); piles top first."""
-        done = 0
-        ring = self._ring
-        while True:
-            n = count - done
-            if n > _CARDS_PER_RECORD:
-                n = _CARDS_PER_RECORD
-            i = self._claim()
-            more = 1 if done + n < count else 0
-            pack_into(_LAYOUT, ring, i, EV_CARDS, n, more, 0, 0, 0, 0, 0, 0, 0)
-            i += 3
-            for k in range(n):
-                j = done + k
-                ring[i + k] = buf[start + count - 1 - j] if top_first else buf[start + j]
-            done += n
-            if done >= count:
-                return
 
     def _cards(self, r, i) -> bool:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
