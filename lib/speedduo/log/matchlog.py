@@ -67,15 +67,17 @@ from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words f
     EV_REDEAL,
     EV_REJECT,
     EV_STALL,
-    INVALID,
-    JOKER_LAST,
-    LATE,
-    LOCKED,
     NULL_PLAYER,
     TIE_LOST,
     TIE_NONE,
     TIE_WON,
 )
+
+# the reject reasons (field "why" of reject): the core's results of the same name
+from speedduo.game.codes import INVALID as WHY_INVALID  # noqa: F401, I001  (re-exported)
+from speedduo.game.codes import JOKER_LAST as WHY_JOKER_LAST  # noqa: F401  (re-exported)
+from speedduo.game.codes import LATE as WHY_LATE  # noqa: F401  (re-exported)
+from speedduo.game.codes import LOCKED as WHY_LOCKED  # noqa: F401  (re-exported)
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
@@ -97,11 +99,6 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, 
 KEY_OVERFLOW = const(255)  # EV_KEY's key number for "the keypad queue dropped events here"
 KEY_CLEARED = const(254)  # ... "the queue was cleared here" (a loss's window ends; 2: the hand)
 
-# reject reasons (field "why" of reject): the core's results of the same name
-WHY_LATE = LATE
-WHY_INVALID = INVALID
-WHY_LOCKED = LOCKED
-WHY_JOKER_LAST = JOKER_LAST
 REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
 END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")  # by END_*
 
@@ -125,7 +122,7 @@ ONE_DECK_LINE = const(816)  # one deck (the rules without V3 and V4)
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
 _LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
-LOG_VERSION = const(1)
+_LOG_VERSION = const(1)
 _DECK_WRITTEN = const(-1)  # _lists: a deal's CARDS records follow, their cards written already
 
 
@@ -305,7 +302,7 @@ class MatchLog:
         pairs = rules.as_pairs()
         header_into(
             self.line,
-            LOG_VERSION,
+            _LOG_VERSION,
             None,
             2,
             seed,
