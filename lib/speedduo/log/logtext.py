@@ -32,8 +32,6 @@ KEY_US_TEXT_MAX = const(29)  # ... with t in µs (``keys_us``): 3 digits more
 KEYS_FIELD = b',"keys":['  # the key record's field: t in ms (the keypad's stamps)
 KEYS_US_FIELD = b',"keys_us":['  # ... t in µs (the PIO's edge stamps, issue 19)
 
-_ZEROS = (b"", b"0", b"00", b"000", b"0000", b"00000")
-
 
 # The deal line's eight lists in line order: (first deck index, count, step); see cards.DEAL_*.
 RANK_BYTES = b"A23456789TJQK"
@@ -56,7 +54,9 @@ def int_into(line, n: int) -> None:
         return
     # room for every digit, then the digits from the last one back
     if n < 100000:
-        line.extend(_ZEROS[5 if n > 9999 else 4 if n > 999 else 3 if n > 99 else 2])
+        line.extend(b"00000")  # room for five digits; what n does not need is cut off
+        if n < 10000:
+            line[len(line) - (3 if n < 100 else 2 if n < 1000 else 1) :] = b""
     else:
         m = n
         while m:
