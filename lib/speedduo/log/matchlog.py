@@ -11,8 +11,8 @@ must use it before it returns: on the board that is the USB data port
 event but the ``match`` header. ``drain(write)`` is the host's form: each
 line as a ``str``.
 
-Record layout (``struct`` ``<BBBBBBBBii``): 0 kind, 1 player (or winner;
-2 = null), 2 slot, 3 card, 4 pile, 5 why, 6 extra, 7 the card an accepted
+Record layout (``struct`` ``<BBBBBBBBii``, written by ``_put`` and ``put_play``): 0 kind,
+1 player (or winner; 2 = null), 2 slot, 3 card, 4 pile, 5 why, 6 extra, 7 the card an accepted
 play's slot was refilled with (R7; NO_CARD: none, so one record gives the
 ``play`` and ``draw`` lines), 8-11 ``t`` (ms, little-endian), 12-15 ``u`` (a
 second time or number). Events with cards are followed by ``CARDS`` records
@@ -56,7 +56,6 @@ from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words f
     END_PHOTO_FINISH,
     EV_CARDS,
     EV_DEAL,
-    EV_DRAW,
     EV_FLIP,
     EV_HAND_END,
     EV_KEY,
@@ -82,13 +81,10 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, 
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
     KEYS_CAPACITY,
-    KEYS_FIELD,
-    KEYS_US_FIELD,
     RANK_BYTES,
     SUIT_BYTES,
     card_into,
     field_into,
-    header_into,
     int_into,
     key_into,
     keys_into,
@@ -121,7 +117,6 @@ LINE_CAPACITY = const(1024)  # V3/V4: a deal of 2 decks and jokers
 ONE_DECK_LINE = const(816)  # one deck (the rules without V3 and V4)
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
-_LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
 _LOG_VERSION = const(1)
 _DECK_WRITTEN = const(-1)  # _lists: a deal's CARDS records follow, their cards written already
 
@@ -135,6 +130,9 @@ class MatchLog:
         """``micro``: the key events are stamped in µs (``keys_us``, the match line says
         ``stamped_by``; keylog.KeyRecorder's events carry ``sub_us``); ``line_room``: the
         line's (ONE_DECK_LINE when the rules deal one deck)."""
+        # imported here, not with the module: its dict holds 59 names, a size of its table
+        from speedduo.log.logtext import KEYS_FIELD, KEYS_US_FIELD
+
         self.micro = micro
         self.late_of = None  # type: Any  # the µs reader (edges.Edges): match_end's late_us
         self._keys_field = KEYS_US_FIELD if micro else KEYS_FIELD
@@ -155,19 +153,16 @@ class MatchLog:
 
     # ---- recording, on the hot path: one struct.pack_into per record ----
 
-    def _claim(self) -> int:
-        """The byte offset of a new record at the ring's tail (raises when the ring is full)."""
+    def _put(self, kind, p, slot, card, pile, why, extra, t, u) -> int:
+        """Record one event at the ring's tail (the writers below; raises when the ring is
+        full); returns the record's byte offset. Allocation-free; the caller drains often."""
         if self._count >= self._capacity:
             raise RuntimeError("match log ring is full: drain it every loop pass")
         w = self._tail
         self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
         self._count += 1
+        pack_into("<BBBBBBBBii", self._ring, w, kind, p, slot, card, pile, why, extra, 0, t, u)
         return w
-
-    def _put(self, kind, p, slot, card, pile, why, extra, t, u):
-        """Record one event (the writers below). Allocation-free; the caller drains often."""
-        i = self._claim()
-        pack_into(_LAYOUT, self._ring, i, kind, p, slot, card, pile, why, extra, 0, t, u)
 
     def discard(self) -> None:
         """Drop every waiting record unformatted (benchmarks of the rules core alone)."""
@@ -297,8 +292,12 @@ class MatchLog:
         self._put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
 
     def _match_line(self, r, i, t, u) -> bool:
-        """The ``match`` line: once per match, before play (``header_into``: it may allocate)."""
+        """The ``match`` line: once per match, before play (``header_into``: it may allocate);
+        the header's fields are let go once written."""
+        from speedduo.log.logtext import header_into
+
         seed, rules, best_of, tie_first = self.header
+        self.header = None
         pairs = rules.as_pairs()
         header_into(
             self.line,
@@ -324,8 +323,7 @@ class MatchLog:
         for k in range(last + 1):
             chunk = deck_chunks[k]
             n = len(chunk)
-            i = self._claim()
-            pack_into(_LAYOUT, ring, i, EV_CARDS, n, 1 if k < last else 0, 0, 0, 0, 0, 0, 0, 0)
+            i = self._put(EV_CARDS, n, 1 if k < last else 0, 0, 0, 0, 0, 0, 0)
             ring[i + 3 : i + 3 + n] = chunk
 
     def _deal_line(self, r, i, t, u) -> bool:
@@ -346,8 +344,7 @@ class MatchLog:
 
     def put_reject(self, t, p, slot, card, pile, why, tie) -> None:
         """A refused press (R8 ``late``, ``invalid``, R16 ``locked``; ``tie``: TIE_*)."""
-        i = self._claim()
-        pack_into(_LAYOUT, self._ring, i, EV_REJECT, p, slot, card, pile, why, tie, 0, t, 0)
+        self._put(EV_REJECT, p, slot, card, pile, why, tie, t, 0)
 
     def _reject_line(self, r, i, t, u) -> bool:
         line = self.line
@@ -400,8 +397,7 @@ class MatchLog:
             while True:
                 n = left if left < _CARDS_PER_RECORD else _CARDS_PER_RECORD
                 left -= n
-                i = self._claim()
-                pack_into(_LAYOUT, ring, i, EV_CARDS, n, 1 if left else 0, 0, 0, 0, 0, 0, 0, 0)
+                i = self._put(EV_CARDS, n, 1 if left else 0, 0, 0, 0, 0, 0, 0)
                 for k in range(n):
                     ring[i + 3 + k] = side[top - k]
                 top -= n
@@ -473,12 +469,12 @@ class MatchLog:
 
     def put_play(self, t, p, slot, card, pile, tie, drawn) -> None:
         """An accepted play and, when ``drawn`` is not NO_CARD, its R7 refill: one record."""
-        if self._count >= self._capacity:  # _claim, inlined: this is every play's record
+        if self._count >= self._capacity:  # _put, inlined: this is every play's record
             raise RuntimeError("match log ring is full: drain it every loop pass")
         w = self._tail
         self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
         self._count += 1
-        pack_into(_LAYOUT, self._ring, w, EV_PLAY, p, slot, card, pile, 0, tie, drawn, t, 0)
+        pack_into("<BBBBBBBBii", self._ring, w, EV_PLAY, p, slot, card, pile, 0, tie, drawn, t, 0)
 
     def _play(self, r, i, sink) -> int:
         """A play record's ``play`` line and, when its slot was refilled (R7), ``draw`` line.
