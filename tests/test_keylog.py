@@ -10,7 +10,8 @@ Key entries are bounded per line: what does not fit goes out on a ``keys`` line.
 
 import json
 
-from speedduo.game.cards import DECK_SIZE
+import pytest
+from speedduo.game.cards import DECK_SIZE, PILE_CAP
 from speedduo.game.match import Match
 from speedduo.game.rules import Rules
 from speedduo.host.logport import SEQ_LIMIT, LogPort
@@ -143,15 +144,20 @@ class _Port:
         return len(data)
 
 
-def test_the_longest_one_deck_line_fits_its_room_with_the_log_ports_tail():
+@pytest.mark.parametrize(
+    "room, cards, longer_than",
+    [(ONE_DECK_LINE, DECK_SIZE, 770), (LINE_CAPACITY, PILE_CAP, 1040)],
+    ids=["one deck", "V3 and V4"],
+)
+def test_the_longest_line_fits_its_room_with_the_log_ports_tail(room, cards, longer_than):
     """A deal with a 10-digit hand number, the most key text a line carries (µs entries
-    with 13-digit times) and the log port's tab, 9-digit seq and newline: ONE_DECK_LINE."""
-    log = MatchLog(micro=True, line_room=ONE_DECK_LINE)
+    with 13-digit times) and the log port's tab, 9-digit seq and newline."""
+    log = MatchLog(micro=True, line_room=room)
     log.keys_total = 999999000
     for i in range(17):  # 17 entries of 23 bytes: with an 18th the text might pass 400
         log.put_key(2147483000 + i, KEY_CLEARED, 255, 999)
-    deck = bytes(range(DECK_SIZE))
-    log.put_deal(2147483647, DECK_SIZE, [deck[k : k + 13] for k in range(0, DECK_SIZE, 13)])
+    deck = bytes(range(cards))
+    log.put_deal(2147483647, cards, [deck[k : k + 13] for k in range(0, cards, 13)])
     wire = _Port()
     port = LogPort(wire)
     port.seq = SEQ_LIMIT - 2  # the next line's seq has 9 digits
@@ -159,5 +165,5 @@ def test_the_longest_one_deck_line_fits_its_room_with_the_log_ports_tail():
     log.drain_into(lambda line: (lines.append(bytes(line)), port.send(line)))
     deal = json.loads(lines[-1])
     assert len(lines) == 1 and deal["ev"] == "deal" and len(deal["keys_us"]) == 17
-    assert len(lines[-1]) > 770 and wire.longest == len(lines[-1]) + 11
-    assert wire.longest <= ONE_DECK_LINE
+    assert len(lines[-1]) > longer_than and wire.longest == len(lines[-1]) + 11
+    assert wire.longest <= room

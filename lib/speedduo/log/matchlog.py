@@ -4,8 +4,9 @@ The game records every event as one fixed-width 16-byte record in a
 preallocated ring (one ``put_*`` writer per event kind, each beside the
 method that formats its line: a few byte stores, no allocation), so the play
 path never builds a string. ``drain_into(sink)`` turns the waiting records into JSON
-Lines, each written into one reusable ``bytearray`` (``line``, capacity
-``LINE_CAPACITY``, no trailing newline) and handed to ``sink(line)``, which
+Lines, each written into one reusable ``bytearray`` (``line``, with room for the
+longest: ``ONE_DECK_LINE``, or ``LINE_CAPACITY`` under V3/V4; no trailing newline)
+and handed to ``sink(line)``, which
 must use it before it returns: on the board that is the USB data port
 (``logport.py``), and formatting allocates nothing there either, for every
 event but the ``match`` header. ``drain(write)`` is the host's form: each
@@ -112,8 +113,9 @@ PASS_ROOM = const(193)  # records one loop pass may add to what waits
 RING_RECORDS = const(200)  # LOG_PATIENCE - 1 + PASS_ROOM: 3,200 bytes
 # a line's room, the log port's tab, seq and newline included (logport.py): the longest
 # line is a deal with the most key text waiting (400 bytes and the key fields); a deal of
-# one deck takes 348 bytes with a 10-digit hand number, so 797 in all (tests/test_keylog.py)
-LINE_CAPACITY = const(1024)  # V3/V4: a deal of 2 decks and jokers
+# one deck takes 348 bytes with a 10-digit hand number, so 796 in all, and one of two
+# decks and jokers 618, so 1,066 (tests/test_keylog.py: 785 and 1,055 measured)
+LINE_CAPACITY = const(1072)  # V3/V4: a deal of 2 decks and jokers
 ONE_DECK_LINE = const(816)  # one deck (the rules without V3 and V4)
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
