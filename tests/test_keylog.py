@@ -10,10 +10,13 @@ Key entries are bounded per line: what does not fit goes out on a ``keys`` line.
 
 import json
 
+import pytest
+from speedduo.game.cards import DECK_SIZE, PILE_CAP
 from speedduo.game.match import Match
 from speedduo.game.rules import Rules
+from speedduo.host.logport import SEQ_LIMIT, LogPort
 from speedduo.log.keylog import KeyRecorder
-from speedduo.log.matchlog import KEY_CLEARED, LINE_CAPACITY, MatchLog
+from speedduo.log.matchlog import KEY_CLEARED, LINE_CAPACITY, ONE_DECK_LINE, MatchLog
 from test_replay import _check, _mashing
 
 
@@ -76,7 +79,7 @@ def test_a_loss_is_marked_after_what_was_queued_when_the_flag_was_first_seen():
     assert recorder.overflowed  # still up: read-only, only clear() resets it
     recorder.clear()
     assert not recorder.overflowed and not queue.overflowed
-    log.put_match_end(2, 0, 0, None)  # match_end carries the waiting keys
+    log.match_end(2, (0, 0), None, b"")  # match_end carries the waiting keys
     hand = 0 if match.hand.over else match.hand.hand_no  # the hand the arbiter counts it against
     assert _keys(log) == [[100, 1, 1], [150, 1, 0], [160, 8, 1], [160, -1, 0], [160, -2, hand]]
 
@@ -88,7 +91,7 @@ def test_a_flag_seen_with_an_empty_queue_marks_the_loss_at_once():
     queue._overflowed = True
     assert recorder.overflowed and not len(recorder)
     recorder.clear()
-    log.put_match_end(2, 0, 0, None)
+    log.match_end(2, (0, 0), None, b"")
     entries = _keys(log)
     assert [e[1] for e in entries] == [3, -1, -2]
 
@@ -102,7 +105,7 @@ def test_key_entries_beyond_one_line_go_out_on_keys_lines_of_their_own():
         if i % 100 == 99:
             log.put_key(268435455, KEY_CLEARED, 255)
             log.drain_into(lambda line: lines.append(bytes(line)))
-    log.put_match_end(2, 0, 0, None)  # match_end
+    log.match_end(2, (0, 0), None, b"")  # match_end
     log.drain_into(lambda line: lines.append(bytes(line)))
     assert all(len(line) <= LINE_CAPACITY for line in lines)
     objs = [json.loads(line) for line in lines]
@@ -124,3 +127,43 @@ def test_a_mashed_log_with_keys_lines_replays_and_a_moved_keys_line_does_not():
     merged["keys"] = merged["keys"][:3]
     shortened = lines[:k] + [json.dumps(merged, separators=(",", ":"))] + lines[k + 1 :]
     assert _check(shortened) is not None
+
+
+class _Port:
+    """usb_cdc.data as the log port sees it, keeping the longest write."""
+
+    connected = True
+    out_waiting = 0
+    write_timeout = None
+
+    def __init__(self):
+        self.longest = 0
+
+    def write(self, data):
+        self.longest = max(self.longest, len(data))
+        return len(data)
+
+
+@pytest.mark.parametrize(
+    "room, cards, longer_than",
+    [(ONE_DECK_LINE, DECK_SIZE, 770), (LINE_CAPACITY, PILE_CAP, 1040)],
+    ids=["one deck", "V3 and V4"],
+)
+def test_the_longest_line_fits_its_room_with_the_log_ports_tail(room, cards, longer_than):
+    """A deal with a 10-digit hand number, the most key text a line carries (µs entries
+    with 13-digit times) and the log port's tab, 9-digit seq and newline."""
+    log = MatchLog(micro=True, line_room=room)
+    log.keys_total = 999999000
+    for i in range(17):  # 17 entries of 23 bytes: with an 18th the text might pass 400
+        log.put_key(2147483000 + i, KEY_CLEARED, 255, 999)
+    deck = bytes(range(cards))
+    log.put_deal(2147483647, cards, [deck[k : k + 13] for k in range(0, cards, 13)])
+    wire = _Port()
+    port = LogPort(wire)
+    port.seq = SEQ_LIMIT - 2  # the next line's seq has 9 digits
+    lines = []
+    log.drain_into(lambda line: (lines.append(bytes(line)), port.send(line)))
+    deal = json.loads(lines[-1])
+    assert len(lines) == 1 and deal["ev"] == "deal" and len(deal["keys_us"]) == 17
+    assert len(lines[-1]) > longer_than and wire.longest == len(lines[-1]) + 11
+    assert wire.longest <= room

@@ -17,6 +17,7 @@ from speedduo.game.codes import (
     END_DEAD_STALL,
     END_OUT,
     EV_COVER,
+    EV_DRAW,
     EV_MOVE,
     EV_SLAP,
     EV_SPIT,
@@ -34,7 +35,6 @@ from speedduo.game.codes import (
 from speedduo.game.rules import Rules
 from speedduo.log.matchlog import (
     EV_DEAL,
-    EV_DRAW,
     EV_FLIP,
     EV_HAND_END,
     EV_MATCH,

@@ -22,7 +22,7 @@ with a newline so a cut line ends there; its seq is the last lost line's::
 
 Lines while no host has the port open (``connected`` false) are lost too and
 marked the same way when one opens it. The line itself is the match log's
-reusable buffer (``MatchLog.line``, 1024 bytes, far longer than any line):
+reusable buffer (``MatchLog.line``, with room for its longest line and this tail):
 ``send`` appends the tab, the seq and the newline to it and writes it whole,
 and the marker is formatted into a buffer of its own, so no line allocates
 (tests/link_heap_lock.py).

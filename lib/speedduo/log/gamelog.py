@@ -48,8 +48,8 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: 
     KEYS_CAPACITY,
     KEYS_FIELD,
     KEYS_US_FIELD,
-    STAMPED_BY_PIO,
     card_into,
+    header_into,
     int_into,
     key_into,
     keys_into,
@@ -151,18 +151,11 @@ class GameLog:
 
     def header(self, game, players, seed, rules, best_of, tie_first) -> None:
         """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order.
-        Once per match, before play (it builds strings)."""
-        options = ",".join(['"%s":%s' % (name, _option_text(value)) for name, value in rules])
+        Once per match, before play (``header_into``: it may allocate)."""
         line = self._new_line()
-        line.extend(
-            (
-                '{"ev":"match","v":%d,"game":"%s","players":%d,"seed":%d,"rules":{%s},'
-                '"best_of":%d,"tie_break":"rotate","tie_first":%d'
-                % (LOG_VERSION, game, players, seed, options, best_of, tie_first)
-            ).encode()
+        header_into(
+            line, LOG_VERSION, game, players, seed, rules, best_of, b"rotate", tie_first, self.micro
         )
-        if self.micro:
-            line.extend(STAMPED_BY_PIO)
         self._finish()
 
     def key(self, t: int, key: int, pressed: int, sub: int = -1) -> None:
@@ -371,12 +364,3 @@ class GameLog:
     def may_wait(self) -> bool:
         """May the finished lines wait a pass? No: the pool holds one (it goes every pass)."""
         return False
-
-
-def _option_text(value) -> str:
-    """A rule option's value (a switch or a number) as JSON."""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)

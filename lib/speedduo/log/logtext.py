@@ -1,9 +1,8 @@
 """Text for the match log's lines, written into a bytearray without building a str.
 
 Numbers, card names and players as JSON values (docs/match-log.md), for every game's
-log and the log port; classic Speed's deal template is in ``dealtext``. Used by
-``matchlog.MatchLog``'s formatter and ``gamelog.GameLog``; a module of its own so that
-neither is too large to compile from source on the board.
+log and the log port. Used by ``matchlog.MatchLog``'s formatter and ``gamelog.GameLog``;
+a module of its own so that neither is too large to compile from source on the board.
 
 Both logs (``matchlog.MatchLog``, version 1; ``gamelog.GameLog``, version 2) answer the
 board's loop (``app.App``), the screens and the sound the same way, whichever the game:
@@ -32,9 +31,6 @@ KEY_TEXT_MAX = const(26)  # the longest key entry: [t,-1,hand], with t a 10-digi
 KEY_US_TEXT_MAX = const(29)  # ... with t in µs (``keys_us``): 3 digits more
 KEYS_FIELD = b',"keys":['  # the key record's field: t in ms (the keypad's stamps)
 KEYS_US_FIELD = b',"keys_us":['  # ... t in µs (the PIO's edge stamps, issue 19)
-STAMPED_BY_PIO = b',"stamped_by":"pio"'  # the match line of a log whose keys are in µs
-
-_ZEROS = (b"", b"0", b"00", b"000", b"0000", b"00000")
 
 
 # The deal line's eight lists in line order: (first deck index, count, step); see cards.DEAL_*.
@@ -58,7 +54,9 @@ def int_into(line, n: int) -> None:
         return
     # room for every digit, then the digits from the last one back
     if n < 100000:
-        line.extend(_ZEROS[5 if n > 9999 else 4 if n > 999 else 3 if n > 99 else 2])
+        line.extend(b"00000")  # room for five digits; what n does not need is cut off
+        if n < 10000:
+            line[len(line) - (3 if n < 100 else 2 if n < 1000 else 1) :] = b""
     else:
         m = n
         while m:
@@ -126,6 +124,17 @@ def late_into(line, reader) -> None:
     µs ``reader``'s, when its FIFO was ever full), when a reader says it is not 0."""
     if reader is not None and reader.late_us:
         field_into(line, b',"late_us":', reader.late_us)
+
+
+def header_into(line, *fields) -> None:
+    """The ``match`` line onto ``line`` (``header.match_into``'s ``fields``): once a match,
+    before play. Its module is loaded for it and forgotten after: its code is not held
+    while the match plays (it may allocate)."""
+    from speedduo.loader import unload
+    from speedduo.log.header import match_into
+
+    match_into(line, *fields)
+    unload("log.header")
 
 
 def keys_into(line, keys, total: int, field=KEYS_FIELD) -> None:

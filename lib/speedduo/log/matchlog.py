@@ -4,15 +4,16 @@ The game records every event as one fixed-width 16-byte record in a
 preallocated ring (one ``put_*`` writer per event kind, each beside the
 method that formats its line: a few byte stores, no allocation), so the play
 path never builds a string. ``drain_into(sink)`` turns the waiting records into JSON
-Lines, each written into one reusable ``bytearray`` (``line``, capacity
-``LINE_CAPACITY``, no trailing newline) and handed to ``sink(line)``, which
+Lines, each written into one reusable ``bytearray`` (``line``, with room for the
+longest: ``ONE_DECK_LINE``, or ``LINE_CAPACITY`` under V3/V4; no trailing newline)
+and handed to ``sink(line)``, which
 must use it before it returns: on the board that is the USB data port
 (``logport.py``), and formatting allocates nothing there either, for every
 event but the ``match`` header. ``drain(write)`` is the host's form: each
 line as a ``str``.
 
-Record layout (``struct`` ``<BBBBBBBBii``): 0 kind, 1 player (or winner;
-2 = null), 2 slot, 3 card, 4 pile, 5 why, 6 extra, 7 the card an accepted
+Record layout (``struct`` ``<BBBBBBBBii``, written by ``_put`` and ``put_play``): 0 kind,
+1 player (or winner; 2 = null), 2 slot, 3 card, 4 pile, 5 why, 6 extra, 7 the card an accepted
 play's slot was refilled with (R7; NO_CARD: none, so one record gives the
 ``play`` and ``draw`` lines), 8-11 ``t`` (ms, little-endian), 12-15 ``u`` (a
 second time or number). Events with cards are followed by ``CARDS`` records
@@ -47,7 +48,6 @@ from speedduo.game.cards import (
     DRAW_CARDS,
     HAND_SLOTS,
     NO_CARD,
-    PILE_CAP,
 )
 from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words for them)
     END_ABANDONED,
@@ -57,7 +57,6 @@ from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words f
     END_PHOTO_FINISH,
     EV_CARDS,
     EV_DEAL,
-    EV_DRAW,
     EV_FLIP,
     EV_HAND_END,
     EV_KEY,
@@ -68,24 +67,22 @@ from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words f
     EV_REDEAL,
     EV_REJECT,
     EV_STALL,
-    INVALID,
-    JOKER_LAST,
-    LATE,
-    LOCKED,
     NULL_PLAYER,
     TIE_LOST,
     TIE_NONE,
     TIE_WON,
 )
-from speedduo.log.dealtext import DEAL_AT, DEAL_TEMPLATE
+
+# the reject reasons (field "why" of reject): the core's results of the same name
+from speedduo.game.codes import INVALID as WHY_INVALID  # noqa: F401, I001  (re-exported)
+from speedduo.game.codes import JOKER_LAST as WHY_JOKER_LAST  # noqa: F401  (re-exported)
+from speedduo.game.codes import LATE as WHY_LATE  # noqa: F401  (re-exported)
+from speedduo.game.codes import LOCKED as WHY_LOCKED  # noqa: F401  (re-exported)
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
     KEYS_CAPACITY,
-    KEYS_FIELD,
-    KEYS_US_FIELD,
     RANK_BYTES,
-    STAMPED_BY_PIO,
     SUIT_BYTES,
     card_into,
     field_into,
@@ -99,30 +96,45 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, 
 KEY_OVERFLOW = const(255)  # EV_KEY's key number for "the keypad queue dropped events here"
 KEY_CLEARED = const(254)  # ... "the queue was cleared here" (a loss's window ends; 2: the hand)
 
-# reject reasons (field "why" of reject): the core's results of the same name
-WHY_LATE = LATE
-WHY_INVALID = INVALID
-WHY_LOCKED = LOCKED
-WHY_JOKER_LAST = JOKER_LAST
 REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
 END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")  # by END_*
 
-LOG_PATIENCE = const(64)  # records that may wait a pass after a redraw (may_wait; ring: 256)
-LINE_CAPACITY = const(1024)  # > the longest line: a deal of 2 decks and jokers
+# The ring holds what may wait and what one loop pass adds. Records wait a pass only after
+# a redraw and only while fewer than LOG_PATIENCE wait (may_wait; app.App.step), so a pass
+# starts with at most LOG_PATIENCE - 1. A pass adds: a record for every key event it
+# reads (at most keybatch.BATCH, 64) and a loss's two marks; for every press it applies
+# (at most 37 of 64 events: a key's presses and releases take turns, 10 slot keys) a
+# refusal and its R16 penalty, or a play and the stall or hand end it brings; and what
+# the match's clock brings on (stalls and flips, a hand's end, a deal of 5 records).
+# PASS_ROOM is the room the ring of 256 with a patience of 64 left a pass (256 - 63):
+# tests/test_matchlog_ring.py plays a pass of 64 key events after LOG_PATIENCE - 1.
+LOG_PATIENCE = const(8)  # records that may wait a pass after a redraw (may_wait)
+PASS_ROOM = const(193)  # records one loop pass may add to what waits
+RING_RECORDS = const(200)  # LOG_PATIENCE - 1 + PASS_ROOM: 3,200 bytes
+# a line's room, the log port's tab, seq and newline included (logport.py): the longest
+# line is a deal with the most key text waiting (400 bytes and the key fields); a deal of
+# one deck takes 348 bytes with a 10-digit hand number, so 796 in all, and one of two
+# decks and jokers 618, so 1,066 (tests/test_keylog.py: 785 and 1,055 measured)
+LINE_CAPACITY = const(1072)  # V3/V4: a deal of 2 decks and jokers
+ONE_DECK_LINE = const(816)  # one deck (the rules without V3 and V4)
 _RECORD = const(16)
 _CARDS_PER_RECORD = const(13)
-_LAYOUT = "<BBBBBBBBii"  # a record: 8 bytes, then t and u (the layout above)
-LOG_VERSION = const(1)
-_FILL_TEMPLATE = const(-1)  # _lists: a one-deck deal's records fill the template
-_GATHER_DECK = const(-2)  # _lists: a V3/V4 deal's records are gathered first
+_LOG_VERSION = const(1)
+_DECK_WRITTEN = const(-1)  # _lists: a deal's CARDS records follow, their cards written already
 
 
 class MatchLog:
     """A ring of fixed-width event records plus the JSON Lines formatter."""
 
-    def __init__(self, capacity: int = 256, micro: bool = False) -> None:
+    def __init__(
+        self, capacity: int = RING_RECORDS, micro: bool = False, line_room: int = LINE_CAPACITY
+    ) -> None:
         """``micro``: the key events are stamped in µs (``keys_us``, the match line says
-        ``stamped_by``; keylog.KeyRecorder's events carry ``sub_us``)."""
+        ``stamped_by``; keylog.KeyRecorder's events carry ``sub_us``); ``line_room``: the
+        line's (ONE_DECK_LINE when the rules deal one deck)."""
+        # imported here, not with the module: its dict holds 59 names, a size of its table
+        from speedduo.log.logtext import KEYS_FIELD, KEYS_US_FIELD
+
         self.micro = micro
         self.late_of = None  # type: Any  # the µs reader (edges.Edges): match_end's late_us
         self._keys_field = KEYS_US_FIELD if micro else KEYS_FIELD
@@ -135,36 +147,24 @@ class MatchLog:
         self._tail = 0  # byte offset of the next record to write
         self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
         self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
-        self.line = bytearray(LINE_CAPACITY)  # the line being formatted (see drain_into)
-        self._lists = 0  # card lists of a redeal line written so far; <0: a deal's deck follows
-        self._deal_size = 0
-        self._dealt = bytearray(PILE_CAP)  # a V3/V4 deal's deck, gathered from its records
-        self._deal_at = 0  # where the deal line's card template starts in ``line``
-        self._dealt_n = 0  # cards of the deal's deck filled in so far
+        self.line = bytearray(line_room)  # the line being formatted (see drain_into)
+        self._lists = 0  # card lists of a redeal line written so far (or _DECK_WRITTEN)
         self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
         self._keys = bytearray(KEYS_CAPACITY)  # formatted key entries waiting for the next line
         self._keys[:] = b""  # empty; the capacity stays
 
     # ---- recording, on the hot path: one struct.pack_into per record ----
 
-    def _claim(self) -> int:
-        """The byte offset of a new record at the ring's tail (raises when the ring is full)."""
+    def _put(self, kind, p, slot, card, pile, why, extra, t, u) -> int:
+        """Record one event at the ring's tail (the writers below; raises when the ring is
+        full); returns the record's byte offset. Allocation-free; the caller drains often."""
         if self._count >= self._capacity:
             raise RuntimeError("match log ring is full: drain it every loop pass")
         w = self._tail
         self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
         self._count += 1
+        pack_into("<BBBBBBBBii", self._ring, w, kind, p, slot, card, pile, why, extra, 0, t, u)
         return w
-
-    def _put(self, kind, p, slot, card, pile, why, extra, t, u):
-        """Record one event (the writers below). Allocation-free; the caller drains often."""
-        i = self._claim()
-        pack_into(_LAYOUT, self._ring, i, kind, p, slot, card, pile, why, extra, 0, t, u)
-
-    @property
-    def waiting(self) -> int:
-        """Records not yet formatted."""
-        return self._count
 
     def discard(self) -> None:
         """Drop every waiting record unformatted (benchmarks of the rules core alone)."""
@@ -294,34 +294,25 @@ class MatchLog:
         self._put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
 
     def _match_line(self, r, i, t, u) -> bool:
-        """The ``match`` line: once per match, before play (it may allocate)."""
+        """The ``match`` line: once per match, before play (``header_into``: it may allocate);
+        the header's fields are let go once written."""
+        from speedduo.log.logtext import header_into
+
         seed, rules, best_of, tie_first = self.header
-        line = self.line
-        field_into(line, b'{"ev":"match","v":', LOG_VERSION)
-        field_into(line, b',"seed":', seed)
-        line.extend(b',"rules":{')
-        first = True
-        for name, value in rules.as_pairs():
-            if not first:
-                line.append(44)
-            first = False
-            line.append(34)
-            line.extend(name.encode())
-            line.extend(b'":')
-            if value is True:
-                line.extend(b"true")
-            elif value is False:
-                line.extend(b"false")
-            elif isinstance(value, str):
-                line.append(34)
-                line.extend(value.encode())
-                line.append(34)
-            else:
-                int_into(line, value)
-        field_into(line, b'},"best_of":', best_of)
-        field_into(line, b',"tie_break":"alternate","tie_first":', tie_first)
-        if self.micro:
-            line.extend(STAMPED_BY_PIO)
+        self.header = None
+        pairs = rules.as_pairs()
+        header_into(
+            self.line,
+            _LOG_VERSION,
+            None,
+            2,
+            seed,
+            pairs,
+            best_of,
+            b"alternate",
+            tie_first,
+            self.micro,
+        )
         return True
 
     def put_deal(self, hand_no: int, size: int, deck_chunks) -> None:
@@ -334,30 +325,28 @@ class MatchLog:
         for k in range(last + 1):
             chunk = deck_chunks[k]
             n = len(chunk)
-            i = self._claim()
-            pack_into(_LAYOUT, ring, i, EV_CARDS, n, 1 if k < last else 0, 0, 0, 0, 0, 0, 0, 0)
+            i = self._put(EV_CARDS, n, 1 if k < last else 0, 0, 0, 0, 0, 0, 0)
             ring[i + 3 : i + 3 + n] = chunk
 
     def _deal_line(self, r, i, t, u) -> bool:
-        """A ``deal`` line (``put_deal``): for one deck, a template the deck's CARDS
-        records fill in; for V3/V4 decks, the cards gathered, then written list by list."""
+        """A ``deal`` line (``put_deal``), whole: its deck is read where it waits, in the
+        CARDS records right after the deal's (put_deal wrote them together), and written in
+        cards.DEAL_* order (hands in slot order, draw and side piles top first, then the
+        starters); those records are then passed over (``_cards``)."""
         line = self.line
         field_into(line, b'{"ev":"deal","hand_no":', u)
         line.extend(b',"hands":[[')
-        self._dealt_n = 0
-        self._deal_size = r[i + 3]
-        if self._deal_size != DECK_SIZE:
-            self._lists = _GATHER_DECK
-            return False
-        self._deal_at = len(line)
-        line.extend(DEAL_TEMPLATE)  # every card "AS" until its CARDS record fills it in
-        self._lists = _FILL_TEMPLATE  # the shuffled deck follows
+        half = r[i + 3] >> 1  # the deck's size, halved: player 1's cards follow player 0's
+        self._card_list(half, DEAL_HAND, HAND_SLOTS, 1, b']],"draw":[[')
+        self._card_list(half, DRAW_CARDS - 1, DRAW_CARDS, -1, b']],"side":[[')
+        self._card_list(half, half - 1, half - DEAL_SIDE, -1, b']],"piles":[[')
+        self._card_list(half, DEAL_STARTER, 1, 1, b"]]}")
+        self._lists = _DECK_WRITTEN
         return False
 
     def put_reject(self, t, p, slot, card, pile, why, tie) -> None:
         """A refused press (R8 ``late``, ``invalid``, R16 ``locked``; ``tie``: TIE_*)."""
-        i = self._claim()
-        pack_into(_LAYOUT, self._ring, i, EV_REJECT, p, slot, card, pile, why, tie, 0, t, 0)
+        self._put(EV_REJECT, p, slot, card, pile, why, tie, t, 0)
 
     def _reject_line(self, r, i, t, u) -> bool:
         line = self.line
@@ -399,11 +388,23 @@ class MatchLog:
         return True
 
     def put_redeal(self, t, side, side_n, cap) -> None:
-        """R10/V7: new side piles: the record, then both piles' cards, top first
-        (player p's pile is ``side[p * cap :]``, ``side_n[p]`` cards, top last)."""
+        """R10/V7: new side piles: the record, then each pile's cards, top first, in CARDS
+        records of up to 13 (player p's pile is ``side[p * cap :]``, ``side_n[p]`` cards,
+        top last; an empty pile is one empty record)."""
         self._put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
+        ring = self._ring
         for p in range(2):
-            self.put_cards(side, p * cap, side_n[p], True)
+            top = p * cap + side_n[p] - 1  # the next card to record, from the top down
+            left = side_n[p]
+            while True:
+                n = left if left < _CARDS_PER_RECORD else _CARDS_PER_RECORD
+                left -= n
+                i = self._put(EV_CARDS, n, 1 if left else 0, 0, 0, 0, 0, 0, 0)
+                for k in range(n):
+                    ring[i + 3 + k] = side[top - k]
+                top -= n
+                if not left:
+                    break
 
     def _redeal_line(self, r, i, t, u) -> bool:
         line = self.line
@@ -444,16 +445,13 @@ class MatchLog:
             field_into(line, b',"overflows":', r[i + 6])
         return True
 
-    def put_match_end(self, winner, won0, won1, points) -> None:
-        """R14 (R17: winner NULL_PLAYER); ``points``: R15's (p0, p1), or None when off."""
-        if points is None:
-            self._put(EV_MATCH_END, winner, won0, won1, 0, 0, 0, 0, 0)
-        else:
-            self._put(EV_MATCH_END, winner, won0, won1, 0, 1, 0, points[0], points[1])
-
     def match_end(self, winner, wins, points, why) -> None:
-        """The match's end (phases.Phases): version 1 has two players and no reason."""
-        self.put_match_end(winner, wins[0], wins[1], points)
+        """The match's end (phases.Phases): R14 (R17: winner NULL_PLAYER), the hands won;
+        ``points``: R15's (p0, p1), or None when off. Version 1 has two players, no ``why``."""
+        if points is None:
+            self._put(EV_MATCH_END, winner, wins[0], wins[1], 0, 0, 0, 0, 0)
+        else:
+            self._put(EV_MATCH_END, winner, wins[0], wins[1], 0, 1, 0, points[0], points[1])
 
     def _match_end_line(self, r, i, t, u) -> bool:
         line = self.line
@@ -473,12 +471,12 @@ class MatchLog:
 
     def put_play(self, t, p, slot, card, pile, tie, drawn) -> None:
         """An accepted play and, when ``drawn`` is not NO_CARD, its R7 refill: one record."""
-        if self._count >= self._capacity:  # _claim, inlined: this is every play's record
+        if self._count >= self._capacity:  # _put, inlined: this is every play's record
             raise RuntimeError("match log ring is full: drain it every loop pass")
         w = self._tail
         self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
         self._count += 1
-        pack_into(_LAYOUT, self._ring, w, EV_PLAY, p, slot, card, pile, 0, tie, drawn, t, 0)
+        pack_into("<BBBBBBBBii", self._ring, w, EV_PLAY, p, slot, card, pile, 0, tie, drawn, t, 0)
 
     def _play(self, r, i, sink) -> int:
         """A play record's ``play`` line and, when its slot was refilled (R7), ``draw`` line.
@@ -504,10 +502,9 @@ class MatchLog:
             line.extend(b',"pile":0')
         line[len(line) - 1] = 48 + r[i + 4]
         tie = r[i + 6]
-        if tie == TIE_NONE:
-            line.append(125)  # }
-        else:
-            line.extend(b',"tie":"won"}' if tie == TIE_WON else b',"tie":"lost"}')
+        if tie != TIE_NONE:
+            line.extend(b',"tie":"won"' if tie == TIE_WON else b',"tie":"lost"')
+        line.append(125)  # }
         if len(self._keys):
             self._with_keys()
         sink(line)
@@ -526,33 +523,15 @@ class MatchLog:
         sink(line)
         return 2
 
-    def put_cards(self, buf, start: int, count: int, top_first: bool) -> None:
-        """Record a card list (follows a redeal record); piles top first."""
-        done = 0
-        ring = self._ring
-        while True:
-            n = count - done
-            if n > _CARDS_PER_RECORD:
-                n = _CARDS_PER_RECORD
-            i = self._claim()
-            more = 1 if done + n < count else 0
-            pack_into(_LAYOUT, ring, i, EV_CARDS, n, more, 0, 0, 0, 0, 0, 0, 0)
-            i += 3
-            for k in range(n):
-                j = done + k
-                ring[i + k] = buf[start + count - 1 - j] if top_first else buf[start + j]
-            done += n
-            if done >= count:
-                return
-
     def _cards(self, r, i) -> bool:
         """A CARDS record: up to 13 cards of the current list; True when the line is done."""
         line = self.line
         n = r[i + 1]
-        if self._lists == _FILL_TEMPLATE:  # a deal of one deck: the names into the template
-            return self._deck(r, i, n)
-        if self._lists == _GATHER_DECK:  # a V3/V4 deal: gather, then write the eight lists
-            return self._gather(r, i, n)
+        if self._lists == _DECK_WRITTEN:  # a deal's deck (_deal_line wrote its cards)
+            if r[i + 2]:  # more of it follows
+                return False
+            self._lists = 0
+            return True
         for k in range(n):
             if line[len(line) - 1] != 91:  # not right after [
                 line.append(44)
@@ -566,53 +545,22 @@ class MatchLog:
         line.extend(b"],[")
         return False
 
-    def _deck(self, r, i, n) -> bool:
-        """A CARDS record of a deal's deck: its cards' names go into the template (R2)."""
-        line = self.line
-        base = self._deal_at
-        have = self._dealt_n
-        src = i + 3 - have  # deck card d of this record is r[src + d]
-        for d in range(have, have + n):
-            card = r[src + d]
-            at = base + DEAL_AT[d]
-            line[at] = RANK_BYTES[card >> 2]
-            line[at + 1] = SUIT_BYTES[card & 3]
-        self._dealt_n = have + n
-        if r[i + 2]:  # more of the deck follows
-            return False
-        self._lists = 0
-        return True
-
-    def _gather(self, r, i, n) -> bool:
-        """A CARDS record of a V3/V4 deal: its cards join the deck; at the last one the
-        line's lists are written in cards.DEAL_* order (piles top first)."""
-        dealt = self._dealt
-        have = self._dealt_n
-        for k in range(n):
-            dealt[have + k] = r[i + 3 + k]
-        self._dealt_n = have + n
-        if r[i + 2]:
-            return False
-        self._lists = 0
-        half = self._deal_size >> 1
-        # hands in slot order, draw piles and side piles top first, then the starters
-        self._card_list(half, DEAL_HAND, HAND_SLOTS, 1, b']],"draw":[[')
-        self._card_list(half, DRAW_CARDS - 1, DRAW_CARDS, -1, b']],"side":[[')
-        self._card_list(half, half - 1, half - DEAL_SIDE, -1, b']],"piles":[[')
-        self._card_list(half, DEAL_STARTER, 1, 1, b"]]}")
-        return True
-
     def _card_list(self, half, first, count, step, after) -> None:
-        """Both players' lists of one kind: deck[first + p * half], ``count`` cards
-        ``step`` apart, each list followed by ``],[`` and the pair by ``after``."""
+        """Both players' lists of one kind of a deal: deck[first + p * half], ``count``
+        cards ``step`` apart, each list followed by ``],[`` and the pair by ``after``. Deck
+        card d is card d % 13 of the d // 13-th CARDS record from ``_head`` (the first)."""
         line = self.line
-        dealt = self._dealt
+        ring = self._ring
+        capacity = self._capacity
         for p in range(2):
             d = first + p * half
             for k in range(count):
                 if k:
                     line.append(44)  # ,
-                card_into(line, dealt[d])
+                at = self._head + d // _CARDS_PER_RECORD
+                if at >= capacity:
+                    at -= capacity
+                card_into(line, ring[at * _RECORD + 3 + d % _CARDS_PER_RECORD])
                 d += step
             line.extend(b"],[" if p == 0 else after)
 

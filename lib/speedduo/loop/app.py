@@ -54,9 +54,10 @@ class App:
         # the other games' GameApp (an App) never brings them onto the board's heap
         from speedduo.game.match import Match
         from speedduo.log.keylog import KeyRecorder
-        from speedduo.log.matchlog import MatchLog
+        from speedduo.log.matchlog import LINE_CAPACITY, ONE_DECK_LINE, MatchLog
 
-        log = MatchLog(micro=micro)
+        one_deck = not (rules.jokers or rules.double_deck)  # (V3, V4: a longer deal line)
+        log = MatchLog(micro=micro, line_room=ONE_DECK_LINE if one_deck else LINE_CAPACITY)
         match = Match(seed, rules, best_of, log)
         if start_ticks is None:
             start_ticks = ticks_ms()

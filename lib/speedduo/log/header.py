@@ -1,0 +1,53 @@
+"""The ``match`` line of every game's log (docs/match-log.md), the first line of a match.
+
+It is written once, before play, so its code need not stay on the board's heap while
+the match plays: ``logtext.header_into`` loads this module for the line and forgets it
+after (docs/device.md: the heap a match holds). Its numbers are written through a str
+(``_number``): this line may allocate, and so the module needs nothing of ``logtext``.
+"""
+
+_STAMPED_BY_PIO = b',"stamped_by":"pio"'  # the keys are in µs (the PIO's edge stamps)
+
+
+def match_into(line, version, game, players, seed, pairs, best_of, tie_break, tie_first, micro):
+    """The ``match`` line (no closing brace) onto ``line``: version 1 (classic Speed:
+    ``game`` None, no ``game`` and ``players`` fields) or 2; ``pairs``: the rule options
+    as (name, value) in log order (a switch, a whole number or a word); ``tie_break``:
+    its word (bytes); ``micro``: the key record is in µs."""
+    _number(line, b'{"ev":"match","v":', version)
+    if game is not None:
+        line.extend(b',"game":"')
+        line.extend(game.encode())
+        _number(line, b'","players":', players)
+    _number(line, b',"seed":', seed)
+    line.extend(b',"rules":{')
+    first = True
+    for name, value in pairs:
+        if not first:
+            line.append(44)  # ,
+        first = False
+        line.append(34)  # "
+        line.extend(name.encode())
+        line.extend(b'":')
+        if value is True:
+            line.extend(b"true")
+        elif value is False:
+            line.extend(b"false")
+        elif isinstance(value, str):
+            line.append(34)
+            line.extend(value.encode())
+            line.append(34)
+        else:
+            line.extend(str(value).encode())
+    _number(line, b'},"best_of":', best_of)
+    line.extend(b',"tie_break":"')
+    line.extend(tie_break)
+    _number(line, b'","tie_first":', tie_first)
+    if micro:
+        line.extend(_STAMPED_BY_PIO)
+
+
+def _number(line, key, n) -> None:
+    """``key`` (the text before a number) and the number's digits."""
+    line.extend(key)
+    line.extend(str(n).encode())
