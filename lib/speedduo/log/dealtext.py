@@ -10,26 +10,17 @@ def _deal_layout():
     """The deal line after ``"hands":[[`` with every card "AS", and, for each card of the
     shuffled deck, where its rank letter goes in it. Built once, in place (no garbage);
     the tables it reads are its own, so they leave the heap with it."""
-    from speedduo.game.cards import (
-        DEAL_EACH,
-        DEAL_HAND,
-        DEAL_SIDE,
-        DEAL_STARTER,
-        DECK_SIZE,
-        DRAW_CARDS,
-        HAND_SLOTS,
-        SIDE_CARDS,
-    )
+    from speedduo.game import cards
 
     lists = (  # (first deck index, count, step) of the line's eight lists, in line order
-        (DEAL_HAND, HAND_SLOTS, 1),  # hands, in slot order
-        (DEAL_EACH + DEAL_HAND, HAND_SLOTS, 1),
-        (DRAW_CARDS - 1, DRAW_CARDS, -1),  # draw piles, top first
-        (DEAL_EACH + DRAW_CARDS - 1, DRAW_CARDS, -1),
-        (DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1),  # side piles, top first
-        (DEAL_EACH + DEAL_SIDE + SIDE_CARDS - 1, SIDE_CARDS, -1),
-        (DEAL_STARTER, 1, 1),  # the starters
-        (DEAL_EACH + DEAL_STARTER, 1, 1),
+        (cards.DEAL_HAND, cards.HAND_SLOTS, 1),  # hands, in slot order
+        (cards.DEAL_EACH + cards.DEAL_HAND, cards.HAND_SLOTS, 1),
+        (cards.DRAW_CARDS - 1, cards.DRAW_CARDS, -1),  # draw piles, top first
+        (cards.DEAL_EACH + cards.DRAW_CARDS - 1, cards.DRAW_CARDS, -1),
+        (cards.DEAL_SIDE + cards.SIDE_CARDS - 1, cards.SIDE_CARDS, -1),  # side piles, top first
+        (cards.DEAL_EACH + cards.DEAL_SIDE + cards.SIDE_CARDS - 1, cards.SIDE_CARDS, -1),
+        (cards.DEAL_STARTER, 1, 1),  # the starters
+        (cards.DEAL_EACH + cards.DEAL_STARTER, 1, 1),
     )
     ends = (
         b"],[",
@@ -45,7 +36,7 @@ def _deal_layout():
     for n in range(8):
         size += lists[n][1] * 5 - 1 + len(ends[n])  # '"AS",' per card, no last ','
     template = bytearray(size)
-    at = array("H", bytes(2 * DECK_SIZE))
+    at = array("H", bytes(2 * cards.DECK_SIZE))
     k = 0
     for n in range(8):
         d, count, step = lists[n]
