@@ -7,6 +7,7 @@ RULES_MODULES = (
     "game.cards",
     "game.rng",
     "log.logtext",
+    "log.dealtext",
     "log.matchlog",
     "game.stall",
     "game.core",

@@ -97,9 +97,10 @@ def _deal_line(log, deck):
     return lines
 
 
-def test_a_deal_read_across_the_rings_end_is_the_deal_read_in_one_piece():
+@pytest.mark.parametrize("cards", [52, 106], ids=["one deck", "V3 and V4"])
+def test_a_deal_read_across_the_rings_end_is_the_deal_read_in_one_piece(cards):
     """The deal's line is written from its CARDS records where they wait in the ring."""
-    deck = bytes((7 * d + 3) % 52 for d in range(52))
+    deck = bytes((7 * d + 3) % cards for d in range(cards))
     whole = _deal_line(MatchLog(), deck)
     log = MatchLog()
     for _ in range(RING_RECORDS - 2):  # the deal's record and its first card record fit

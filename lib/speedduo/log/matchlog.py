@@ -78,6 +78,7 @@ from speedduo.game.codes import INVALID as WHY_INVALID  # noqa: F401, I001  (re-
 from speedduo.game.codes import JOKER_LAST as WHY_JOKER_LAST  # noqa: F401  (re-exported)
 from speedduo.game.codes import LATE as WHY_LATE  # noqa: F401  (re-exported)
 from speedduo.game.codes import LOCKED as WHY_LOCKED  # noqa: F401  (re-exported)
+from speedduo.log.dealtext import DEAL_AT, DEAL_TEMPLATE
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
@@ -330,19 +331,47 @@ class MatchLog:
 
     def _deal_line(self, r, i, t, u) -> bool:
         """A ``deal`` line (``put_deal``), whole: its deck is read where it waits, in the
-        CARDS records right after the deal's (put_deal wrote them together), and written in
-        cards.DEAL_* order (hands in slot order, draw and side piles top first, then the
-        starters); those records are then passed over (``_cards``)."""
+        CARDS records right after the deal's (put_deal wrote them together); those records
+        are then passed over (``_cards``). One deck fills a template (``_fill_template``);
+        V3/V4's decks are written list by list in cards.DEAL_* order (hands in slot order,
+        draw and side piles top first, then the starters)."""
         line = self.line
         field_into(line, b'{"ev":"deal","hand_no":', u)
         line.extend(b',"hands":[[')
-        half = r[i + 3] >> 1  # the deck's size, halved: player 1's cards follow player 0's
-        self._card_list(half, DEAL_HAND, HAND_SLOTS, 1, b']],"draw":[[')
-        self._card_list(half, DRAW_CARDS - 1, DRAW_CARDS, -1, b']],"side":[[')
-        self._card_list(half, half - 1, half - DEAL_SIDE, -1, b']],"piles":[[')
-        self._card_list(half, DEAL_STARTER, 1, 1, b"]]}")
+        size = r[i + 3]
+        if size == DECK_SIZE:
+            self._fill_template()
+        else:
+            half = size >> 1  # player 1's cards follow player 0's
+            self._card_list(half, DEAL_HAND, HAND_SLOTS, 1, b']],"draw":[[')
+            self._card_list(half, DRAW_CARDS - 1, DRAW_CARDS, -1, b']],"side":[[')
+            self._card_list(half, half - 1, half - DEAL_SIDE, -1, b']],"piles":[[')
+            self._card_list(half, DEAL_STARTER, 1, 1, b"]]}")
         self._lists = _DECK_WRITTEN
         return False
+
+    def _fill_template(self) -> None:
+        """A deal of one deck (R2): the template (every card "AS") and each card's name
+        where ``DEAL_AT`` puts it, record by record from the deck's CARDS records."""
+        line = self.line
+        base = len(line)
+        line.extend(DEAL_TEMPLATE)
+        ring = self._ring
+        record = self._head  # the deck's first CARDS record
+        have = 0
+        while have < DECK_SIZE:
+            i = record * _RECORD
+            n = ring[i + 1]
+            src = i + 3 - have  # deck card d of this record is ring[src + d]
+            for d in range(have, have + n):
+                card = ring[src + d]
+                at = base + DEAL_AT[d]
+                line[at] = RANK_BYTES[card >> 2]
+                line[at + 1] = SUIT_BYTES[card & 3]
+            have += n
+            record += 1
+            if record == self._capacity:
+                record = 0
 
     def put_reject(self, t, p, slot, card, pile, why, tie) -> None:
         """A refused press (R8 ``late``, ``invalid``, R16 ``locked``; ``tie``: TIE_*)."""
@@ -546,7 +575,7 @@ class MatchLog:
         return False
 
     def _card_list(self, half, first, count, step, after) -> None:
-        """Both players' lists of one kind of a deal: deck[first + p * half], ``count``
+        """Both players' lists of one kind of a V3/V4 deal: deck[first + p * half], ``count``
         cards ``step`` apart, each list followed by ``],[`` and the pair by ``after``. Deck
         card d is card d % 13 of the d // 13-th CARDS record from ``_head`` (the first)."""
         line = self.line

@@ -17,6 +17,7 @@ from speedduo.loader import load, unload
 # what a match brings in, leaves first (each after a collection: compiling needs room);
 # forgotten after the match, so the menu and the next game get their room back
 CLASSIC_MODULES = (
+    "log.dealtext",
     "log.matchlog",
     "log.keylog",
     "game.phases",
