@@ -102,15 +102,11 @@ class Sources:
             self._folds = {rel: self._import_folds(rel) for rel in self.trees}
             now = set(scripts)
             for rel, tree in self.trees.items():
-                top = set(tree.body)
-                for node in ast.walk(tree):  # imports inside functions never fold
-                    if _is_ours(node) and node not in top:
-                        now |= {(node.module, alias.name) for alias in node.names}
-                for node, keep, _ in self._folds[rel]:
-                    now |= {(node.module, alias.name) for alias in keep}
-                for node in tree.body:  # imports with nothing folded
-                    if _is_ours(node) and node not in {n for n, _, _ in self._folds[rel]}:
-                        now |= {(node.module, alias.name) for alias in node.names}
+                # every import stays whole but those that fold (only top-level ones do)
+                keeps = {node: keep for node, keep, _ in self._folds[rel]}
+                for node in ast.walk(tree):
+                    if _is_ours(node):
+                        now |= {(node.module, a.name) for a in keeps.get(node, node.names)}
             if now == kept:
                 break
             kept = now
@@ -158,10 +154,10 @@ class Sources:
         return found
 
     def _own_folds(self, rel):
-        """{name: value} of ``rel``'s own public ``const()`` names that no module imports
-        once the imports have folded: they become private (``_NAME``) in ``rel`` too."""
+        """{name: its definition} of ``rel``'s own public ``const()`` names that no module
+        imports once the imports have folded: they become private (``_NAME``) there too."""
         this = module_name(rel)
-        stored, _, bound = self._used[rel]
+        bound = self._used[rel][2]
         own = {}
         for node in self.trees[rel].body:
             name = _const_target(node)
@@ -172,7 +168,7 @@ class Sources:
                 and (this, name) not in self._kept
                 and name not in self._attributes
                 and "_" + name not in bound
-                and sum(1 for t in _stores(self.trees[rel], name)) == 1
+                and len(list(_stores(self.trees[rel], name))) == 1
             ):
                 own[name] = node
         return own
