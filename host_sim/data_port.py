@@ -36,9 +36,31 @@ def find_data_port(ports=None):
 
 
 def open_port(path):
+    """The port at ``path``, opened with what the board sent since it saw the host come
+    (its ``lost`` marker first) kept for reading."""
     import serial
 
+    class _KeepingSerial(serial.Serial):
+        """pyserial's open empties the input queue after the port is open, and the board
+        writes its ``lost`` marker as soon as it sees the host: a marker that arrived in
+        between was thrown away (seen as a gap). Nothing older can be there: the queue goes
+        when the last program closes the port. A ``reset_input_buffer()`` later still empties
+        it."""
+
+        _opening = False
+
+        def open(self):
+            self._opening = True
+            try:
+                super().open()
+            finally:
+                self._opening = False
+
+        def _reset_input_buffer(self):
+            if not self._opening:
+                super()._reset_input_buffer()
+
     try:
-        return serial.Serial(path, 115200, timeout=0.2)
+        return _KeepingSerial(path, 115200, timeout=0.2)
     except (serial.SerialException, OSError) as e:
         raise PortError(f"cannot open {path}: {e}") from None
