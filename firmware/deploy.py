@@ -159,7 +159,7 @@ def board_files(mpy_cross=None, build_dir=None):
         os.makedirs(os.path.dirname(folded), exist_ok=True)
         inside = rel[len("lib/speedduo/") :]
         with open(folded, "w", encoding="utf-8") as f:
-            f.write(sources.folded(inside)[0])
+            f.write(sources.board_text(inside))
         # a traceback names the module as its import does ("speedduo.loop.app"): that name
         # is on the board's heap already, a file name ("app.py") would be one more each
         subprocess.run(

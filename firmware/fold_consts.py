@@ -24,6 +24,11 @@ import ast
 import os
 import re
 
+if __package__:  # firmware.fold_consts (the tests)
+    from . import short_names
+else:  # fold_consts, beside deploy.py
+    import short_names
+
 _FOLD_OPS = {
     ast.Add: lambda a, b: a + b,
     ast.Sub: lambda a, b: a - b,
@@ -69,10 +74,14 @@ class Sources:
     """The board modules' sources (``{rel: text}``, rel as ``game/codes.py``), parsed, and
     what folds in each."""
 
-    def __init__(self, texts, importers=()):
+    def __init__(self, texts, importers=(), script_strings=()):
         """``importers``: the sources of other code that runs on the board (the device
-        tests' and benchmarks' ``code.py`` scripts): what they import stays importable."""
+        tests' and benchmarks' ``code.py`` scripts): what they import stays importable.
+        ``script_strings``: ``code.py``, ``boot.py`` and the strings of the code that
+        holds those scripts: a word in them keeps its name (``short_names``)."""
         self.texts = texts
+        self._script_strings = script_strings
+        self._board = None  # ({rel: text as compiled}, {rel: {short: name}}), once made
         self.trees = {rel: ast.parse(text) for rel, text in texts.items()}
         self.by_module = {module_name(rel): rel for rel in texts}
         self._used = {rel: _names_used(tree) for rel, tree in self.trees.items()}
@@ -172,6 +181,18 @@ class Sources:
             ):
                 own[name] = node
         return own
+
+    def board_text(self, rel):
+        """``rel``'s source as ``mpy-cross`` compiles it: constants folded (``folded``),
+        then every module's private names shortened together (``short_names``)."""
+        return self.board_texts()[0][rel]
+
+    def board_texts(self):
+        """({rel: source as compiled}, {rel: {short name: the name it stands for}})."""
+        if self._board is None:
+            folded = {rel: self.folded(rel)[0] for rel in self.texts}
+            self._board = short_names.shorten(folded, self._script_strings)
+        return self._board
 
     def folded(self, rel):
         """``rel``'s source with its imported constants folded and its own constants that
@@ -316,18 +337,20 @@ def _script_files(root):
 
 
 def _script_imports(path):
-    """``from speedduo... import ...`` lines of the board scripts held in ``path``'s strings."""
+    """``from speedduo... import ...`` lines of the board scripts held in ``path``'s
+    strings, and those of its strings that import or name board code (a word in them
+    keeps its name: ``short_names``)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    found = []
-    if "from speedduo" not in text:
-        return found
+    found, strings = [], []
     for node in ast.walk(_parsed(text)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if "import" in node.value or _PACKAGE in node.value:  # board code, or names it
+                strings.append(node.value)
             for module, names in _IMPORT.findall(node.value):
                 names = [name.strip() for name in re.sub(r"[()\s]", " ", names).split(",")]
                 found.append("from %s import %s" % (module, ", ".join(n for n in names if n)))
-    return found
+    return found, strings
 
 
 _MADE = {}  # (lib, rels, root) -> (the files' sizes and times, Sources): one build's reading
@@ -335,12 +358,15 @@ _MADE = {}  # (lib, rels, root) -> (the files' sizes and times, Sources): one bu
 
 def read_sources(lib, rels, root=None):
     """``Sources`` of the board modules ``rels`` (paths under ``lib``, lib/speedduo); with
-    ``root`` (the repository), what the board scripts under it import is kept importable.
+    ``root`` (the repository), what the board scripts under it and its ``code.py`` and
+    ``boot.py`` name is kept as it is.
     Read again only when a file changed (a test session builds many drives)."""
     paths = [os.path.join(lib, *rel.split("/")) for rel in rels]
     scripts = _script_files(root) if root else []
+    # the entry points on the drive beside lib/: what they name is kept (short_names)
+    entries = [os.path.join(root, name) for name in ("code.py", "boot.py")] if root else []
     stamp = []
-    for path in paths + scripts:
+    for path in paths + scripts + entries:
         info = os.stat(path)
         stamp.append((path, info.st_mtime_ns, info.st_size))
     key = (lib, tuple(rels), root)
@@ -351,9 +377,14 @@ def read_sources(lib, rels, root=None):
     for rel, path in zip(rels, paths, strict=True):
         with open(path, encoding="utf-8") as f:
             texts[rel] = f.read()
-    imports = []
+    imports, strings = [], []
     for path in scripts:
-        imports += _script_imports(path)
-    sources = Sources(texts, imports)
+        found, more = _script_imports(path)
+        imports += found
+        strings += more
+    for path in entries:
+        with open(path, encoding="utf-8") as f:
+            strings.append(f.read())
+    sources = Sources(texts, imports, strings)
     _MADE[key] = (stamp, sources)
     return sources

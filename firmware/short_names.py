@@ -1,0 +1,281 @@
+"""Shorten the board modules' names that only the compiled code sees, before ``mpy-cross``.
+
+Every name a ``.mpy`` file uses (a global, an attribute, a method, a parameter) is
+interned on the board when the module loads and stays interned until power-off, even
+after the module is forgotten: its characters and an entry in the name pools, about
+``len + 7`` bytes of heap each, and past 620 names a new pool of 640 entries (3.8 KB)
+at once. For the ``.mpy`` build only, after ``fold_consts``, this step renames such names
+to short ones (``_a``, ``_b``, ...), and names that one module alone sees take the same
+short names as another module's: ``_a`` is one name on the board, however many modules
+use it. Line numbers do not change, so a board traceback's line is the source's; its
+function names are the short ones (``renames`` gives them back).
+
+What a name is used as, over all board modules at once, decides:
+
+* **its module's own**: every use is a name in one module (a module-level name, a
+  parameter, a local), never an attribute (``obj.x``), a name in a class body, a
+  keyword argument or an import, anywhere. Each module renames these from the start of
+  the sequence, avoiding the names it keeps: public or private alike (``def
+  draw(page0, page1)`` becomes ``def _c(_d, _e)`` when nothing else sees those names).
+* **shared and private** (``_x``, used as an attribute, a class member, a keyword or an
+  import somewhere): one short name for every module, one-to-one over the whole
+  program, so an attribute set in one module and read in another, a method a subclass
+  overrides, or a keyword still meet.
+* **shared and public**: kept, as is every name the code outside (``code.py``, the
+  device tests' and benchmarks' scripts) or any string of a board module names
+  (``getattr(x, "name")``, an f-string), a builtin, a ``const()`` (``mpy-cross`` folds
+  those: no name on the board), a dunder and ``self``.
+"""
+
+import ast
+import builtins
+import io
+import keyword
+import os
+import re
+import tokenize
+
+if __package__:  # firmware.short_names (the tests)
+    from . import rom_names
+else:  # short_names, beside deploy.py
+    import rom_names
+
+PACKAGE = "speedduo"
+ROM_NAMES = "circuitpython_names.txt"  # rom_names.py's list for the firmware measured on
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# the board's builtins beyond CPython's (a module that binds one is left alone, too)
+_BOARD_BUILTINS = {"const", "micropython", "self"}
+
+
+def short_names():
+    """``_a`` .. ``_Z``, then ``_aa``, ``_ab``, ... (then digits too, after the first)."""
+    size = 1
+    while True:
+        yield from ("_" + name for name in _sequence(size))
+        size += 1
+
+
+def _sequence(size):
+    if size == 1:
+        yield from _LETTERS
+        return
+    for head in _sequence(size - 1):
+        for last in _LETTERS + "0123456789":
+            yield head + last
+
+
+def _name_tokens(text):
+    """[(line, col, name)] of the NAME tokens (an f-string is one STRING token: the names
+    in it are not among them, and ``_Uses`` keeps them)."""
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.NAME:
+            found.append((token.start[0], token.start[1], token.string))
+    return found
+
+
+class _Uses:
+    """What the names of one module's tree are used as."""
+
+    def __init__(self, tree):
+        self.shared = set()  # attributes, class members, keywords, names imported from ours
+        self.loose = set()  # ... of them, used other than as a member of self in a method
+        self.kept = set()  # const() names, its strings' words, f-strings' names, foreign imports
+        self.bound = set()  # names this module binds (assigns, defines, imports as)
+        self.classes = set()  # the classes it defines
+        self.bases = set()  # the names of their bases
+        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+        on_self = _members_of_self(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute):
+                self.shared.add(node.attr)
+                if id(node) not in on_self:
+                    self.loose.add(node.attr)
+            elif isinstance(node, ast.Call):
+                words = [k.arg for k in node.keywords if k.arg]
+                self.shared.update(words)
+                self.loose.update(words)
+            elif isinstance(node, ast.ImportFrom):
+                names = [alias.name for alias in node.names]
+                if (node.module or "").split(".")[0] == PACKAGE:
+                    self.shared.update(names)
+                    self.loose.update(names)
+                else:  # typing, micropython, supervisor...: their names as they are
+                    self.kept.update(names)
+                    self.kept.update(alias.asname for alias in node.names if alias.asname)
+                self.bound.update(alias.asname or alias.name for alias in node.names)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    self.kept.add(alias.name.split(".")[0])
+                    self.kept.update([alias.asname] if alias.asname else [])
+            elif isinstance(node, ast.ClassDef):
+                self.classes.add(node.name)
+                self.bound.add(node.name)
+                self.bases.update(_names_in(ast.Module(body=list(node.bases), type_ignores=[])))
+                for item in node.body:
+                    self.shared.update(_defined_by(item))
+            elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
+                if isinstance(node, ast.FunctionDef):
+                    self.bound.add(node.name)
+                a = node.args
+                every = a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]
+                self.bound.update(arg.arg for arg in every if arg is not None)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) not in docstrings:  # a string statement is never read
+                    self.kept.update(_WORD.findall(node.value))
+            elif isinstance(node, ast.JoinedStr):
+                self.kept.update(_names_in(node))
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                self.bound.add(node.id)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                self.bound.add(node.name)
+            if isinstance(node, ast.Assign) and _is_const_call(node.value):
+                self.kept.update(t.id for t in node.targets if isinstance(t, ast.Name))
+
+
+def _members_of_self(tree):
+    """ids of the ``self.x`` nodes in methods (``self``: a method's first parameter)."""
+    found = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if not isinstance(item, ast.FunctionDef) or not item.args.args:
+                continue
+            receiver = item.args.args[0].arg
+            for inner in ast.walk(item):
+                if (
+                    isinstance(inner, ast.Attribute)
+                    and isinstance(inner.value, ast.Name)
+                    and inner.value.id == receiver
+                ):
+                    found.add(id(inner))
+    return found
+
+
+def _families(uses):
+    """{rel: the modules whose classes may share an instance with rel's}: a module and
+    those defining a class its classes derive from, joined over and over."""
+    family = {rel: {rel} for rel in uses}
+    for rel, used in uses.items():
+        for base in used.bases - used.classes:
+            for other, theirs in uses.items():
+                if base in theirs.classes:
+                    joined = family[rel] | family[other]
+                    for member in joined:
+                        family[member] = joined
+    return {rel: frozenset(members) for rel, members in family.items()}
+
+
+def _names_in(node):
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            yield inner.id
+        elif isinstance(inner, ast.Attribute):
+            yield inner.attr
+
+
+def _defined_by(item):
+    """The names a statement of a class body defines (the class's members)."""
+    if isinstance(item, (ast.FunctionDef, ast.ClassDef)):
+        return [item.name]
+    if isinstance(item, ast.Assign):
+        return [t.id for t in item.targets if isinstance(t, ast.Name)]
+    if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+        return [item.target.id]
+    return []
+
+
+def _is_const_call(node):
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "const"
+    )
+
+
+def _fixed_names():
+    """Names never renamed: the builtins, the keywords, the firmware's own names."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    rom = rom_names.read(os.path.join(here, ROM_NAMES))
+    return set(dir(builtins)) | set(keyword.kwlist) | _BOARD_BUILTINS | rom
+
+
+def module_words(rels):
+    """The package's and its modules' names (``game/core.py``: game, core)."""
+    words = {PACKAGE}
+    for rel in rels:
+        words.update(rel[:-3].split("/"))
+    return words
+
+
+def shorten(texts, outside=()):
+    """``texts`` ({rel: source}, rel as ``game/core.py``) with their names shortened, and
+    ``renames`` ({rel: {short: original}}). ``outside``: texts of other code that names
+    board code (code.py, the device scripts): every word in them keeps its name."""
+    tokens, uses = {}, {}
+    kept = _fixed_names() | module_words(texts)
+    for rel, text in texts.items():
+        tokens[rel] = _name_tokens(text)
+        uses[rel] = _Uses(ast.parse(text))
+        kept |= uses[rel].kept
+    for text in outside:
+        kept.update(_WORD.findall(text))
+    everything = {name for found in tokens.values() for _, _, name in found}
+    kept |= {name for name in everything if name.startswith("__")}  # dunders
+    shared = set().union(*(used.shared for used in uses.values())) - kept
+    loose = set().union(*(used.loose for used in uses.values()))
+    families = _families(uses)
+    where = {}  # shared name -> the families whose modules name it
+    for rel, found in tokens.items():
+        for _, _, name in found:
+            if name in shared:
+                where.setdefault(name, set()).add(families[rel])
+
+    def in_family(name):  # a member of self only, in one family of classes
+        return name not in loose and len(where[name]) == 1
+
+    def own(name, rel):  # renamed as this module pleases
+        return name not in shared and name not in kept and name in uses[rel].bound
+
+    # names shared across families: one short name each for the whole program, the most
+    # used first
+    counts = {}
+    for found in tokens.values():
+        for _, _, name in found:
+            if name in where and not in_family(name):
+                counts[name] = counts.get(name, 0) + 1
+    fresh = (s for s in short_names() if s not in everything)
+    program = {name: next(fresh) for name in sorted(counts, key=lambda n: (-counts[n], n))}
+    # a family's members: short names of their own, none of the program's (an instance
+    # may carry both), reused by every other family
+    family_names = {}
+    stay = {n for n in everything if n.startswith("_") and n in kept} | set(program.values())
+    for family in sorted(set(families.values()), key=sorted):
+        members = [n for rel in sorted(family) for _, _, n in tokens[rel] if n in where]
+        fresh = (s for s in short_names() if s not in stay)
+        for name in dict.fromkeys(n for n in members if in_family(n)):
+            family_names[name] = next(fresh)
+    out, renames = {}, {}
+    for rel, text in texts.items():
+        found = tokens[rel]
+        here = dict.fromkeys(n for _, _, n in found)  # first use first
+        mapping = {n: program.get(n) or family_names[n] for n in here if n in where}
+        mine = [n for n in here if n not in mapping and own(n, rel)]
+        avoid = {n for n in here if n not in mapping and n not in mine} | set(mapping.values())
+        fresh = (s for s in short_names() if s not in avoid)
+        for name in mine:
+            mapping[name] = next(fresh)
+        out[rel] = _apply(text, found, mapping)
+        renames[rel] = {short: name for name, short in mapping.items()}
+    return out, renames
+
+
+def _apply(text, found, mapping):
+    lines = text.splitlines(keepends=True)
+    for line, col, name in reversed(found):  # right to left: offsets stay valid
+        short = mapping.get(name)
+        if short is not None:
+            row = lines[line - 1]
+            lines[line - 1] = row[:col] + short + row[col + len(name) :]
+    return "".join(lines)
