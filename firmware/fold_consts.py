@@ -343,8 +343,12 @@ def _script_imports(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     found, strings = [], []
-    for node in ast.walk(_parsed(text)):
+    tree = _parsed(text)
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in docstrings:
+                continue
             if "import" in node.value or _PACKAGE in node.value:  # board code, or names it
                 strings.append(node.value)
             for module, names in _IMPORT.findall(node.value):

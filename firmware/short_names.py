@@ -13,18 +13,26 @@ function names are the short ones (``renames`` gives them back).
 What a name is used as, over all board modules at once, decides:
 
 * **its module's own**: every use is a name in one module (a module-level name, a
-  parameter, a local), never an attribute (``obj.x``), a name in a class body, a
-  keyword argument or an import, anywhere. Each module renames these from the start of
-  the sequence, avoiding the names it keeps: public or private alike (``def
-  draw(page0, page1)`` becomes ``def _c(_d, _e)`` when nothing else sees those names).
-* **shared and private** (``_x``, used as an attribute, a class member, a keyword or an
-  import somewhere): one short name for every module, one-to-one over the whole
-  program, so an attribute set in one module and read in another, a method a subclass
-  overrides, or a keyword still meet.
-* **shared and public**: kept, as is every name the code outside (``code.py``, the
+  parameter, a local), never an attribute (``obj.x``), a class member, a keyword
+  argument or an import, anywhere. Each module renames these from the start of the
+  sequence: public or private alike (``def draw(page0, page1)`` becomes ``def _c(_d,
+  _e)`` when nothing else sees those names).
+* **a family's member**: an attribute only the classes of one family define (as
+  ``self.x = ...`` in their methods, or in their class bodies; a family is a set of
+  classes joined by inheritance, across modules), never stored on another object, never
+  a module-level name, a keyword or an import: every ``obj.x`` that reads it reads one of
+  that family's objects. Its short name differs from the family's other members', and
+  from every name beside it in any module; families unrelated to each other reuse the
+  same short names.
+* **the program's**: every other name used as an attribute, a class member, a keyword
+  or an import (``from speedduo.game.core import Hand``, a keyword and its parameter,
+  an attribute several families define): one short name for the whole program, its own.
+* **kept**: every name the firmware has built in (``firmware/circuitpython_names.txt``:
+  its objects answer to those), the code outside the board modules (``code.py``, the
   device tests' and benchmarks' scripts) or any string of a board module names
-  (``getattr(x, "name")``, an f-string), a builtin, a ``const()`` (``mpy-cross`` folds
-  those: no name on the board), a dunder and ``self``.
+  (``getattr(x, "name")``, an f-string), the modules' own names, names imported from
+  other packages, builtins, a ``const()`` (``mpy-cross`` folds those: no name on the
+  board), dunders and ``self``.
 """
 
 import ast
@@ -81,27 +89,31 @@ class _Uses:
 
     def __init__(self, tree):
         self.shared = set()  # attributes, class members, keywords, names imported from ours
-        self.loose = set()  # ... of them, used other than as a member of self in a method
+        self.linked = set()  # keywords and names imported from ours: one name everywhere
+        self.members = set()  # names its classes define on their objects
+        self.stored = set()  # attributes it stores on objects other than a method's self
+        self.top = set()  # names bound at its top level (module.name reads them)
         self.kept = set()  # const() names, its strings' words, f-strings' names, foreign imports
         self.bound = set()  # names this module binds (assigns, defines, imports as)
         self.classes = set()  # the classes it defines
         self.bases = set()  # the names of their bases
         docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
         on_self = _members_of_self(tree)
+        self.top = _top_names(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
                 self.shared.add(node.attr)
-                if id(node) not in on_self:
-                    self.loose.add(node.attr)
+                if not isinstance(node.ctx, ast.Load):
+                    (self.members if id(node) in on_self else self.stored).add(node.attr)
             elif isinstance(node, ast.Call):
                 words = [k.arg for k in node.keywords if k.arg]
                 self.shared.update(words)
-                self.loose.update(words)
+                self.linked.update(words)
             elif isinstance(node, ast.ImportFrom):
                 names = [alias.name for alias in node.names]
                 if (node.module or "").split(".")[0] == PACKAGE:
                     self.shared.update(names)
-                    self.loose.update(names)
+                    self.linked.update(names)
                 else:  # typing, micropython, supervisor...: their names as they are
                     self.kept.update(names)
                     self.kept.update(alias.asname for alias in node.names if alias.asname)
@@ -116,6 +128,7 @@ class _Uses:
                 self.bases.update(_names_in(ast.Module(body=list(node.bases), type_ignores=[])))
                 for item in node.body:
                     self.shared.update(_defined_by(item))
+                    self.members.update(_defined_by(item))
             elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
                 if isinstance(node, ast.FunctionDef):
                     self.bound.add(node.name)
@@ -135,6 +148,29 @@ class _Uses:
                 self.kept.update(t.id for t in node.targets if isinstance(t, ast.Name))
 
 
+def _top_names(tree):
+    """The names a module binds at its top level (in its ifs and trys too)."""
+    found = set()
+    statements = list(tree.body)
+    while statements:
+        node = statements.pop()
+        if isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            for field in ("body", "orelse", "finalbody"):
+                statements += getattr(node, field, [])
+            for handler in getattr(node, "handlers", []):
+                statements += handler.body
+                found.update([handler.name] if handler.name else [])
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update((a.asname or a.name).split(".")[0] for a in node.names)
+        else:
+            for inner in ast.walk(node) if not isinstance(node, (ast.If, ast.Try)) else []:
+                if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load):
+                    found.add(inner.id)
+    return found
+
+
 def _members_of_self(tree):
     """ids of the ``self.x`` nodes in methods (``self``: a method's first parameter)."""
     found = set()
@@ -144,6 +180,8 @@ def _members_of_self(tree):
         for item in node.body:
             if not isinstance(item, ast.FunctionDef) or not item.args.args:
                 continue
+            if any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in item.decorator_list):
+                continue  # (its first parameter is anything)
             receiver = item.args.args[0].arg
             for inner in ast.walk(item):
                 if (
@@ -224,43 +262,45 @@ def shorten(texts, outside=()):
     everything = {name for found in tokens.values() for _, _, name in found}
     kept |= {name for name in everything if name.startswith("__")}  # dunders
     shared = set().union(*(used.shared for used in uses.values())) - kept
-    loose = set().union(*(used.loose for used in uses.values()))
     families = _families(uses)
-    where = {}  # shared name -> the families whose modules name it
-    for rel, found in tokens.items():
-        for _, _, name in found:
-            if name in shared:
-                where.setdefault(name, set()).add(families[rel])
-
-    def in_family(name):  # a member of self only, in one family of classes
-        return name not in loose and len(where[name]) == 1
+    owner = _owners(uses, families, shared)
 
     def own(name, rel):  # renamed as this module pleases
         return name not in shared and name not in kept and name in uses[rel].bound
 
-    # names shared across families: one short name each for the whole program, the most
-    # used first
+    # the program's names: one short name each, the most used first
     counts = {}
     for found in tokens.values():
         for _, _, name in found:
-            if name in where and not in_family(name):
+            if name in shared and name not in owner:
                 counts[name] = counts.get(name, 0) + 1
     fresh = (s for s in short_names() if s not in everything)
-    program = {name: next(fresh) for name in sorted(counts, key=lambda n: (-counts[n], n))}
-    # a family's members: short names of their own, none of the program's (an instance
-    # may carry both), reused by every other family
-    family_names = {}
-    stay = {n for n in everything if n.startswith("_") and n in kept} | set(program.values())
-    for family in sorted(set(families.values()), key=sorted):
-        members = [n for rel in sorted(family) for _, _, n in tokens[rel] if n in where]
-        fresh = (s for s in short_names() if s not in stay)
-        for name in dict.fromkeys(n for n in members if in_family(n)):
-            family_names[name] = next(fresh)
+    mapped = {name: next(fresh) for name in sorted(counts, key=lambda n: (-counts[n], n))}
+    # the families' members: the first short name none of the names beside it has taken
+    # (its family's, those in a module with it), none of the program's
+    taken = set(mapped.values()) | {n for n in everything if n.startswith("_") and n in kept}
+    beside = {}  # name -> the names in a module with it
+    for found in tokens.values():
+        here = {n for _, _, n in found if n in owner}
+        for name in here:
+            beside.setdefault(name, set()).update(here)
+    of_family = {}
+    uses_of = {}
+    for found in tokens.values():
+        for _, _, name in found:
+            if name in owner:
+                uses_of[name] = uses_of.get(name, 0) + 1
+    for name in sorted(owner, key=lambda n: (-uses_of.get(n, 0), n)):
+        family = owner[name]
+        busy = {mapped[n] for n in beside.get(name, ()) if n in mapped}
+        busy |= {mapped[n] for n in of_family.get(family, ()) if n in mapped}
+        mapped[name] = next(s for s in short_names() if s not in taken and s not in busy)
+        of_family.setdefault(family, []).append(name)
     out, renames = {}, {}
     for rel, text in texts.items():
         found = tokens[rel]
         here = dict.fromkeys(n for _, _, n in found)  # first use first
-        mapping = {n: program.get(n) or family_names[n] for n in here if n in where}
+        mapping = {n: mapped[n] for n in here if n in mapped}
         mine = [n for n in here if n not in mapping and own(n, rel)]
         avoid = {n for n in here if n not in mapping and n not in mine} | set(mapping.values())
         fresh = (s for s in short_names() if s not in avoid)
@@ -269,6 +309,21 @@ def shorten(texts, outside=()):
         out[rel] = _apply(text, found, mapping)
         renames[rel] = {short: name for name, short in mapping.items()}
     return out, renames
+
+
+def _owners(uses, families, shared):
+    """{name: the family whose members alone it names} (see the module's docstring)."""
+    defined = {}  # name -> the families defining it as a member
+    loose = set()  # stored on any object, bound at a module's top, a keyword, an import
+    for rel, used in uses.items():
+        for name in used.members:
+            defined.setdefault(name, set()).add(families[rel])
+        loose |= used.stored | used.top | used.linked
+    return {
+        name: next(iter(where))
+        for name, where in defined.items()
+        if name in shared and name not in loose and len(where) == 1
+    }
 
 
 def _apply(text, found, mapping):
