@@ -41,6 +41,8 @@ _FOLD_OPS = {
     ast.BitXor: lambda a, b: a ^ b,
 }
 _PACKAGE = "speedduo"
+# a file that runs code on the firmware (and so on the .mpy build) names one of these
+_FIRMWARE_MARKS = ("device_run", "SPEEDDUO_DEVICE_DIR", "bench_device")
 _IMPORT = re.compile(r"from\s+(speedduo[\w.]*)\s+import\s+(\([^)]*\)|[\w ,]+)")
 
 
@@ -338,19 +340,21 @@ def _script_files(root):
 
 def _script_imports(path):
     """``from speedduo... import ...`` lines of the board scripts held in ``path``'s
-    strings, and those of its strings that import or name board code (a word in them
-    keeps its name: ``short_names``)."""
+    strings, and, when the file runs code on the firmware (the compiled build), those of
+    its strings that import or name board code (a word in them keeps its name:
+    ``short_names``)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     found, strings = [], []
+    on_firmware = any(mark in text for mark in _FIRMWARE_MARKS)  # (else: on the sources)
     tree = _parsed(text)
     docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             if id(node) in docstrings:
                 continue
-            if "import" in node.value or _PACKAGE in node.value:  # board code, or names it
-                strings.append(node.value)
+            if on_firmware and ("import" in node.value or _PACKAGE in node.value):
+                strings.append(node.value)  # board code, or names it
             for module, names in _IMPORT.findall(node.value):
                 names = [name.strip() for name in re.sub(r"[()\s]", " ", names).split(",")]
                 found.append("from %s import %s" % (module, ", ".join(n for n in names if n)))

@@ -29,8 +29,8 @@ What a name is used as, over all board modules at once, decides:
   an attribute several families define): one short name for the whole program, its own.
 * **kept**: every name the firmware has built in (``firmware/circuitpython_names.txt``:
   its objects answer to those), the code outside the board modules (``code.py``, the
-  device tests' and benchmarks' scripts) or any string of a board module names
-  (``getattr(x, "name")``, an f-string), the modules' own names, names imported from
+  device tests' and benchmarks' scripts) name, a string of a board module that is a name
+  (``getattr(x, "name")``; the names in an f-string), the modules' own names, names imported from
   other packages, builtins, a ``const()`` (``mpy-cross`` folds those: no name on the
   board), dunders and ``self``.
 """
@@ -93,7 +93,7 @@ class _Uses:
         self.members = set()  # names its classes define on their objects
         self.stored = set()  # attributes it stores on objects other than a method's self
         self.top = set()  # names bound at its top level (module.name reads them)
-        self.kept = set()  # const() names, its strings' words, f-strings' names, foreign imports
+        self.kept = set()  # const() names, strings that are a name, foreign imports...
         self.bound = set()  # names this module binds (assigns, defines, imports as)
         self.classes = set()  # the classes it defines
         self.bases = set()  # the names of their bases
@@ -136,8 +136,10 @@ class _Uses:
                 every = a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]
                 self.bound.update(arg.arg for arg in every if arg is not None)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if id(node) not in docstrings:  # a string statement is never read
-                    self.kept.update(_WORD.findall(node.value))
+                # a name the code looks up by a string (getattr, setattr, the registry's
+                # class names) is that string whole; a string statement is never read
+                if id(node) not in docstrings and _WORD.fullmatch(node.value):
+                    self.kept.add(node.value)
             elif isinstance(node, ast.JoinedStr):
                 self.kept.update(_names_in(node))
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
