@@ -15,6 +15,13 @@ if __name__ == "__main__":
     # the buttons before the rest of the game's code loads (seconds, on the board): a
     # press meanwhile is queued with its own timestamp, not lost
     import os
+    import sys
+
+    if sys.implementation.name == "circuitpython" and os.getcwd() == "/":
+        # every module's file path is a name on the heap until power-off (the import
+        # interns it): from /lib ("" heads sys.path) it is "speedduo/loop/app.mpy", not
+        # "/lib/speedduo/loop/app.mpy" (deploy's code.py changes to its version's folder)
+        os.chdir("/lib")
 
     import board
     from speedduo.loop.keys import SELF_TEST_KEY, held, make_keys, wants_pio

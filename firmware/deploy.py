@@ -177,9 +177,15 @@ def sha256(data):
 
 
 def loader(version, code_text):
-    """The code.py that runs the game in ``speedduo-game/<version>``: 3 lines, then ours."""
+    """The code.py that runs the game in ``speedduo-game/<version>``: a few lines, then ours.
+
+    It makes the version's folder the current one, first on ``sys.path`` (``""``, the
+    current folder, heads it on CircuitPython): each module's path ("speedduo/loop/app.mpy",
+    interned as the module loads) is then a short name on the heap, not one with
+    "/speedduo-game/<version>/" before it (docs/device.md)."""
     return (
-        "%s%s\nimport sys\n\nsys.path.insert(0, %r)\n%s"
+        '%s%s\nimport os\nimport sys\n\nos.chdir(%r)\nif sys.path[0] != "":\n'
+        '    sys.path.insert(0, "")\n%s'
         % (LOADER_MARK, version, "/%s/%s" % (GAME_DIR, version), code_text)
     ).encode()
 

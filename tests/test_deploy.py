@@ -702,7 +702,7 @@ LONG_DEVICE = os.environ.get("SPEED_DEVICE_LONG") == "1"
 @pytest.mark.timeout(1800)
 def test_the_deployed_drive_plays_on_circuitpython(tmp_path, monkeypatch, capsys):
     """The device emulator boots a drive image holding exactly what deploy wrote (.mpy):
-    code.py's switch line, the version folder on sys.path."""
+    code.py's switch line, the version folder the current one (first on sys.path)."""
     from host_sim import device_run
     from host_sim.cli import main as cli_main
 
