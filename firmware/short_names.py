@@ -90,6 +90,8 @@ class _Uses:
     def __init__(self, tree):
         self.shared = set()  # attributes, class members, keywords, names imported from ours
         self.linked = set()  # keywords and names imported from ours: one name everywhere
+        self.keywords = set()  # keyword arguments' names
+        self.imports = set()  # (module, name) it imports from ours
         self.members = set()  # names its classes define on their objects
         self.stored = set()  # attributes it stores on objects other than a method's self
         self.top = set()  # names bound at its top level (module.name reads them)
@@ -100,6 +102,7 @@ class _Uses:
         docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
         on_self = _members_of_self(tree)
         self.top = _top_names(tree)
+        self.defined = _defined_at_top(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
                 self.shared.add(node.attr)
@@ -109,11 +112,13 @@ class _Uses:
                 words = [k.arg for k in node.keywords if k.arg]
                 self.shared.update(words)
                 self.linked.update(words)
+                self.keywords.update(words)
             elif isinstance(node, ast.ImportFrom):
                 names = [alias.name for alias in node.names]
                 if (node.module or "").split(".")[0] == PACKAGE:
                     self.shared.update(names)
                     self.linked.update(names)
+                    self.imports.update((node.module, name) for name in names)
                 else:  # typing, micropython, supervisor...: their names as they are
                     self.kept.update(names)
                     self.kept.update(alias.asname for alias in node.names if alias.asname)
@@ -148,6 +153,20 @@ class _Uses:
                 self.bound.add(node.name)
             if isinstance(node, ast.Assign) and _is_const_call(node.value):
                 self.kept.update(t.id for t in node.targets if isinstance(t, ast.Name))
+
+
+def _defined_at_top(tree):
+    """The names a module defines at its top level (functions, classes, assignments;
+    not what it imports)."""
+    found = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                found.update(t.id for t in ast.walk(target) if isinstance(t, ast.Name))
+    return found
 
 
 def _top_names(tree):
@@ -314,18 +333,42 @@ def shorten(texts, outside=()):
 
 
 def _owners(uses, families, shared):
-    """{name: the family whose members alone it names} (see the module's docstring)."""
+    """{name: the family whose members alone it names, or ``("module", rel)``: the
+    module whose top level alone defines it} (see the module's docstring)."""
     defined = {}  # name -> the families defining it as a member
+    at_top = {}  # name -> the modules defining it at their top level
     loose = set()  # stored on any object, bound at a module's top, a keyword, an import
+    stored, keywords = set(), set()
     for rel, used in uses.items():
         for name in used.members:
             defined.setdefault(name, set()).add(families[rel])
+        for name in used.defined:
+            at_top.setdefault(name, set()).add(rel)
         loose |= used.stored | used.top | used.linked
-    return {
+        stored |= used.stored
+        keywords |= used.keywords
+    owners = {
         name: next(iter(where))
         for name, where in defined.items()
         if name in shared and name not in loose and len(where) == 1
     }
+    by_module = {fold_module_name(rel): rel for rel in uses}
+    for name, where in at_top.items():
+        if name not in shared or len(where) != 1 or name in defined:
+            continue
+        rel = next(iter(where))
+        imported_from = {m for used in uses.values() for m, n in used.imports if n == name}
+        if name in stored or name in keywords or imported_from - {fold_module_name(rel)}:
+            continue  # set from outside, a keyword, or re-exported by another module
+        if all(module in by_module for module in imported_from):
+            owners[name] = ("module", rel)
+    return owners
+
+
+def fold_module_name(rel):
+    """``game/core.py`` -> ``speedduo.game.core`` (``__init__.py``: the package)."""
+    name = PACKAGE + "." + rel[:-3].replace("/", ".")
+    return name[: -len(".__init__")] if name.endswith(".__init__") else name
 
 
 def _apply(text, found, mapping):
