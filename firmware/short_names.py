@@ -24,6 +24,11 @@ What a name is used as, over all board modules at once, decides:
   that family's objects. Its short name differs from the family's other members', and
   from every name beside it in any module; families unrelated to each other reuse the
   same short names.
+* **a module's**: a name only one module defines at its top level (a function, a class,
+  a constant), never a class member, never set on an object from outside, never a
+  keyword, imported from that module only: every ``obj.x`` that reads it reads that
+  module (``pins.LED_PIN``). Its short name is chosen as a family member's is, the
+  module's other names standing for the family.
 * **the program's**: every other name used as an attribute, a class member, a keyword
   or an import (``from speedduo.game.core import Hand``, a keyword and its parameter,
   an attribute several families define): one short name for the whole program, its own.

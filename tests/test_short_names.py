@@ -4,6 +4,7 @@ keeps every name the firmware or other code answers to (firmware/rom_names.py)."
 import ast
 import os
 import struct
+import types
 
 import pytest
 from conftest import ROOT
@@ -22,9 +23,13 @@ def _run(texts, outside=()):
         space = {}
         for node in ast.parse(text).body:
             if isinstance(node, ast.ImportFrom) and node.module.startswith("speedduo."):
-                there = done[node.module[len("speedduo.") :].replace(".", "/") + ".py"]
+                folder = node.module[len("speedduo.") :].replace(".", "/")
                 for alias in node.names:
-                    space[alias.asname or alias.name] = there[alias.name]
+                    if folder + "/" + alias.name + ".py" in done:  # a module
+                        value = types.SimpleNamespace(**done[folder + "/" + alias.name + ".py"])
+                    else:
+                        value = done[folder + ".py"][alias.name]
+                    space[alias.asname or alias.name] = value
         body = "\n".join(line for line in text.splitlines() if not line.startswith("from speedduo"))
         exec(compile(body, rel, "exec"), space)
         done[rel] = space
@@ -70,6 +75,22 @@ def test_a_subclass_in_another_module_keeps_its_members_apart_from_its_base_s():
     assert family["tally"] != family["grand"]
     # a class of no kin to them reuses their names
     assert {v: k for k, v in renames["a/apart.py"].items()}["thing"] in family.values()
+
+
+def test_a_name_one_module_alone_defines_is_that_module_s_wherever_it_is_read():
+    pins = "LED_GPIO = 25\nBUZZER_GPIO = 15\n"
+    user = (
+        "from speedduo.a import pins\nfrom speedduo.a.pins import BUZZER_GPIO\n\n"
+        "RESULT = (pins.LED_GPIO, BUZZER_GPIO)\n"
+    )
+    other = "class Lamp:\n    def __init__(self):\n        self.glow = 3\n\nRESULT = Lamp().glow\n"
+    out, renames, done = _run({"a/pins.py": pins, "a/user.py": user, "a/other.py": other})
+    assert done["a/user.py"]["RESULT"] == (25, 15) and done["a/other.py"]["RESULT"] == 3
+    assert "LED_GPIO" not in out["a/user.py"] and "BUZZER_GPIO" not in out["a/pins.py"]
+    mine = {v: k for k, v in renames["a/pins.py"].items()}
+    assert mine["LED_GPIO"] != mine["BUZZER_GPIO"]
+    # the module's names and an unrelated class's members take the same short names
+    assert {v: k for k, v in renames["a/other.py"].items()}["glow"] in mine.values()
 
 
 def test_what_the_firmware_strings_and_outside_code_name_keeps_its_name():
