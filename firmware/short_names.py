@@ -384,3 +384,35 @@ def _apply(text, found, mapping):
             row = lines[line - 1]
             lines[line - 1] = row[:col] + short + row[col + len(name) :]
     return "".join(lines)
+
+
+def main(argv):
+    """``python3 firmware/short_names.py _bQ ...``: what the short names of a board
+    traceback stand for, module by module (the build is the same from the same sources)."""
+    import sys
+
+    if not argv:
+        print("usage: python3 firmware/short_names.py SHORT_NAME...", file=sys.stderr)
+        return 2
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import deploy
+    import fold_consts
+
+    lib = os.path.join(deploy.ROOT, "lib", PACKAGE)
+    sources = fold_consts.read_sources(lib, deploy.board_modules(lib), deploy.ROOT)
+    renames = sources.board_texts()[1]
+    for short in argv:
+        found = [(rel, names[short]) for rel, names in sorted(renames.items()) if short in names]
+        for rel, name in found:
+            print("%s  %s: %s" % (short, fold_module_name(rel), name))
+        if not found:
+            print("%s  (not a short name of this build)" % short)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

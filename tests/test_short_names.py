@@ -169,3 +169,9 @@ def test_the_names_list_is_the_measured_firmware_s():
         found = rom_names.pool_names(*rom_names.flash_image(f.read()))
     listed = rom_names.read(os.path.join(ROOT, "firmware", short_names.ROM_NAMES))
     assert set(found) == listed  # python3 firmware/rom_names.py FIRMWARE.uf2 > ... again
+
+
+def test_a_board_traceback_s_short_names_are_told_back(capsys):
+    assert short_names.main(["_a", "_not_one"]) == 0
+    out = capsys.readouterr().out
+    assert "_a  speedduo." in out and "_not_one  (not a short name of this build)" in out
