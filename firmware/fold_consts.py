@@ -41,6 +41,9 @@ _FOLD_OPS = {
     ast.BitXor: lambda a, b: a ^ b,
 }
 _PACKAGE = "speedduo"
+# the files that run on the board beside lib/speedduo: the entry points, and the position
+# helper bench/bench_fairness.py puts into lib/ (it reads the hand's piles by name)
+_BESIDE = ("code.py", "boot.py", "host_sim/position.py")
 # a file that runs code on the firmware (and so on the .mpy build) names one of these
 _FIRMWARE_MARKS = ("device_run", "SPEEDDUO_DEVICE_DIR", "bench_device")
 _IMPORT = re.compile(r"from\s+(speedduo[\w.]*)\s+import\s+(\([^)]*\)|[\w ,]+)")
@@ -79,8 +82,9 @@ class Sources:
     def __init__(self, texts, importers=(), script_strings=()):
         """``importers``: the sources of other code that runs on the board (the device
         tests' and benchmarks' ``code.py`` scripts): what they import stays importable.
-        ``script_strings``: ``code.py``, ``boot.py`` and the strings of the code that
-        holds those scripts: a word in them keeps its name (``short_names``)."""
+        ``script_strings``: ``code.py``, ``boot.py``, ``host_sim/position.py`` (``_BESIDE``)
+        and the strings of the code that holds those scripts: a word in them keeps its name
+        (``short_names``)."""
         self.texts = texts
         self._script_strings = script_strings
         self._board = None  # ({rel: text as compiled}, {rel: {short: name}}), once made
@@ -371,8 +375,8 @@ def read_sources(lib, rels, root=None):
     Read again only when a file changed (a test session builds many drives)."""
     paths = [os.path.join(lib, *rel.split("/")) for rel in rels]
     scripts = _script_files(root) if root else []
-    # the entry points on the drive beside lib/: what they name is kept (short_names)
-    entries = [os.path.join(root, name) for name in ("code.py", "boot.py")] if root else []
+    # what runs on the board beside the library: what it names is kept (short_names)
+    entries = [os.path.join(root, *name.split("/")) for name in _BESIDE] if root else []
     stamp = []
     for path in paths + scripts + entries:
         info = os.stat(path)
