@@ -69,10 +69,7 @@ def _int_value(node, known):
     return None
 
 
-def module_name(rel):
-    """``game/codes.py`` -> ``speedduo.game.codes`` (``__init__.py``: the package)."""
-    name = _PACKAGE + "." + rel[:-3].replace("/", ".")
-    return name[: -len(".__init__")] if name.endswith(".__init__") else name
+module_name = short_names.module_name  # game/codes.py -> speedduo.game.codes
 
 
 class Sources:

@@ -357,20 +357,20 @@ def _owners(uses, families, shared):
         for name, where in defined.items()
         if name in shared and name not in loose and len(where) == 1
     }
-    by_module = {fold_module_name(rel): rel for rel in uses}
+    by_module = {module_name(rel): rel for rel in uses}
     for name, where in at_top.items():
         if name not in shared or len(where) != 1 or name in defined:
             continue
         rel = next(iter(where))
         imported_from = {m for used in uses.values() for m, n in used.imports if n == name}
-        if name in stored or name in keywords or imported_from - {fold_module_name(rel)}:
+        if name in stored or name in keywords or imported_from - {module_name(rel)}:
             continue  # set from outside, a keyword, or re-exported by another module
         if all(module in by_module for module in imported_from):
             owners[name] = ("module", rel)
     return owners
 
 
-def fold_module_name(rel):
+def module_name(rel):
     """``game/core.py`` -> ``speedduo.game.core`` (``__init__.py``: the package)."""
     name = PACKAGE + "." + rel[:-3].replace("/", ".")
     return name[: -len(".__init__")] if name.endswith(".__init__") else name
@@ -406,7 +406,7 @@ def main(argv):
     for short in argv:
         found = [(rel, names[short]) for rel, names in sorted(renames.items()) if short in names]
         for rel, name in found:
-            print("%s  %s: %s" % (short, fold_module_name(rel), name))
+            print("%s  %s: %s" % (short, module_name(rel), name))
         if not found:
             print("%s  (not a short name of this build)" % short)
     return 0
