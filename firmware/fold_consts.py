@@ -40,7 +40,7 @@ _FOLD_OPS = {
     ast.BitAnd: lambda a, b: a & b,
     ast.BitXor: lambda a, b: a ^ b,
 }
-_PACKAGE = "speedduo"
+_PACKAGE = short_names.PACKAGE
 # the files that run on the board beside lib/speedduo: the entry points, and the position
 # helper bench/bench_fairness.py puts into lib/ (it reads the hand's piles by name)
 _BESIDE = ("code.py", "boot.py", "host_sim/position.py")
@@ -187,7 +187,7 @@ class Sources:
 
     def board_text(self, rel):
         """``rel``'s source as ``mpy-cross`` compiles it: constants folded (``folded``),
-        then every module's private names shortened together (``short_names``)."""
+        then the names of every module shortened together (``short_names``)."""
         return self.board_texts()[0][rel]
 
     def board_texts(self):

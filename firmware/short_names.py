@@ -94,19 +94,17 @@ class _Uses:
 
     def __init__(self, tree):
         self.shared = set()  # attributes, class members, keywords, names imported from ours
-        self.linked = set()  # keywords and names imported from ours: one name everywhere
         self.keywords = set()  # keyword arguments' names
         self.imports = set()  # (module, name) it imports from ours
         self.members = set()  # names its classes define on their objects
         self.stored = set()  # attributes it stores on objects other than a method's self
-        self.top = set()  # names bound at its top level (module.name reads them)
         self.kept = set()  # const() names, strings that are a name, foreign imports...
         self.bound = set()  # names this module binds (assigns, defines, imports as)
         self.classes = set()  # the classes it defines
         self.bases = set()  # the names of their bases
         docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
         on_self = _members_of_self(tree)
-        self.top = _top_names(tree)
+        self.top = _top_names(tree)  # names bound at its top level (module.name reads them)
         self.defined = _defined_at_top(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
@@ -116,13 +114,11 @@ class _Uses:
             elif isinstance(node, ast.Call):
                 words = [k.arg for k in node.keywords if k.arg]
                 self.shared.update(words)
-                self.linked.update(words)
                 self.keywords.update(words)
             elif isinstance(node, ast.ImportFrom):
                 names = [alias.name for alias in node.names]
                 if (node.module or "").split(".")[0] == PACKAGE:
                     self.shared.update(names)
-                    self.linked.update(names)
                     self.imports.update((node.module, name) for name in names)
                 else:  # typing, micropython, supervisor...: their names as they are
                     self.kept.update(names)
@@ -294,14 +290,17 @@ def shorten(texts, outside=()):
     def own(name, rel):  # renamed as this module pleases
         return name not in shared and name not in kept and name in uses[rel].bound
 
-    # the program's names: one short name each, the most used first
-    counts = {}
+    counts = {}  # name -> its uses in every module
     for found in tokens.values():
         for _, _, name in found:
-            if name in shared and name not in owner:
-                counts[name] = counts.get(name, 0) + 1
+            counts[name] = counts.get(name, 0) + 1
+
+    def most_used_first(names):
+        return sorted(names, key=lambda n: (-counts[n], n))
+
+    # the program's names: one short name each
     fresh = (s for s in short_names() if s not in everything)
-    mapped = {name: next(fresh) for name in sorted(counts, key=lambda n: (-counts[n], n))}
+    mapped = {name: next(fresh) for name in most_used_first(shared & counts.keys() - owner.keys())}
     # the families' members: the first short name none of the names beside it has taken
     # (its family's, those in a module with it), none of the program's
     taken = set(mapped.values()) | {n for n in everything if n.startswith("_") and n in kept}
@@ -311,12 +310,7 @@ def shorten(texts, outside=()):
         for name in here:
             beside.setdefault(name, set()).update(here)
     of_family = {}
-    uses_of = {}
-    for found in tokens.values():
-        for _, _, name in found:
-            if name in owner:
-                uses_of[name] = uses_of.get(name, 0) + 1
-    for name in sorted(owner, key=lambda n: (-uses_of.get(n, 0), n)):
+    for name in most_used_first(owner):
         family = owner[name]
         busy = {mapped[n] for n in beside.get(name, ()) if n in mapped}
         busy |= {mapped[n] for n in of_family.get(family, ()) if n in mapped}
@@ -349,7 +343,7 @@ def _owners(uses, families, shared):
             defined.setdefault(name, set()).add(families[rel])
         for name in used.defined:
             at_top.setdefault(name, set()).add(rel)
-        loose |= used.stored | used.top | used.linked
+        loose |= used.stored | used.top | used.keywords | {n for _, n in used.imports}
         stored |= used.stored
         keywords |= used.keywords
     owners = {
@@ -357,7 +351,6 @@ def _owners(uses, families, shared):
         for name, where in defined.items()
         if name in shared and name not in loose and len(where) == 1
     }
-    by_module = {module_name(rel): rel for rel in uses}
     for name, where in at_top.items():
         if name not in shared or len(where) != 1 or name in defined:
             continue
@@ -365,8 +358,7 @@ def _owners(uses, families, shared):
         imported_from = {m for used in uses.values() for m, n in used.imports if n == name}
         if name in stored or name in keywords or imported_from - {module_name(rel)}:
             continue  # set from outside, a keyword, or re-exported by another module
-        if all(module in by_module for module in imported_from):
-            owners[name] = ("module", rel)
+        owners[name] = ("module", rel)
     return owners
 
 
