@@ -66,8 +66,10 @@ SIDE = FILLER[:5]
 
 
 def new_match(rules, seed=1):
-    """A match whose first hand is dealt (match time = hand_start)."""
-    log = MatchLog()
+    """A match whose first hand is dealt (match time = hand_start); its log's ring holds
+    what the paths record between two drains (up to 100 records; the board's spills
+    instead: path_ring_spill)."""
+    log = MatchLog(256)
     m = Match(seed, rules, 3, log)
     m.pressed(0)
     m.advance(m.hand_start)
@@ -293,6 +295,27 @@ def path_keys_line(m):
     return lines >= 10 and log.keys_total == 2 * REPEAT
 
 
+def _observed(kind, p, why, t, now):
+    pass
+
+
+def path_ring_spill(m):
+    """A pass that records more than the log's ring holds: the ring spills, its records
+    observed and their lines formatted to the sink mid-pass (matchlog._spill)."""
+    log = m.log
+    log.sink = _discard
+    log.observer = _observed
+    log.keys_total = 0
+    for i in range(REPEAT):
+        log.put_key(1000 + i, i % 14, i & 1)
+        log.put_flip(1000 + i, i & 1, 5)
+    log.drain_into(_discard)
+    ok = log._count == 0 and log.keys_total == REPEAT
+    log.sink = None
+    log.observer = None
+    return ok
+
+
 class FakePWM:
     """A pwmio.PWMOut stand-in: the two registers the sound sets, as plain attributes."""
 
@@ -499,6 +522,7 @@ def main():
             path_keys_line,
             lambda: new_match(classic),
         ),
+        ("MatchLog ring spilling mid-pass (observed, formatted)", path_ring_spill, classic),
         ("Sound: every tune's event, phase, update", path_sound, _sound),
         ("App.step with sound: presses, play, late, tunes", path_app_with_sound, _app_with_sound),
     )

@@ -763,6 +763,7 @@ def measure(console, lines, traces, led, script):
     link_polls = sum(m.get("link_polls", 0) for m in matches)
     link_alloc = sum(m.get("link_alloc", 0) for m in matches)
     link_ms_max = max((m.get("link_ms_max", -1) for m in matches), default=-1)
+    log_spills = sum(m.get("spills", 0) for m in matches)
     steps = step_durations(led)
     games = bool(lines) and json.loads(lines[0]).get("v") == 2
     changes = panel_changes(traces) if games else pile_changes(traces)
@@ -776,6 +777,7 @@ def measure(console, lines, traces, led, script):
         "link_polls": link_polls,
         "link_alloc": link_alloc,
         "link_ms_max": link_ms_max,
+        "log_spills": log_spills,
         "step_us_p50": _percentile(steps, 50),
         "step_us_p99": _percentile(steps, 99),
         "steps_measured": len(steps),

@@ -22,6 +22,7 @@ from host_sim.replay import check_entries
 slow = pytest.mark.timeout(1800)
 
 SMOKE_SCRIPT = "tests/scripts/device_smoke.txt"
+BURST_SCRIPT = "tests/scripts/device_burst.txt"
 
 
 def _host_sim(*args, env=None, timeout=1800):
@@ -195,6 +196,34 @@ def test_smoke_menu_play_and_a_short_match_log_equal_to_board(tmp_path):
         assert pictures[0].tobytes() == pictures[1].tobytes()
     report = json.loads(report_path.read_text())
     assert report["mem_free_boot"] > 100000 or report["mem_free_boot"] == -1
+
+
+def _events(log_text):
+    """A log's events without its key record (the key fields, ``keys`` lines): what a
+    loop pass reads at once may differ between board and device, the events do not."""
+    events = []
+    for line in log_text.splitlines():
+        entry = json.loads(line)
+        if entry["ev"] != "keys":
+            for field in ("keys", "keys_us", "keys_total"):
+                entry.pop(field, None)
+            events.append(entry)
+    return events
+
+
+@needs_firmware
+@slow
+def test_a_burst_of_key_events_spills_the_log_ring_on_the_firmware(tmp_path):
+    """More records in one loop pass than the log's ring holds (matchlog._spill): on the
+    firmware the ring spills mid-pass, nothing is allocated, the game goes on and the log
+    holds every event (the board's, and its key record replays)."""
+    board, device, report_path = _board_and_device(tmp_path, BURST_SCRIPT, "--idle-ms", "4000")
+    report = json.loads(report_path.read_text())
+    assert report["log_spills"] >= 1
+    assert report["alloc_per_press"] == 0
+    assert _events(device) == _events(board)
+    assert '"ev":"play"' in device and '"ev":"match_end"' in device
+    check_entries(parse_log(device))
 
 
 @needs_firmware

@@ -1,28 +1,29 @@
-"""The match log's ring (matchlog.py): it holds what may wait after a redraw and what one
-loop pass adds, and a ring that fills raises, so its size and what a pass adds are pinned.
-
-A pass starts with at most LOG_PATIENCE - 1 records waiting (app.App.step drains unless
-fewer wait); it adds one KEY record per key event it reads (at most keybatch.BATCH) and
-the records of the presses it applies and of the match's clock.
+"""The match log's ring (matchlog.py): it holds what waits for the loop's drain, and a pass
+that records more than it holds spills: the waiting records are observed and go out to the
+log's sink at once, the same lines the drain would have written (so no ring size is pinned
+to a worst case, and none loses a line). Without a sink a full ring raises.
 """
 
 import pytest
 from conftest import EventQueue, lay_out
+from runner import Simulation
 from speedduo.game.match import PLAYING, Match
 from speedduo.game.rules import Rules
 from speedduo.log.keylog import KeyRecorder
-from speedduo.log.matchlog import LOG_PATIENCE, PASS_ROOM, RING_RECORDS, MatchLog
+from speedduo.log.matchlog import LINE_CAPACITY, LOG_PATIENCE, RING_RECORDS, MatchLog
 from speedduo.loop.arbiter import Arbiter
 from speedduo.loop.keybatch import BATCH
 from speedduo.loop.opponent import KeyEvent
+from test_golden_logs import CASES, HERE
 
 _START = 5000  # ticks_ms at the match's time 0
 _SLOT_KEYS = (1, 2, 3, 4, 5, 8, 9, 10, 11, 12)  # both players' hand slots (7p + 1..5)
+_SMALLEST = 10  # the most records one event writes: a deal of two decks and jokers (1 + 9)
 
 
-def test_the_ring_is_what_may_wait_and_a_pass_of_room():
+def test_without_a_sink_a_full_ring_raises():
     log = MatchLog()
-    assert RING_RECORDS == LOG_PATIENCE - 1 + PASS_ROOM
+    assert LOG_PATIENCE < RING_RECORDS
     for _ in range(RING_RECORDS):
         log.put_key(0, 1, 1)
     with pytest.raises(RuntimeError):
@@ -59,10 +60,11 @@ def _refused_batch(hand_start):
     return items, t
 
 
-def test_a_pass_of_a_full_key_batch_of_refused_presses_fits_after_what_may_wait():
-    """R16 with no lock-out time: every press is refused and earns a penalty, two records a
-    press, besides the key record's; the table stalls meanwhile (R9: stall and flips)."""
-    log = MatchLog()
+def _refused_pass(capacity, sink, observer):
+    """R16 with no lock-out time: every press of a full key batch is refused and earns a
+    penalty, two records a press besides the key record's, in one loop pass (a ring of
+    ``capacity`` records, spilling to ``sink``). Returns what the pass left waiting."""
+    log = MatchLog(capacity)
     match = Match(2, Rules(penalty=True, penalty_ms=0, stall_countdown_ms=0), 3, log)
     match.pressed(match.hand_start)
     match.advance(match.hand_start)
@@ -74,6 +76,8 @@ def test_a_pass_of_a_full_key_batch_of_refused_presses_fits_after_what_may_wait(
         side=(("2C", "3C", "2D"), ("3D", "2H", "3H")),
     )
     log.drain(lambda line: None)
+    log.sink = sink
+    log.observer = observer
     items, last = _refused_batch(match.hand_start)
     assert sum(1 for item in items if item[2]) == 37
     queue = EventQueue(items)
@@ -82,12 +86,61 @@ def test_a_pass_of_a_full_key_batch_of_refused_presses_fits_after_what_may_wait(
         log.put_key(0, 1, 1)
     arbiter.service(last + 1)
     assert len(queue) == 0  # the whole batch was read and applied
-    added = log._count - (LOG_PATIENCE - 1)  # the records waiting
-    assert added >= BATCH + 2 * 37  # the worst this test means to play
-    assert added <= PASS_ROOM
+    return log
+
+
+def test_a_pass_that_records_more_than_the_ring_holds_spills_the_same_lines():
+    """A full key batch of refused presses records 138 records in one pass: the ring
+    spills them to the sink, observed first, and the lines are those of a ring that held
+    them all."""
+    whole = []
+    big = _refused_pass(1000, None, None)
+    assert big._count - (LOG_PATIENCE - 1) == BATCH + 2 * 37 > RING_RECORDS
+    big.drain_into(lambda line: whole.append(bytes(line)))
+    spilled = []
+    log = _refused_pass(RING_RECORDS, lambda line: spilled.append(bytes(line)), None)
+    assert spilled  # it spilled during the pass
+    log.drain_into(lambda line: spilled.append(bytes(line)))  # the loop's drain
+    assert spilled == whole
+    assert sum(1 for line in whole if b'"ev":"penalty"' in line) == 37
+
+
+def test_a_spill_shows_the_observer_every_record_once():
+    seen = []
+    log = _refused_pass(RING_RECORDS, lambda line: None, lambda *event: seen.append(event))
+    log.observe(lambda *event: seen.append(event))  # the loop's observe, after the pass
+    kinds = [event[0] for event in seen]
+    assert len(kinds) == 2 * 37  # a reject and a penalty a press; key records are not shown
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_ring_that_spills_at_every_chance_writes_each_golden_log(name, monkeypatch):
+    """Each classic golden match with the smallest ring an event fits in: it spills
+    whenever a pass records more than 10 records, and the log is the golden one."""
+    defaults = MatchLog.__init__.__defaults__
+    monkeypatch.setattr(MatchLog.__init__, "__defaults__", (_SMALLEST,) + defaults[1:])
+    seed, rules, players, best_of = CASES[name]
     lines = []
+    Simulation(seed, Rules(**rules), best_of, players).run(lines.append)
+    with open("%s/%s.jsonl" % (HERE, name)) as f:
+        assert lines == f.read().splitlines()
+
+
+def test_two_decks_and_jokers_deal_through_the_smallest_ring():
+    """V3/V4: a deal of 106 cards is 10 records, written together: it spills what waits
+    first rather than splitting (its line is read from its records in the ring)."""
+    deck = bytes((7 * d + 3) % 106 for d in range(106))
+    whole = _deal_line(MatchLog(line_room=LINE_CAPACITY), deck)
+    log = MatchLog(_SMALLEST, line_room=LINE_CAPACITY)
+    lines = []
+    log.sink = lambda line: lines.append(line.decode())
+    for _ in range(_SMALLEST - 2):
+        log.put_flip(0, 0, 0)
+    lines.clear()
+    log.put_deal(1, len(deck), [deck[k : k + 13] for k in range(0, len(deck), 13)])
+    assert len(lines) == _SMALLEST - 2  # the flips went out first
     log.drain(lines.append)
-    assert sum('"ev":"penalty"' in line for line in lines) == 37
+    assert lines[-1] == whole[0]
 
 
 def _deal_line(log, deck):

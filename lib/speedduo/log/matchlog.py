@@ -100,18 +100,15 @@ KEY_CLEARED = const(254)  # ... "the queue was cleared here" (a loss's window en
 REJECT_WHY = (b"", b"late", b"invalid", b"locked", b"joker_last")
 END_WHY = (b"", b"out", b"dead_stall", b"photo_finish", b"claim", b"abandoned")  # by END_*
 
-# The ring holds what may wait and what one loop pass adds. Records wait a pass only after
-# a redraw and only while fewer than LOG_PATIENCE wait (may_wait; app.App.step), so a pass
-# starts with at most LOG_PATIENCE - 1. A pass adds: a record for every key event it
-# reads (at most keybatch.BATCH, 64) and a loss's two marks; for every press it applies
-# (at most 37 of 64 events: a key's presses and releases take turns, 10 slot keys) a
-# refusal and its R16 penalty, or a play and the stall or hand end it brings; and what
-# the match's clock brings on (stalls and flips, a hand's end, a deal of 5 records).
-# PASS_ROOM is the room the ring of 256 with a patience of 64 left a pass (256 - 63):
-# tests/test_matchlog_ring.py plays a pass of 64 key events after LOG_PATIENCE - 1.
+# The ring holds what waits for the loop's drain: a pass drains it (app.App.step), or after a
+# redraw lets fewer than LOG_PATIENCE wait a pass (may_wait). A pass that records more than
+# the ring holds (a burst of key events, a chain of stalls) does not stop the game: the ring
+# spills (``_spill``), its observer sees the waiting records and they go out to ``sink``
+# (the board's log port) at once, as the pass's drain would have sent them, line for line
+# (tests/test_matchlog_ring.py). An event's records go in together (``_room``): the deal
+# line is read from its CARDS records where they wait.
 LOG_PATIENCE = const(8)  # records that may wait a pass after a redraw (may_wait)
-PASS_ROOM = const(193)  # records one loop pass may add to what waits
-RING_RECORDS = const(200)  # LOG_PATIENCE - 1 + PASS_ROOM: 3,200 bytes
+RING_RECORDS = const(32)  # 512 bytes: more than LOG_PATIENCE and than any event's records
 # a line's room, the log port's tab, seq and newline included (logport.py): the longest
 # line is a deal with the most key text waiting (400 bytes and the key fields); a deal of
 # one deck takes 348 bytes with a 10-digit hand number, so 796 in all, and one of two
@@ -153,19 +150,38 @@ class MatchLog:
         self.keys_total = -1  # key events formatted so far; -1: no KeyRecorder, no key fields
         self._keys = bytearray(KEYS_CAPACITY)  # formatted key entries waiting for the next line
         self._keys[:] = b""  # empty; the capacity stays
+        self.sink = None  # type: Any  # where a full ring's lines go at once (App: the log port)
+        self.observer = None  # type: Any  # who sees them first (App: the screens and the sound)
+        self.spills = 0  # passes that logged more than the ring holds (the profiler says how many)
 
     # ---- recording, on the hot path: one struct.pack_into per record ----
 
     def _put(self, kind, p, slot, card, pile, why, extra, t, u) -> int:
-        """Record one event at the ring's tail (the writers below; raises when the ring is
-        full); returns the record's byte offset. Allocation-free; the caller drains often."""
+        """Record one event at the ring's tail (the writers below; a full ring spills
+        first); returns the record's byte offset. Allocation-free; the caller drains often."""
         if self._count >= self._capacity:
-            raise RuntimeError("match log ring is full: drain it every loop pass")
+            self._spill()
         w = self._tail
         self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
         self._count += 1
         pack_into("<BBBBBBBBii", self._ring, w, kind, p, slot, card, pile, why, extra, 0, t, u)
         return w
+
+    def _room(self, n: int) -> None:
+        """Room for an event's ``n`` records, written together (a deal, a redeal)."""
+        if self._count + n > self._capacity:
+            self._spill()
+
+    def _spill(self) -> None:
+        """The ring is full: its observer sees the waiting records and they go out to
+        ``sink`` now (drained later, they would be the same lines). Without a sink (a host
+        that drains by hand) a full ring raises."""
+        if self.sink is None:
+            raise RuntimeError("match log ring is full: drain it every loop pass")
+        self.spills += 1
+        if self.observer is not None:
+            self.observe(self.observer)
+        self.drain_into(self.sink)
 
     def discard(self) -> None:
         """Drop every waiting record unformatted (benchmarks of the rules core alone)."""
@@ -320,6 +336,7 @@ class MatchLog:
         """A deal: its record (the deck's ``size`` in byte 3), then the shuffled deck
         (cards.DEAL_* says who got what). ``deck_chunks``: views of up to 13 cards
         each, in deck order; each becomes one CARDS record by one slice copy."""
+        self._room(1 + len(deck_chunks))
         self._put(EV_DEAL, 0, 0, size, 0, 0, 0, 0, hand_no)
         ring = self._ring
         last = len(deck_chunks) - 1
@@ -420,6 +437,13 @@ class MatchLog:
         """R10/V7: new side piles: the record, then each pile's cards, top first, in CARDS
         records of up to 13 (player p's pile is ``side[p * cap :]``, ``side_n[p]`` cards,
         top last; an empty pile is one empty record)."""
+        self._room(
+            1
+            + (side_n[0] + _CARDS_PER_RECORD - 1) // _CARDS_PER_RECORD
+            + (side_n[1] + _CARDS_PER_RECORD - 1) // _CARDS_PER_RECORD
+            + (not side_n[0])
+            + (not side_n[1])
+        )
         self._put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
         ring = self._ring
         for p in range(2):
@@ -501,7 +525,7 @@ class MatchLog:
     def put_play(self, t, p, slot, card, pile, tie, drawn) -> None:
         """An accepted play and, when ``drawn`` is not NO_CARD, its R7 refill: one record."""
         if self._count >= self._capacity:  # _put, inlined: this is every play's record
-            raise RuntimeError("match log ring is full: drain it every loop pass")
+            self._spill()
         w = self._tail
         self._tail = w + _RECORD if w + _RECORD < len(self._ring) else 0
         self._count += 1

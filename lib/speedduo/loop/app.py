@@ -71,6 +71,10 @@ class App:
         recorder = KeyRecorder(events, log, start_ticks, match)
         arbiter = Arbiter(recorder, match, start_ticks, event, micro)
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
+        # a pass that records more than the ring holds: its lines go out at once, seen first
+        log.sink = send_line
+        if screens is not None or sound is not None:
+            log.observer = self._on_event
 
     def _start(self, ticks_ms, log, match, arbiter, send_line, screens, opponent, sound):
         """What every game's loop holds; the log's first line goes out."""

@@ -5,7 +5,7 @@ Console lines, read by ``python -m host_sim device --report`` (docs/device.md)::
     speedduo-profile boot free=N      gc.mem_free() when code.py starts
     speedduo-profile import free=N    after every module is imported, collected
     speedduo-profile match live_min=N alloc=N presses=N steps=N gcs=N
-                           link_polls=N link_alloc=N link_ms_max=N    (one line)
+                           link_polls=N link_alloc=N link_ms_max=N spills=N    (one line)
     speedduo-profile alloc steps=N bytes=N    (the first 8 windows that allocated)
 
 ``live_min`` is the lowest ``gc.mem_free()`` right after a collection, one at
@@ -19,7 +19,8 @@ measured on its own, and every other pass only feeds the watchdog
 nothing the host sends is read in a pass that is not measured apart:
 ``link_polls`` of them, ``link_alloc`` bytes (answering may allocate; a key press
 may not), not in ``alloc``, and the longest (``link_ms_max``, ms the loop stood
-still for it).
+still for it). ``spills``: the passes whose records did not fit classic Speed's log ring
+and went out early (matchlog.py; the other games' logs: 0).
 The onboard LED pin is high for the whole of each ``App.step()``, so the
 emulator (or a logic analyser) times every step to the microsecond.
 """
@@ -106,7 +107,7 @@ class Profiler:
             live_min = free
         print(
             "speedduo-profile match live_min=%d alloc=%d presses=%d steps=%d gcs=%d"
-            " link_polls=%d link_alloc=%d link_ms_max=%d"
+            " link_polls=%d link_alloc=%d link_ms_max=%d spills=%d"
             % (
                 live_min,
                 self.alloc,
@@ -116,6 +117,7 @@ class Profiler:
                 self.link_polls,
                 self.link_alloc,
                 self.link_ms_max,
+                getattr(app.log, "spills", 0),  # classic Speed's ring (matchlog._spill)
             )
         )
 
