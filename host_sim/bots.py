@@ -15,9 +15,16 @@ their key events straight into the keypad queue, on its millisecond clock.
 """
 
 from speedduo.loop.game_opponent import GameBot  # noqa: F401  (the other games' bots: runner.py)
-from speedduo.loop.opponent import CLAIM, NOTHING, SETTLE_MS, Brain, level_number
+from speedduo.loop.opponent import CLAIM, LEVEL_NAMES, NOTHING, SETTLE_MS, Brain
 
 SETTLE_US = SETTLE_MS * 1000
+
+
+def level_number(name):
+    """A level's number from its name (``LEVEL_NAMES``); ValueError for any other."""
+    if name not in LEVEL_NAMES:
+        raise ValueError("unknown opponent level %r (%s)" % (name, ", ".join(LEVEL_NAMES)))
+    return LEVEL_NAMES.index(name)
 
 
 class Bot:

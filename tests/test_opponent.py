@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from bots import level_number
 from conftest import ROOT, EventQueue, lay_out, new_hand, run_cli
 from speedduo.display.menu import OPPONENT, Menu
 from speedduo.game.rng import Rng
@@ -23,7 +24,6 @@ from speedduo.loop.opponent import (
     Brain,
     KeyEvent,
     Opponent,
-    level_number,
 )
 from speedduo.loop.settings import Settings
 

@@ -28,7 +28,10 @@ presses) and ``show_menu`` are the app's.
 
 The parts every game draws the same way (menus, slots, counts, the centre's words)
 are ``base_view.View``'s, the pile tops ``piles.py``'s: the board loads this module
-(and ``piles``, ``seat``) for a classic Speed match only and forgets it after.
+(and ``piles``) for a classic Speed match only and forgets it after. It reads what its
+player may see (``game.seat.Seat``'s answers: own hand slots, both pile tops, the aim,
+cards left, a lock-out) straight from the ``core.Hand`` each update is given, so it holds
+no hand between matches and the board loads no ``seat`` for it.
 """
 
 from micropython import const  # on the host, Blinka provides this module
@@ -36,6 +39,7 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.display.base_view import FONT, INDEX, View
 from speedduo.display.piles import draw_count, draw_piles, places
 from speedduo.display.ssd1306 import PRIVATE, WIDTH
+from speedduo.game.cards import HAND_SLOTS
 from speedduo.game.codes import (  # not matchlog: the menu and the other games do without it
     COUNTDOWN,
     END_CLAIM,
@@ -49,7 +53,6 @@ from speedduo.game.codes import (  # not matchlog: the menu and the other games 
     NULL_PLAYER,
     RESULT,
 )
-from speedduo.game.seat import Seat
 
 # base_view's numbers, as consts of this module (folded: no name on the heap)
 _BACK = const(254)
@@ -81,19 +84,11 @@ class PlayerView(View):
         self._redealt = False  # the flip on show came with a redeal (R10)
         self._redeal_t = -1
         self._flip_until = 0
-        # this player's Seat, made here (not during play: making one allocates) and
-        # pointed at each match's hand when its first update comes
-        self._seat = Seat(None, player)
         self._places = places(panel)  # where the pile tops are copied (piles.py)
         View.__init__(self, panel, player)
 
     _draw_piles = draw_piles  # the pile tops (piles.py), shared with Spit
     _draw_count = draw_count
-
-    def release(self):
-        """Let go of the last match's hand (and, through it, its log): the match's memory
-        goes back to the heap before the next one is built (the next update re-points)."""
-        self._seat.hand = None
 
     # ---- the app's moments ----
 
@@ -131,15 +126,12 @@ class PlayerView(View):
         if not self._game_screen(match):
             return False
         dealt = match.phase != COUNTDOWN
-        seat = self._seat
-        if seat.hand is not hand:  # a new match: the same seat at its table
-            seat.hand = hand
         if dealt and hand.hand_no != self._hand_no:
             self._hand_no = hand.hand_no
             self._flip_until = 0
             self._flash_until = 0
         if dealt:  # pile tops (shared), the target pile inverted (this player's aim)
-            self._draw_piles(seat.top(0), seat.top(1), seat.target())
+            self._draw_piles(hand.top(0), hand.top(1), hand.target[self.player])
         else:
             self._draw_piles(_BACK, _BACK, _UNKNOWN)
         return True
@@ -147,17 +139,18 @@ class PlayerView(View):
     def update_private(self, hand, match):
         """This player's own part: hand slots, cards left, score."""
         p = self.player
-        seat = self._seat
+        cards = hand.hand  # player p's slots from p * HAND_SLOTS on (Seat.card)
+        base = p * HAND_SLOTS
         dealt = match.phase != COUNTDOWN
         for s in range(5):
-            card = seat.card(s) if dealt else _BACK
+            card = cards[base + s] if dealt else _BACK
             if card != self._slots[s]:
                 self._slots[s] = card
                 # (private, after the piles: the per-byte diff keeps the bytes sent down)
                 self._draw_card(card, _SLOT_X0 + s * _SLOT_DX, 6, PRIVATE, False)
         if dealt:
-            self._count(0, seat.cards_left(), 24)  # after "YOU "
-            self._count(1, seat.opponent_cards_left(), 116)  # after "THEM "
+            self._count(0, hand.cards_left(p), 24)  # after "YOU "
+            self._count(1, hand.cards_left(1 - p), 116)  # after "THEM "
         self._score(match.wins[p], match.wins[1 - p])
 
     def _score(self, mine, theirs):
@@ -200,9 +193,9 @@ class PlayerView(View):
             arg = (left * _STALL_STEPS + total - 1) // total if total else 0
         elif now < self._flash_until:
             msg = self._flash
-        elif self._seat.locked_until() > t:
+        elif hand.locked_until[p] > t:  # R16
             msg = _M_LOCKOUT
-            arg = (self._seat.locked_until() - t + 999) // 1000
+            arg = (hand.locked_until[p] - t + 999) // 1000
         if msg == self._msg and arg == self._arg:
             return
         old = self._msg

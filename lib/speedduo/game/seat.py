@@ -1,9 +1,12 @@
 """A read-only view of one hand for one player: what that player may see and do.
 
-The screens draw from it, the bots decide from it, tests read positions through
-it. It holds no state of its own and changes nothing: every answer is read from
-the ``core.Hand`` when asked, so one ``Seat`` made at the start of a match stays
-right for every hand of it. Reading allocates nothing.
+Each answer is one ``core.Hand`` reading (what that player sees): the simulator and
+tests read positions through it; on the board the classic view (``view.PlayerView``)
+and the opponent's brain (``opponent.Brain``) make those same readings on the hand
+they are given, so the board loads no ``Seat`` (a module and an object less on a
+match's heap, docs/device.md). It holds no state of its own and changes nothing:
+every answer is read from the ``core.Hand`` when asked, so one ``Seat`` made at the
+start of a match stays right for every hand of it. Reading allocates nothing.
 """
 
 from speedduo.game.cards import HAND_SLOTS

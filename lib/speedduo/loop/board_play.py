@@ -26,7 +26,7 @@ CLASSIC_MODULES = (
     "game.match",
 )
 # its screens (the menu's: base_view); Spit's piles too (forget_match forgets them all)
-CLASSIC_VIEW = ("game.seat", "display.large_ranks", "display.piles", "display.view")
+CLASSIC_VIEW = ("display.large_ranks", "display.piles", "display.view")
 LOOP_MODULES = ("loop.keybatch", "loop.arbiter", "loop.app")
 MATCH_MODULES = CLASSIC_MODULES + CLASSIC_VIEW + LOOP_MODULES + ("loop.opponent",)
 # (game_app.MODULES: the other games' own)

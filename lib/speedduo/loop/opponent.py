@@ -33,7 +33,6 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.game.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, PLAYING
 from speedduo.game.rng import Rng
-from speedduo.game.seat import Seat
 from speedduo.game.ticks import ticks_add, ticks_diff
 from speedduo.loop.arbiter import REBOUNCE_MS
 
@@ -53,14 +52,6 @@ SETTLE_MS = REBOUNCE_MS + 5  # after the release: past the arbiter's re-bounce g
 CLAIM = const(5)  # a choice: press L and R together (V5)
 NOTHING = const(-1)
 _PLAN = const(4)  # key events one plan makes at most: L and R down, L and R up
-
-
-def level_number(name):
-    """A level's number from its name (``LEVEL_NAMES``); ValueError for any other."""
-    for level in range(len(LEVEL_NAMES)):
-        if LEVEL_NAMES[level] == name:
-            return level
-    raise ValueError("unknown opponent level %r (%s)" % (name, ", ".join(LEVEL_NAMES)))
 
 
 def hold_ms(rng) -> int:
@@ -83,17 +74,15 @@ class Brain:
         self.level = level
         self.rng = rng
         self.claim_mode = claim_mode  # 0 off, 1 simple, 2 race (V5)
-        # what this player sees (made now: making one during play would allocate)
-        self.seat = Seat(None, player)
 
     def choose(self, hand) -> int:
-        """What to press on this table: a hand slot 0-4, CLAIM, or NOTHING (no card fits)."""
-        seat = self.seat
-        if seat.hand is not hand:
-            seat.hand = hand  # a new match's table
-        if self.claim_mode and (seat.is_out() or (self.claim_mode == 2 and seat.opponent_is_out())):
+        """What to press on this table: a hand slot 0-4, CLAIM, or NOTHING (no card fits).
+        It sees what its player sees: its own hand slots, both pile tops, who is out."""
+        p = self.player
+        claim = self.claim_mode
+        if claim and (hand.is_out(p) or (claim == 2 and hand.is_out(1 - p))):
             return CLAIM  # V5
-        mask = seat.playable_mask()  # bit s: slot s's card may be played (R5)
+        mask = hand.playable_mask(p)  # bit s: slot s's card may be played (R5)
         if not mask:
             return NOTHING
         playable = 0
