@@ -132,11 +132,11 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     while True:
         try:
             # the menu until PLAY; then its code leaves the heap for the match (menu_loop,
-            # menu and the games' registry, loaded again for the next menu)
+            # menu, the games' registry and the rules' checks, loaded again when needed)
             play_ticks = _menu().choose_for(
                 choices, keys, screens, link, feed, host_stats.stats, sound, idle_off_ms
             )
-            for name in ("loop.menu_loop", "display.menu", "games"):
+            for name in ("loop.menu_loop", "display.menu", "games", "game.rule_check"):
                 unload(name)
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first

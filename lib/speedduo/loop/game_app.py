@@ -116,6 +116,7 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
     for name, _ in OPTIONS[game]:
         if hasattr(rules, name):
             game_rules.set(name, getattr(rules, name))
+    unload("game.rule_check")  # (the rules' checks: not held through the match)
     gc.collect()
     core = core_class(game)(game_rules)  # the registry's (games.py)
     gc.collect()
