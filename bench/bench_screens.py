@@ -38,7 +38,7 @@ def _mpy_part(root):
     sys.path.insert(0, root + "/lib")
     gc.collect()
     free0 = gc.mem_free()
-    from speedduo.display import glyphs, screens, ssd1306, view  # noqa: F401
+    from speedduo.display import glyphs, screens, screens_setup, ssd1306, view  # noqa: F401
 
     gc.collect()
     free1 = gc.mem_free()
@@ -50,10 +50,10 @@ def _mpy_part(root):
     b1 = NullBus()
     gc.collect()
     free2 = gc.mem_free()
-    s = screens.Screens.build(b0, b1)
+    s = screens_setup.build(b0, b1)
     gc.collect()
     free3 = gc.mem_free()
-    s.start()
+    screens_setup.start(s)
     m = Match(11, Rules(), 3, MatchLog())
     m.pressed(0)
     m.advance(3000)
@@ -80,7 +80,7 @@ def _mpy_part(root):
         if h.over:
             break
     print("micropython heap: modules (code + glyph bytes) %d B" % (free0 - free1))
-    print("micropython heap: Screens.build (2 panels + 2 views) %d B" % (free2 - free3))
+    print("micropython heap: screens_setup.build (2 panels + 2 views) %d B" % (free2 - free3))
     print("micropython heap: after start + first full refresh %d B" % (free2 - free4))
     if n:
         print("micropython render per play (host VM): %.1f us over %d plays" % (total / n, n))
@@ -92,7 +92,7 @@ def _cpython_part():
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sys.path[:0] = [root, os.path.join(root, "lib"), os.path.join(root, "host_sim")]
-    from speedduo.display.screens import Screens
+    from speedduo.display import screens_setup
     from speedduo.game.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
     from speedduo.game.rules import Rules
     from speedduo.log.matchlog import MatchLog
@@ -107,9 +107,9 @@ def _cpython_part():
         )
         for b in buses:
             b.log = log
-        screens = Screens.build(buses[0], buses[1])
+        screens = screens_setup.build(buses[0], buses[1])
         screens.interleave = interleave
-        screens.start()
+        screens_setup.start(screens)
         match = Match(seed, Rules(), 3, MatchLog())
         match.pressed(0)
         return screens, match, buses, log, clock

@@ -26,7 +26,7 @@ __all__ = ["emulators_of", "save_screens", "sim_screens"]
 
 def sim_screens(frequency=400000, log=None, rotations=(0, 180)):
     """Two emulated panels on two fake buses and a started ``Screens`` driving them."""
-    from speedduo.display.screens import Screens
+    from speedduo.display import screens_setup
 
     emulators = (
         SSD1306Emulator(mounted_rotation=rotations[0], name="p0"),
@@ -36,8 +36,8 @@ def sim_screens(frequency=400000, log=None, rotations=(0, 180)):
         FakeI2C({0x3C: emulators[0]}, frequency=frequency),
         FakeI2C({0x3C: emulators[1]}, frequency=frequency),
     )
-    screens = Screens.build(buses[0], buses[1], rotations=rotations, log=log)
-    screens.start()
+    screens = screens_setup.build(buses[0], buses[1], rotations=rotations, log=log)
+    screens_setup.start(screens)
     return screens, emulators
 
 

@@ -39,7 +39,9 @@ class Table:
 
         panels = (Panel(self.buses[0], rotation=0), Panel(self.buses[1], rotation=180))
         self.screens = Screens(panels, make_views(game, panels))
-        self.screens.start()
+        from speedduo.display.screens_setup import start
+
+        start(self.screens)
         self.events = []  # (ev, fields) of every line logged, as the views got them
         self.session.log.notes_on = True  # the views hear the log's notes, as on the board
         self.now = 0

@@ -214,7 +214,9 @@ def run(game, seed):
     match = session.match
     panels = (Panel(Bus()), Panel(Bus(), rotation=180))
     screens = Screens(panels, (View(panels[0], 0), View(panels[1], 1)))
-    screens.start()
+    from speedduo.display.screens_setup import start
+
+    start(screens)
     counts = [0, 0]
     session.log.notes_on = True  # the views hear the log's notes, as on the board
     tell = screens.event  # (made once: making a bound method allocates)

@@ -15,8 +15,7 @@ import sys
 
 import pytest
 from PIL import Image
-from speedduo.display import base_view, glyphs, large_ranks, piles, view
-from speedduo.display.screens import Screens
+from speedduo.display import base_view, glyphs, large_ranks, piles, screens_setup, view
 from speedduo.display.ssd1306 import PRIVATE, ROW, SHARED, Panel
 from speedduo.game.match import COUNTDOWN, OVER, PLAYING, RESULT, Match
 from speedduo.game.rules import Rules
@@ -45,9 +44,9 @@ class Game:
             for i, e in enumerate(self.emulators)
         )
         self.messages = []
-        self.screens = Screens.build(self.buses[0], self.buses[1], log=self.messages.append)
+        self.screens = screens_setup.build(self.buses[0], self.buses[1], log=self.messages.append)
         self.screens.interleave = interleave
-        self.screens.start()
+        screens_setup.start(self.screens)
         self.match = Match(seed, Rules(**rules), 3, MatchLog())
         self.match.pressed(0)
         self.now = 0
@@ -514,8 +513,8 @@ def test_panel_missing_at_start_is_picked_up_later():
     bus1 = FakeI2C({0x3C: emu1})
     bus1.unplug(0x3C)
     messages = []
-    screens = Screens.build(bus0, bus1, log=messages.append)
-    screens.start()
+    screens = screens_setup.build(bus0, bus1, log=messages.append)
+    screens_setup.start(screens)
     assert not screens.panels[1].online and messages
     bus1.replug(0x3C)
     m = Match(3, Rules(), 3, MatchLog())
@@ -635,7 +634,7 @@ import gc, micropython
 from speedduo.game.rules import Rules
 from speedduo.log.matchlog import MatchLog
 from speedduo.game.match import Match
-from speedduo.display.screens import Screens
+from speedduo.display import screens_setup
 
 class Bus:
     def __init__(self): self.n = 0
@@ -644,8 +643,8 @@ class Bus:
     def writeto(self, address, buf, start=0, end=None): self.n += end - start
 
 b0 = Bus(); b1 = Bus()
-screens = Screens.build(b0, b1)
-screens.start()
+screens = screens_setup.build(b0, b1)
+screens_setup.start(screens)
 m = Match(11, Rules(), 3, MatchLog())
 m.pressed(0)
 m.advance(3000)
@@ -735,7 +734,7 @@ def test_the_board_screens_show_a_matchs_views_then_make_their_own_again():
     """Screens built with a view class (the board: base_view.View) let their own views go
     while a match's show (Screens.play) and make new ones at the match's end (release)."""
     buses = [FakeI2C({0x3C: SSD1306Emulator(r)}) for r in (0, 180)]
-    screens = Screens.build(buses[0], buses[1], view=base_view.View)
+    screens = screens_setup.build(buses[0], buses[1], view=base_view.View)
     menu_views = screens.views
     assert [type(v) for v in menu_views] == [base_view.View] * 2
     match_views = (view.PlayerView(screens.panels[0], 0), view.PlayerView(screens.panels[1], 1))
@@ -749,7 +748,7 @@ def test_the_board_screens_show_a_matchs_views_then_make_their_own_again():
 
 def test_the_simulators_screens_keep_their_classic_views_across_matches():
     buses = [FakeI2C({0x3C: SSD1306Emulator(r)}) for r in (0, 180)]
-    screens = Screens.build(buses[0], buses[1])
+    screens = screens_setup.build(buses[0], buses[1])
     own = screens.views
     assert [type(v) for v in own] == [view.PlayerView] * 2
     screens.play((base_view.View(screens.panels[0], 0), base_view.View(screens.panels[1], 1)))

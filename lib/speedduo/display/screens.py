@@ -24,6 +24,8 @@ Counters for tests and benchmarks: ``panels[i].bytes_sent`` /
 ``transfers``, ``first_served`` (the panel served first in the last shared
 update, -1 before any), ``first_counts`` (how often each panel went first).
 
+``screens_setup.py`` puts them on two buses and starts the panels (power-on only).
+
 The views: classic Speed's (``view.PlayerView``) unless others are given; the board
 gives ``base_view.View`` (menus and notices) and a match shows its own game's views
 (``play``) until ``release``, so classic Speed's drawing is loaded for its match only.
@@ -33,7 +35,7 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.display.ssd1306 import ADDRESS, PRIVATE, SHARED, Panel
+from speedduo.display.ssd1306 import PRIVATE, SHARED
 
 _NO_PANEL = const(-1)
 
@@ -58,32 +60,6 @@ class Screens:
         self.shared_updates = 0
         for panel in panels:
             panel.on_fault = self._fault
-
-    @classmethod
-    def build(
-        cls, i2c0, i2c1, address=ADDRESS, rotations=(0, 180), retry_ms=1000, log=None, view=None
-    ):
-        """Panels on two busio.I2C buses (Player 1 on i2c0), each view upright for its
-        player; ``view``: the views' class (None: classic Speed's)."""
-        panels = (
-            Panel(i2c0, address, rotations[0], retry_ms=retry_ms),
-            Panel(i2c1, address, rotations[1], retry_ms=retry_ms),
-        )
-        views = None if view is None else (view(panels[0], 0), view(panels[1], 1))
-        screens = cls(panels, views, log=log)
-        screens._view = view
-        return screens
-
-    def start(self):
-        """Initialise both panels (a missing one is retried by refresh) and blank them."""
-        for i in range(2):
-            panel = self.panels[i]
-            panel.init()
-            if not panel.online and self.log is not None:
-                self.log("P%d screen: no answer at start (errno %d)" % (i + 1, panel.last_errno))
-        for panel in self.panels:
-            panel.clear(PRIVATE)
-            panel.flush()
 
     def _fault(self, panel, errno):
         if self.log is not None:

@@ -38,7 +38,7 @@ class PanelBus:
 
     @property
     def panel(self):
-        """The Panel to hand the bus to (given once it is made: ``Screens.build``)."""
+        """The Panel to hand the bus to (given once it is made: ``screens_setup.build``)."""
         return self._panel
 
     @panel.setter

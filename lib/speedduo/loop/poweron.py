@@ -11,9 +11,9 @@ import sys
 import board
 import supervisor
 
+from speedduo.display import screens_setup
 from speedduo.display.base_view import View
 from speedduo.display.menu import LINE_CHARS, Menu
-from speedduo.display.screens import Screens
 from speedduo.host.link import Link
 from speedduo.host.logport import LogPort
 from speedduo.loader import load, unload
@@ -116,7 +116,7 @@ def start(os, free_at_boot, keys, testing):
         for i in range(2)
     )
     # the menu's views: each match shows its own game's on top (board_play, game_app)
-    screens = Screens.build(
+    screens = screens_setup.build(
         buses[0],
         buses[1],
         address=pins.PANEL_ADDRESS[0],
@@ -131,7 +131,8 @@ def start(os, free_at_boot, keys, testing):
     # a bus open now went to its panel: only a panel still unplugged keeps its PanelBus
     # (and, through it, the class's code) once power-on is over
     unload("loop.panel_bus")
-    screens.start()
+    screens_setup.start(screens)
+    unload("display.screens_setup")  # (power-on's: screens.py keeps what plays)
     log_port = LogPort(data_port())
     menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume, settings.game)
     sound = piezo(settings.volume)
