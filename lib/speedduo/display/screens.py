@@ -43,7 +43,7 @@ _NO_PANEL = const(-1)
 class Screens:
     """The two panels (Player 1 on index 0) and the two player views."""
 
-    def __init__(self, panels, views=None, log=None, interleave=True):
+    def __init__(self, panels, views=None, log=None, interleave=True, view=None):
         self.panels = panels
         if views is None:  # classic Speed's (the simulator's, the tests'); the board's: View
             from speedduo.display.view import PlayerView
@@ -51,7 +51,7 @@ class Screens:
             views = (PlayerView(panels[0], 0), PlayerView(panels[1], 1))
         self.views = views
         self._own = views  # shown again after a match (release)
-        self._view = None  # their class, when they may be made again (build's ``view``)
+        self._view = view  # their class, when they may be made again (screens_setup.build's)
         self.log = log
         self.interleave = interleave
         self._next_first = 0

@@ -18,9 +18,7 @@ def build(i2c0, i2c1, address=ADDRESS, rotations=(0, 180), retry_ms=1000, log=No
         Panel(i2c1, address, rotations[1], retry_ms=retry_ms),
     )
     views = None if view is None else (view(panels[0], 0), view(panels[1], 1))
-    screens = Screens(panels, views, log=log)
-    screens._view = view
-    return screens
+    return Screens(panels, views, log=log, view=view)
 
 
 def start(screens):

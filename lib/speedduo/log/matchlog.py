@@ -437,12 +437,11 @@ class MatchLog:
         """R10/V7: new side piles: the record, then each pile's cards, top first, in CARDS
         records of up to 13 (player p's pile is ``side[p * cap :]``, ``side_n[p]`` cards,
         top last; an empty pile is one empty record)."""
+        last = _CARDS_PER_RECORD - 1  # each pile's records: its cards 13 a record, or one empty
         self._room(
             1
-            + (side_n[0] + _CARDS_PER_RECORD - 1) // _CARDS_PER_RECORD
-            + (side_n[1] + _CARDS_PER_RECORD - 1) // _CARDS_PER_RECORD
-            + (not side_n[0])
-            + (not side_n[1])
+            + ((side_n[0] + last) // _CARDS_PER_RECORD or 1)
+            + ((side_n[1] + last) // _CARDS_PER_RECORD or 1)
         )
         self._put(EV_REDEAL, 0, 0, 0, 0, 0, 0, t, 0)
         ring = self._ring
