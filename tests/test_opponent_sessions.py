@@ -33,18 +33,22 @@ def random_session(path, seed, seconds):
     path.write_text("\n".join(lines) + "\n")
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize(
+    "level,keys",
+    [("easy", "pio"), ("medium", "pio"), ("hard", "pio"), ("hard", "keypad")],
+)
 @pytest.mark.parametrize("game", ["speed", "spit", "california"])
-def test_a_random_session_against_the_opponent_writes_a_log_that_replays(tmp_path, game, level):
+def test_a_random_session_against_the_opponent_writes_a_log_that_replays(
+    tmp_path, game, level, keys
+):
     for seed in SEEDS:
         script, log = tmp_path / f"s{seed}.txt", tmp_path / f"m{seed}.jsonl"
         random_session(script, seed * 31 + len(game), SESSION_S)
         run_cli(
             "board", "--game", game, "--opponent", level, "--seed", str(seed),
-            "--idle-ms", "3000", "--script", str(script), "--log", str(log),
+            "--idle-ms", "3000", "--script", str(script), "--log", str(log), "--keys", keys,
         )  # fmt: skip
-        text = log.read_text()
-        assert '"stamped_by":"pio"' in text
+        assert ('"keys_us"' in log.read_text()) == (keys == "pio")  # µs or ms key record
         replay = run_cli("replay", str(log), check=False)
         assert replay.returncode == 0, replay.stdout + replay.stderr
 
