@@ -654,11 +654,14 @@ class PixelWrites:
                 if before != emulator.gddram:
                     self.writes[bus].append((t["t1"], before, bytes(emulator.gddram)))
 
-    def first_change(self, bus, region, at_us):
-        """t1 (µs) of the first write to panel ``bus`` at or after ``at_us`` that changed
-        ``region`` (x0, x1, y0, y1); None when none did."""
+    def first_change(self, bus, region, at_us, until_us=None):
+        """t1 (µs) of the first write to panel ``bus`` at or after ``at_us`` (and before
+        ``until_us``, when given) that changed ``region`` (x0, x1, y0, y1); None when none
+        did."""
         offsets = _region_bytes(self.emulators[bus], region)
         for t1, before, after in self.writes[bus]:
+            if until_us is not None and t1 >= until_us:
+                return None
             if t1 >= at_us and any(before[i] != after[i] for i in offsets):
                 return t1
         return None
@@ -725,12 +728,20 @@ def play_presses(lines, script):
 
 def press_to_pixel(presses, writes):
     """[(latency_us, skew_us)] per accepted play: to the later panel's write of that play's
-    own pile, and the gap between the two panels' (``writes``: a PixelWrites)."""
+    own pile, and the gap between the two panels' (``writes``: a PixelWrites). A play
+    is looked for until the next play on the same pile: one that changed no pixel there
+    (a card drawn as the one it covered: California's places show ranks) is left out,
+    and one that only one panel showed gives the skew to that next play."""
     out = []
-    for press_us, regions in presses:
-        finishes = [writes.first_change(bus, regions[bus], press_us) for bus in (0, 1)]
-        if any(f is None for f in finishes):
+    for i, (press_us, regions) in enumerate(presses):
+        until = next((t for t, r in presses[i + 1 :] if r == regions), None)
+        finishes = [writes.first_change(bus, regions[bus], press_us, until) for bus in (0, 1)]
+        if finishes == [None, None]:
             continue
+        if None in finishes:
+            if until is None:
+                continue  # the match's last play on that pile: nothing to measure it by
+            finishes = [until if f is None else f for f in finishes]
         out.append((max(finishes) - press_us, max(finishes) - min(finishes)))
     return out
 

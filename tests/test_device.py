@@ -151,8 +151,9 @@ class _Writes:
     def __init__(self, changes):
         self.changes = changes
 
-    def first_change(self, bus, region, at_us):
-        return next((t for t, r in self.changes[bus] if r == region and t >= at_us), None)
+    def first_change(self, bus, region, at_us, until_us=None):
+        late = until_us if until_us is not None else 1 << 62
+        return next((t for t, r in self.changes[bus] if r == region and at_us <= t < late), None)
 
 
 def test_press_to_pixel_waits_for_each_panels_write_of_the_plays_own_pile():
@@ -161,6 +162,10 @@ def test_press_to_pixel_waits_for_each_panels_write_of_the_plays_own_pile():
     pile0, pile1 = (9, 40, 8, 40), (89, 120, 8, 40)
     writes = _Writes([[(3510000, pile1), (3520000, pile0)], [(3522000, pile0)]])
     presses = [(3500000, (pile0, pile0))]
+    assert device_run.press_to_pixel(presses, writes) == [(22000, 2000)]
+    # a play that changed no pixel of its pile is left out: the next play's write is not its
+    presses = [(3400000, (pile0, pile0)), (3500000, (pile0, pile0))]
+    writes = _Writes([[(3520000, pile0)], [(3522000, pile0)]])
     assert device_run.press_to_pixel(presses, writes) == [(22000, 2000)]
 
 
