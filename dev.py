@@ -8,6 +8,8 @@
     python3 dev.py run ARGS  # set up, then `python -m host_sim ARGS`
     python3 dev.py deploy    # the game onto the board's CIRCUITPY drive (found by itself)
     python3 dev.py bundle    # speedduo-bundle.zip: the drive's files, to copy by hand
+    python3 dev.py firmware [--kit DIR]   # build/speedduo-<version>.uf2: the game frozen into
+                             # CircuitPython (docs/firmware.md; needs a kit or a checkout)
 
 Only Python 3.11 and pip are needed: the venv is made in .venv and filled from
 the pinned requirements.txt; it is refreshed when requirements.txt changes.
@@ -91,14 +93,17 @@ def setup_node() -> None:
 def main(argv: list) -> int:
     command = argv[0] if argv else "play"
     rest = argv[1:]
-    if command not in ("setup", "play", "test", "run", "deploy", "bundle"):
+    if command not in ("setup", "play", "test", "run", "deploy", "bundle", "firmware"):
         print(
-            f"dev.py: unknown command {command!r} (setup, play, test, run, deploy, bundle)",
+            f"dev.py: unknown command {command!r} "
+            "(setup, play, test, run, deploy, bundle, firmware)",
             file=sys.stderr,
         )
         return 2
     if command == "bundle":  # standard library only: no venv needed
         return subprocess.call([sys.executable, os.path.join(ROOT, "firmware", "bundle.py"), *rest])
+    if command == "firmware":  # standard library only: the build makes its own venv
+        return subprocess.call([sys.executable, os.path.join(ROOT, "firmware", "build_uf2.py"), *rest])
     setup()
     setup_node()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))

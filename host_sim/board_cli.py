@@ -224,7 +224,20 @@ def add_parsers(sub):
         else:
             p.add_argument("--report", help="write the measured figures (JSON) here")
             p.add_argument("--firmware-dir", help="firmware.uf2 + bootrom.bin (docs/device.md)")
-            p.add_argument("--deploy", choices=("py", "mpy"), default="py")
+            p.add_argument(
+                "--deploy",
+                choices=("py", "mpy", "frozen"),
+                default=None,
+                help="the drive: the game as .py or .mpy (stock firmware), or frozen: only "
+                "code.py and boot.py, on Speed Duo's UF2 (--uf2 or $SPEEDDUO_FROZEN_UF2; "
+                "the default where that is set, else py)",
+            )
+            p.add_argument("--uf2", help="run this UF2 instead of the firmware folder's")
+            p.add_argument(
+                "--blank-flash",
+                action="store_true",
+                help="the drive erased, as on a new Pico (the UF2 brings its files)",
+            )
             p.add_argument(
                 "--limit-ms",
                 type=int,

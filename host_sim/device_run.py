@@ -2,7 +2,11 @@
 
 The firmware (``firmware.uf2``, the RP2040 ``bootrom.bin``, optionally CircuitPython's
 ``mpy-cross``) is never part of the repository: it is looked for in ``--firmware-dir``,
-else ``$SPEEDDUO_DEVICE_DIR``, else ``~/.cache/speedduo/device/``. What this does:
+else ``$SPEEDDUO_DEVICE_DIR``, else ``~/.cache/speedduo/device/``. ``--uf2 FILE`` runs
+another UF2 on the same boot ROM, e.g. Speed Duo's own (``python3 dev.py firmware``);
+``--deploy frozen`` runs that one (``--uf2``, else ``$SPEEDDUO_FROZEN_UF2``) with a drive
+holding only what it needs (code.py, boot.py, settings.toml: the game is in the firmware),
+and ``--blank-flash`` starts from an erased drive, as on a new Pico. What this does:
 
 1. builds a CIRCUITPY FAT12 image (``host_sim/fatimage.py``) holding exactly what
    ``firmware/deploy.py``'s ``board_files()`` lists, plus the run's ``settings.toml``;
@@ -39,6 +43,8 @@ from host_sim.run_files import (
 HARNESS_DIR = os.path.join(HOST_SIM, "device")
 FIRMWARE_FILES = ("firmware.uf2", "bootrom.bin")
 PROVENANCE = "PROVENANCE.json"  # how the files were made and their sha256 (optional)
+FROZEN_UF2_VARIABLE = "SPEEDDUO_FROZEN_UF2"  # Speed Duo's own UF2 (python3 dev.py firmware)
+FROZEN_DRIVE = ("code.py", "boot.py")  # the drive files the frozen firmware runs (and brings)
 PROFILE_PREFIX = "speedduo-profile "
 DEFAULT_LIMIT_PAD_MS = 30000
 # microcontroller.nvm: the flash sector just before the CIRCUITPY drive (CircuitPython's
@@ -99,9 +105,22 @@ def provenance_problems(directory):
     return problems
 
 
-def find_firmware(option=None, need_mpy_cross=False):
+def frozen_uf2():
+    """The path in $SPEEDDUO_FROZEN_UF2 (Speed Duo's own UF2, the game frozen in), or None."""
+    return os.environ.get(FROZEN_UF2_VARIABLE) or None
+
+
+def frozen_present():
+    path = frozen_uf2()
+    return bool(path) and os.path.isfile(path)
+
+
+def find_firmware(option=None, need_mpy_cross=False, uf2=None):
     """{name: path} of the firmware files; DeviceError naming the first one missing, or
-    the first that differs from the ``PROVENANCE.json`` beside them."""
+    the first that differs from the ``PROVENANCE.json`` beside them. ``uf2``: a UF2 run
+    instead of the folder's firmware.uf2 (the boot ROM still comes from the folder)."""
+    if uf2 is not None and not os.path.isfile(uf2):
+        raise DeviceError(f"device: the UF2 {uf2} not found (--uf2, or ${FROZEN_UF2_VARIABLE})")
     directory = firmware_dir(option)
     names = FIRMWARE_FILES + (("mpy-cross",) if need_mpy_cross else ())
     found = {}
@@ -116,6 +135,8 @@ def find_firmware(option=None, need_mpy_cross=False):
     problems = provenance_problems(directory)
     if problems:
         raise DeviceError(f"device: {directory}: {problems[0]}")
+    if uf2 is not None:
+        found["firmware.uf2"] = uf2
     return found
 
 
@@ -140,7 +161,10 @@ def _deploy_module():
 
 
 def drive_files(settings_text, deploy_kind="py", mpy_cross=None, build_dir=None):
-    """[(path on the drive, bytes)]: what deploy copies, plus this run's settings.toml."""
+    """[(path on the drive, bytes)]: what deploy copies, plus this run's settings.toml
+    (``frozen``: only code.py and boot.py, the game being in the firmware)."""
+    if deploy_kind == "frozen":
+        return frozen_drive_files(settings_text)
     deploy = _deploy_module()
     if deploy_kind == "mpy":
         if "mpy_cross" not in inspect.signature(deploy.board_files).parameters:
@@ -152,6 +176,17 @@ def drive_files(settings_text, deploy_kind="py", mpy_cross=None, build_dir=None)
     for src, rel in pairs:
         with open(src, "rb") as f:
             files.append((rel, f.read()))
+    files.append(("settings.toml", settings_text.encode()))
+    return files
+
+
+def frozen_drive_files(settings_text):
+    """[(path, bytes)]: the drive of a Speed Duo firmware: the repository's code.py and
+    boot.py (what the firmware brings onto a drive without them) and the run's settings."""
+    files = []
+    for name in FROZEN_DRIVE:
+        with open(os.path.join(ROOT, name), "rb") as f:
+            files.append((name, f.read()))
     files.append(("settings.toml", settings_text.encode()))
     return files
 
@@ -364,7 +399,17 @@ def run_device(args, changed):
     the outputs written and the summary printed."""
     if args.data_port.startswith("pull:"):
         raise ValueError("--data-port pull: is a board (shims) fault; the harness has none")
-    firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy")
+    if getattr(args, "deploy", None) is None:  # Speed Duo's own firmware where it is set
+        args.deploy = "frozen" if frozen_uf2() and not args.drive else "py"
+    uf2 = getattr(args, "uf2", None) or (frozen_uf2() if args.deploy == "frozen" else None)
+    blank = getattr(args, "blank_flash", False)
+    if args.deploy == "frozen" and uf2 is None:
+        raise DeviceError(f"device: --deploy frozen needs --uf2 FILE or ${FROZEN_UF2_VARIABLE}")
+    if blank and uf2 is None:
+        raise ValueError("--blank-flash: give the UF2 that brings the drive's files (--uf2)")
+    if blank and (args.drive or args.settings):
+        raise ValueError("--blank-flash: the drive starts erased (no --drive, no --settings)")
+    firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy", uf2=uf2)
     script = load_script(args.script)
     nvm_image = read_nvm(args.nvm) if args.nvm else None
     values = settings_values(args, changed)
@@ -380,8 +425,9 @@ def run_device(args, changed):
     with tempfile.TemporaryDirectory() as work:
         out = args.keep or os.path.join(work, "out")
         os.makedirs(out, exist_ok=True)
-        fat = _drive_image(args, values, firmware, drive, settings_file, work)
+        fat = None if blank else _drive_image(args, values, firmware, drive, settings_file, work)
         config = _harness_config(args, firmware, fat, out, script, last_us, snaps, sends)
+        config["drive_writes"] = bool(blank or uf2)  # Speed Duo's firmware writes its drive files
         if nvm_image is not None:
             config["nvm"]["load"] = os.path.join(work, "nvm_in.bin")
             with open(config["nvm"]["load"], "wb") as f:
@@ -504,6 +550,7 @@ def _print_summary(args, result, console, data, lines, sends, nvm_writes):
     for line in console.replace("\r", "").split("\n"):
         if line.startswith("stats: "):
             print(f"board console: {line}")
+    nvm_writes = [w for w in nvm_writes if w.get("region") != "drive"]
     for w in nvm_writes:
         if w["done"]:
             size = f", {w['bytes']} bytes" if w["op"] == "program" else ""

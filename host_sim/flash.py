@@ -1,6 +1,12 @@
-"""``python -m host_sim flash``: CircuitPython onto the Pico, through its boot drive.
+"""``python -m host_sim flash``: Speed Duo's firmware (or CircuitPython) onto the Pico.
 
+    python -m host_sim flash --uf2 build/speedduo-0.11.0.uf2     # python3 dev.py firmware
     python -m host_sim flash --uf2 adafruit-circuitpython-raspberry_pi_pico-en_US-10.2.1.uf2
+
+Speed Duo's UF2 is CircuitPython 10.2.1 with the game frozen in (docs/firmware.md): on a
+blank or stock Pico it brings code.py and boot.py onto the drive itself, so the board boots
+into the menu with nothing else to copy; a newer one keeps the drive's settings.toml and
+the stats (no UF2 this accepts writes the drive or the nvm sector).
 
 Hold BOOTSEL while plugging the Pico in: it shows a drive named RPI-RP2 (it holds
 INFO_UF2.TXT). This checks the UF2 (a UF2 file for the RP2040, and the SHA-256 of the
@@ -37,6 +43,12 @@ PINNED_SHA256 = None
 # read out of the UF2's payload, names the release and board: another version or board
 # (a Pico W, an older CircuitPython) is refused unless --force.
 PINNED_BOARD_NAME = "Raspberry Pi Pico with rp2040"
+# Speed Duo's own build (firmware/board/speedduo_pico, MICROPY_HW_BOARD_NAME + " with rp2040")
+SPEEDDUO_BOARD_NAME = "Speed Duo (Raspberry Pi Pico) with rp2040"
+# The flash a firmware may write: below microcontroller.nvm's sector and the CIRCUITPY drive
+# (CircuitPython's ports/raspberrypi: the drive at 1 MB, the nvm sector 4 KB before it)
+FLASH_BASE = 0x10000000
+FIRMWARE_END = FLASH_BASE + 0x100000 - 0x1000
 _BANNER = re.compile(
     rb"Adafruit CircuitPython ([0-9A-Za-z.+-]{1,40}) on [0-9-]{10}; ([ -~]{1,60}?)\0"
 )
@@ -69,7 +81,8 @@ def _boarddrive():
 
 
 def check_uf2(data, name):
-    """Refuse anything but a UF2 file whose blocks are all for the RP2040."""
+    """Refuse anything but a UF2 file whose blocks are all for the RP2040 and all below the
+    nvm sector (one that writes the drive or the stats would lose the family's)."""
     if not data or len(data) % UF2_BLOCK:
         raise FlashError("%s is not a UF2 file (not whole 512-byte blocks)" % name)
     for at in range(0, len(data), UF2_BLOCK):
@@ -82,6 +95,12 @@ def check_uf2(data, name):
             raise FlashError(
                 "%s is not for the RP2040 (UF2 family 0x%08x): the Pico needs %s"
                 % (name, family if flags & UF2_FAMILY_FLAG else 0, PINNED_FILE)
+            )
+        address, size = struct.unpack_from("<2I", data, at + 12)
+        if address + min(size, 476) > FIRMWARE_END:
+            raise FlashError(
+                "%s writes flash at 0x%08x, where the stats and the CIRCUITPY drive live: "
+                "it would erase the family's settings and stats" % (name, address)
             )
 
 
@@ -103,10 +122,19 @@ def banner(data):
     return found.group(1).decode(), found.group(2).decode()
 
 
+def is_speedduo(data):
+    """Is this Speed Duo's own firmware (the game frozen into CircuitPython 10.2.1)?"""
+    return banner(data) == (PINNED_VERSION, SPEEDDUO_BOARD_NAME)
+
+
 def check_release(data, name, force, say):
-    """The SHA-256 against the pinned release; while none is pinned, the firmware's banner
-    (version and board); --force flashes another (and says so)."""
+    """Speed Duo's own firmware by its banner; else the SHA-256 against the pinned release;
+    while none is pinned, the firmware's banner (version and board); --force flashes
+    another (and says so)."""
     digest = hashlib.sha256(data).hexdigest()
+    if is_speedduo(data):
+        say("flash: %s is Speed Duo's firmware (CircuitPython %s, the game in it)" % (name, PINNED_VERSION))
+        return
     if PINNED_SHA256 == digest:
         say("flash: %s is CircuitPython %s for %s" % (name, PINNED_VERSION, PINNED_BOARD))
         return
@@ -213,8 +241,9 @@ def flash(uf2, drive=None, force=False, wait_s=DEFAULT_WAIT_S, say=print, where=
     where = where or {}
     if not uf2:
         raise FlashError(
-            "give the firmware with --uf2 FILE; download it from %s (dragging that file onto "
-            "the RPI-RP2 drive yourself is enough: flash only adds checks)" % PINNED_URL
+            "give the firmware with --uf2 FILE: Speed Duo's (python3 dev.py firmware), or "
+            "download CircuitPython's from %s (dragging that file onto the RPI-RP2 drive "
+            "yourself is enough: flash only adds checks)" % PINNED_URL
         )
     from host_sim.logfile import LogError, read_bytes
 
@@ -237,13 +266,18 @@ def flash(uf2, drive=None, force=False, wait_s=DEFAULT_WAIT_S, say=print, where=
         clock.get("now", time.monotonic),
     )
     shown = ".".join(map(str, version)) if version else "CircuitPython"
-    say("flash: CircuitPython %s is running: %s; next: python3 dev.py deploy" % (shown, path))
+    if is_speedduo(data):  # it brought code.py and boot.py itself: nothing to deploy
+        say("flash: Speed Duo (CircuitPython %s) is running: %s" % (shown, path))
+    else:
+        say("flash: CircuitPython %s is running: %s; next: python3 dev.py deploy" % (shown, path))
     return path
 
 
 def add_parser(sub):
-    p = sub.add_parser("flash", help="put CircuitPython on the Pico (through its RPI-RP2 drive)")
-    p.add_argument("--uf2", help="the CircuitPython UF2 (%s)" % PINNED_FILE)
+    p = sub.add_parser("flash", help="put the firmware on the Pico (through its RPI-RP2 drive)")
+    p.add_argument(
+        "--uf2", help="Speed Duo's UF2 (python3 dev.py firmware) or CircuitPython's (%s)" % PINNED_FILE
+    )
     p.add_argument("--drive", help="the RPI-RP2 boot drive (default: found by its name)")
     p.add_argument("--force", action="store_true", help="flash a UF2 that is not the pinned one")
     p.add_argument("--wait", type=int, default=DEFAULT_WAIT_S, help="seconds to wait for CIRCUITPY")

@@ -4,6 +4,9 @@
 //
 // CONFIG (written by host_sim/device_run.py):
 //   bootrom, uf2, fat          paths: RP2040 B1 bootrom (raw), firmware UF2, CIRCUITPY FAT image
+//                              (fat null: the drive's flash is left erased, as on a blank Pico)
+//   drive_writes               optional: true: flash writes to the CIRCUITPY drive are emulated
+//                              too (below), and the drive is saved as drive.bin at the end
 //   out                        folder for the recordings (below)
 //   buttons                    [[t_us, gpio, pressed], ...] time-ordered contact changes
 //   button_gpios               every button GPIO (released, i.e. high, from power-on)
@@ -37,7 +40,8 @@
 // i2c0.jsonl / i2c1.jsonl (one transaction per line: t0, t1 µs, addr, ack, hex bytes,
 // bit_ns), led.txt ("t_us level" per edge), pwm.txt ("t_us register value" per write: 0 CSR,
 // 4 DIV, 12 CC, 16 TOP, 160 EN), result.json (why it stopped, when, wall time),
-// nvm.bin and nvm_writes.jsonl (with `nvm`: the sector at the end; each erase/program),
+// nvm.bin and nvm_writes.jsonl (with `nvm`: the sector at the end; each erase/program, with
+// its region "nvm" or "drive"), drive.bin (with `drive_writes`: the CIRCUITPY drive at the end),
 // cpu_wait.txt ("t_ms wait_us" per 100 ms of emulated time: how long the core sat in WFI,
 // waiting for an interrupt, e.g. in time.sleep: the idle power-off's naps),
 // host_sent.jsonl (with `data_send`: each OUT packet the board took, {t_us, data hex}).
@@ -58,6 +62,7 @@ import {
 
 const FLASH_BASE = 0x10000000;
 const CIRCUITPY_OFFSET = 0x100000;
+const CIRCUITPY_SIZE = 0x100000; // the Pico's 2 MB flash: firmware and nvm, then the drive
 const CYCLE_NS = 8; // 125 MHz
 const PIO_WAIT_NS = 64 * CYCLE_NS; // while a state machine runs, the core waits in steps this long
 
@@ -76,7 +81,7 @@ function main() {
   mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length >> 2));
   mcu.flash.fill(0xff);
   loadUF2(fs.readFileSync(config.uf2), mcu.flash);
-  mcu.flash.set(fs.readFileSync(config.fat), CIRCUITPY_OFFSET);
+  if (config.fat) mcu.flash.set(fs.readFileSync(config.fat), CIRCUITPY_OFFSET);
   // CircuitPython 10.x reads the flash chip-select at boot (BOOTSEL check): hold it high
   const ss = mcu.qspi[1];
   ss.padValue |= 0x40;
@@ -110,8 +115,11 @@ function main() {
   // ---- I2C: an SSD1306 per controller, bus time modelled ----
   const buses = config.panels.map((panel, index) => attachPanel(mcu, clock, index, panel, config.out, pio));
 
-  // ---- flash writes to the nvm sector: the flash chip's commands through the SSI ----
-  const flashWriter = config.nvm ? attachFlashWriter(mcu, clock, config.nvm, config.out) : null;
+  // ---- flash writes to the nvm sector (and the drive): the flash chip's commands through the SSI ----
+  const writable = [];
+  if (config.nvm) writable.push({ name: 'nvm', offset: config.nvm.offset, size: config.nvm.size });
+  if (config.drive_writes) writable.push({ name: 'drive', offset: CIRCUITPY_OFFSET, size: CIRCUITPY_SIZE });
+  const flashWriter = writable.length ? attachFlashWriter(mcu, clock, config.nvm, writable, config.out) : null;
 
   // ---- GPIO25: the profiling probe ----
   const ledEdges = [];
@@ -383,15 +391,16 @@ function attachPioClock(mcu, clock) {
 // Here: IO_QSPI keeps the values written to it (0 at reset); each byte written to DR0 brings
 // one received byte (RXFLR counts them, up to the 16-entry FIFO); the chip select (the
 // SS output override the ROM sets: 2 low, 3 high) frames each command, the DR0 bytes while
-// it is low. Within the nvm sector (only: the CIRCUITPY drive stays read-only) WREN (06)
+// it is low. Within the writable regions (the nvm sector; the CIRCUITPY drive only with
+// `drive_writes`, else it stays read-only) WREN (06)
 // then sector erase (20) sets 4 KB to FF, and page program (02) ANDs bytes into a 256-byte
 // page, as a NOR flash does; the status register (05) reads busy (WIP) for the W25Q16JV's
 // typical times (erase 45 ms, page 0.4 ms), so the firmware waits for the chip as on a board
 // (interrupts off).
-function attachFlashWriter(mcu, clock, nvm, out) {
+function attachFlashWriter(mcu, clock, nvm, regions, out) {
   const ERASE_NS = 45e6;
   const PAGE_NS = 0.4e6;
-  if (nvm.load) mcu.flash.set(fs.readFileSync(nvm.load).subarray(0, nvm.size), nvm.offset);
+  if (nvm && nvm.load) mcu.flash.set(fs.readFileSync(nvm.load).subarray(0, nvm.size), nvm.offset);
   const ssi = mcu.peripherals[0x18000];
   const ioqspi = mcu.peripherals[0x40018];
   const writesFd = fs.openSync(path.join(out, 'nvm_writes.jsonl'), 'w');
@@ -399,7 +408,7 @@ function attachFlashWriter(mcu, clock, nvm, out) {
   let bytes = [];
   let enabled = false; // WEL
   let busyUntil = 0;
-  const inSector = (a) => a >= nvm.offset && a < nvm.offset + nvm.size;
+  const regionOf = (a) => regions.find((r) => a >= r.offset && a < r.offset + r.size);
   const log = (entry) => fs.writeSync(writesFd, JSON.stringify(entry) + '\n');
   const command = () => {
     const cmd = bytes[0];
@@ -410,7 +419,9 @@ function attachFlashWriter(mcu, clock, nvm, out) {
     } else if (cmd === 0x04) {
       enabled = false;
     } else if ((cmd === 0x20 || cmd === 0x02) && bytes.length >= 4) {
-      const ok = enabled && inSector(address);
+      const region = regionOf(address);
+      const ok = enabled && region !== undefined;
+      const where = region ? region.name : 'none';
       enabled = false;
       if (cmd === 0x20) {
         const base = address & ~0xfff;
@@ -418,7 +429,7 @@ function attachFlashWriter(mcu, clock, nvm, out) {
           mcu.flash.fill(0xff, base, base + 4096);
           busyUntil = clock.nanos + ERASE_NS;
         }
-        log({ t_us: t, op: 'erase', address: base, done: ok });
+        log({ t_us: t, op: 'erase', address: base, done: ok, region: where });
       } else {
         const data = bytes.slice(4);
         if (ok) {
@@ -428,7 +439,7 @@ function attachFlashWriter(mcu, clock, nvm, out) {
           });
           busyUntil = clock.nanos + PAGE_NS;
         }
-        log({ t_us: t, op: 'program', address, bytes: data.length, done: ok });
+        log({ t_us: t, op: 'program', address, bytes: data.length, done: ok, region: where });
       }
     }
   };
@@ -481,7 +492,10 @@ function attachFlashWriter(mcu, clock, nvm, out) {
     io,
     close() {
       fs.closeSync(writesFd);
-      fs.writeFileSync(path.join(out, 'nvm.bin'), mcu.flash.subarray(nvm.offset, nvm.offset + nvm.size));
+      if (nvm) fs.writeFileSync(path.join(out, 'nvm.bin'), mcu.flash.subarray(nvm.offset, nvm.offset + nvm.size));
+      if (regions.some((r) => r.name === 'drive')) {
+        fs.writeFileSync(path.join(out, 'drive.bin'), mcu.flash.subarray(CIRCUITPY_OFFSET, CIRCUITPY_OFFSET + CIRCUITPY_SIZE));
+      }
     },
   };
 }
