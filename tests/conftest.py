@@ -37,6 +37,27 @@ needs_firmware = pytest.mark.skipif(
 needs_long = pytest.mark.skipif(
     not (HAVE_FIRMWARE and DEVICE_LONG), reason="the firmware files and SPEED_DEVICE_LONG=1"
 )
+# Speed Duo's own UF2 (python3 dev.py firmware; .ci/run builds it and sets the variable):
+# its scenarios skip where it is absent, except where it must be there: in CI (CI=true)
+# wherever the device scenarios run, or when $SPEEDDUO_FROZEN_UF2 names a missing file;
+# there they fail (the `frozen_uf2` fixture says why)
+FROZEN_UF2 = device_run.frozen_uf2()
+FROZEN_REQUIRED = bool(FROZEN_UF2) or (os.environ.get("CI") == "true" and HAVE_FIRMWARE)
+needs_frozen = pytest.mark.skipif(
+    not HAVE_FIRMWARE or not (device_run.frozen_present() or FROZEN_REQUIRED),
+    reason="no Speed Duo UF2: set $SPEEDDUO_FROZEN_UF2 (python3 dev.py firmware, docs/firmware.md)",
+)
+
+
+@pytest.fixture
+def frozen_uf2():
+    """The path of Speed Duo's own UF2; a failure (not a skip) where it must be there."""
+    if not device_run.frozen_present():
+        pytest.fail(
+            "Speed Duo's UF2 is required here but missing: $SPEEDDUO_FROZEN_UF2=%r "
+            "(.ci/run builds it with python3 dev.py firmware --kit ../shared/cpkit)" % FROZEN_UF2
+        )
+    return device_run.frozen_uf2()
 
 # The same examples on every machine: Hypothesis switches to fixed examples by
 # itself when it sees a CI variable, so without this a developer's run and CI's
