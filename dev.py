@@ -103,7 +103,9 @@ def main(argv: list) -> int:
     if command == "bundle":  # standard library only: no venv needed
         return subprocess.call([sys.executable, os.path.join(ROOT, "firmware", "bundle.py"), *rest])
     if command == "firmware":  # standard library only: the build makes its own venv
-        return subprocess.call([sys.executable, os.path.join(ROOT, "firmware", "build_uf2.py"), *rest])
+        return subprocess.call(
+            [sys.executable, os.path.join(ROOT, "firmware", "build_uf2.py"), *rest]
+        )
     setup()
     setup_node()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))

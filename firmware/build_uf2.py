@@ -110,7 +110,9 @@ class Kit:
         if not os.path.isdir(self.folder):
             raise BuildError("kit %s: no such folder" % folder)
         self.source_tarball = self._one("circuitpython-", ".tar.xz")
-        self.toolchain_tarball = None if os.environ.get("ARM_GCC_BIN") else self._one("arm-none-eabi-", ".tar.xz")
+        self.toolchain_tarball = (
+            None if os.environ.get("ARM_GCC_BIN") else self._one("arm-none-eabi-", ".tar.xz")
+        )
         self.requirements = os.path.join(self.folder, "requirements-build.txt")
         if not os.path.isfile(self.requirements):
             raise BuildError("kit %s: no requirements-build.txt" % folder)
@@ -118,20 +120,31 @@ class Kit:
         self.src = os.path.join(self.work, "circuitpython")
 
     def _one(self, prefix, suffix):
-        names = sorted(n for n in os.listdir(self.folder) if n.startswith(prefix) and n.endswith(suffix))
+        names = sorted(
+            n for n in os.listdir(self.folder) if n.startswith(prefix) and n.endswith(suffix)
+        )
         if len(names) != 1:
-            raise BuildError("kit %s: expected one %s*%s, found %d" % (self.folder, prefix, suffix, len(names)))
+            raise BuildError(
+                "kit %s: expected one %s*%s, found %d" % (self.folder, prefix, suffix, len(names))
+            )
         return os.path.join(self.folder, names[0])
 
     def identity(self):
-        parts = [os.path.basename(self.source_tarball), file_sha256(self.source_tarball), file_sha256(self.requirements)]
+        parts = [
+            os.path.basename(self.source_tarball),
+            file_sha256(self.source_tarball),
+            file_sha256(self.requirements),
+        ]
         if self.toolchain_tarball:
             parts += [os.path.basename(self.toolchain_tarball), file_sha256(self.toolchain_tarball)]
         return parts
 
     def prepare(self, venv_python):
         stamp = os.path.join(self.work, ".source")
-        wanted = "%s %d" % (os.path.basename(self.source_tarball), os.path.getsize(self.source_tarball))
+        wanted = "%s %d" % (
+            os.path.basename(self.source_tarball),
+            os.path.getsize(self.source_tarball),
+        )
         if _read_stamp(stamp) != wanted:
             say("unpacking " + os.path.basename(self.source_tarball))
             shutil.rmtree(self.src, ignore_errors=True)
@@ -141,7 +154,10 @@ class Kit:
             return gcc_bin_from_env()
         toolchain = os.path.join(self.work, "toolchain")
         stamp = os.path.join(self.work, ".toolchain")
-        wanted = "%s %d" % (os.path.basename(self.toolchain_tarball), os.path.getsize(self.toolchain_tarball))
+        wanted = "%s %d" % (
+            os.path.basename(self.toolchain_tarball),
+            os.path.getsize(self.toolchain_tarball),
+        )
         if _read_stamp(stamp) != wanted:
             say("unpacking " + os.path.basename(self.toolchain_tarball))
             shutil.rmtree(toolchain, ignore_errors=True)
@@ -152,20 +168,26 @@ class Kit:
 
 
 class Checkout:
-    """A CircuitPython repository at tag 10.2.1 with its submodules; GCC from ARM_GCC_BIN or PATH."""
+    """A CircuitPython repository at tag 10.2.1 with submodules; GCC from ARM_GCC_BIN or PATH."""
 
     def __init__(self, folder):
         self.src = os.path.abspath(folder)
         if not os.path.isfile(os.path.join(self.src, "ports", "raspberrypi", "Makefile")):
-            raise BuildError("%s is not a CircuitPython checkout (no ports/raspberrypi/Makefile)" % folder)
+            raise BuildError(
+                "%s is not a CircuitPython checkout (no ports/raspberrypi/Makefile)" % folder
+            )
         if not os.path.isdir(os.path.join(self.src, "lib", "tinyusb", "src")):
-            raise BuildError("%s has no submodules: run `git submodule update --init` there" % folder)
+            raise BuildError(
+                "%s has no submodules: run `git submodule update --init` there" % folder
+            )
         self.requirements = CHECKOUT_REQUIREMENTS
         tag = hashlib.sha256(self.src.encode()).hexdigest()[:12]
         self.work = os.path.join(cache_root(), "work-checkout-" + tag)
 
     def identity(self):
-        head = subprocess.run(["git", "-C", self.src, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", self.src, "rev-parse", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
         gcc = os.path.join(gcc_bin_from_env(), "arm-none-eabi-gcc")
         return [self.src, head or "no-git", _gcc_version(gcc)]
 
@@ -183,7 +205,9 @@ def gcc_bin_from_env():
     else:
         gcc = shutil.which("arm-none-eabi-gcc")
         if not gcc:
-            raise BuildError("no arm-none-eabi-gcc: put an Arm GCC >= %d on PATH or in ARM_GCC_BIN" % MIN_GCC)
+            raise BuildError(
+                "no arm-none-eabi-gcc: put an Arm GCC >= %d on PATH or in ARM_GCC_BIN" % MIN_GCC
+            )
     major = int(_gcc_version(gcc).split(".")[0] or 0)
     if major < MIN_GCC:
         raise BuildError("%s is GCC %d: CircuitPython 10 needs GCC >= %d" % (gcc, major, MIN_GCC))
@@ -192,7 +216,9 @@ def gcc_bin_from_env():
 
 def _gcc_version(gcc):
     try:
-        return subprocess.run([gcc, "-dumpversion"], capture_output=True, text=True, check=True).stdout.strip()
+        return subprocess.run(
+            [gcc, "-dumpversion"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         raise BuildError("%s does not run" % gcc) from None
 
@@ -218,7 +244,9 @@ def _unpack(tarball, dest, strip_top):
             for member in members:
                 member.name = member.name.split("/", 1)[1] if "/" in member.name else ""
             members = [m for m in members if m.name]
-        tar.extractall(dest, members=members, filter="tar" if hasattr(tarfile, "data_filter") else None)
+        tar.extractall(
+            dest, members=members, filter="tar" if hasattr(tarfile, "data_filter") else None
+        )
 
 
 def _use_bundled_libc(toolchain, venv_python):
@@ -233,15 +261,26 @@ def _use_bundled_libc(toolchain, venv_python):
         for _, path in tree_files(os.path.join(toolchain, top)):
             if os.path.islink(path):
                 continue
-            if subprocess.run([patchelf, "--print-interpreter", path], capture_output=True).returncode != 0:
+            if (
+                subprocess.run(
+                    [patchelf, "--print-interpreter", path], capture_output=True
+                ).returncode
+                != 0
+            ):
                 continue  # not a dynamic executable
-            subprocess.run([patchelf, "--set-interpreter", loader, "--force-rpath", "--set-rpath", libs, path], check=True)
+            subprocess.run(
+                [patchelf, "--set-interpreter", loader, "--force-rpath", "--set-rpath", libs, path],
+                check=True,
+            )
             count += 1
     say("toolchain: %d executables use the glibc that comes with it" % count)
 
 
 def _pip(venv_python, args):
-    subprocess.run([venv_python, "-m", "pip", "install", "-q", "--disable-pip-version-check", *args], check=True)
+    subprocess.run(
+        [venv_python, "-m", "pip", "install", "-q", "--disable-pip-version-check", *args],
+        check=True,
+    )
 
 
 def build_venv(work, requirements):
@@ -264,7 +303,10 @@ def build_venv(work, requirements):
 
 def drive_files_header():
     """drive_files.h for board.c: the repository's code.py, boot.py and settings.toml."""
-    lines = ["// Written by firmware/build_uf2.py from the repository's drive files: do not edit.", ""]
+    lines = [
+        "// Written by firmware/build_uf2.py from the repository's drive files: do not edit.",
+        "",
+    ]
     entries = []
     for index, (name, replace_other, stock) in enumerate(DRIVE_FILES):
         data = read_bytes(os.path.join(ROOT, name))
@@ -273,7 +315,14 @@ def drive_files_header():
         stock_c = _c_string(stock.encode()) if stock else "NULL"
         entries.append(
             '    {"/%s", drive_file_%d, %d, %d, %s, %s},'
-            % (name, index, len(data), len(first_line), "true" if replace_other else "false", stock_c)
+            % (
+                name,
+                index,
+                len(data),
+                len(first_line),
+                "true" if replace_other else "false",
+                stock_c,
+            )
         )
     lines += ["", "static const drive_file_t speedduo_drive_files[] = {", *entries, "};", ""]
     return "\n".join(lines).encode()
@@ -342,7 +391,8 @@ def git_stand_in(work):
     path = os.path.join(folder, "git")
     script = (
         "#!/bin/sh\n# build_uf2.py: answers as CircuitPython %s's clean checkout\n"
-        'case "$*" in\n  "rev-parse --short HEAD") echo %s ;;\n  describe*) echo %s ;;\n  *) exit 0 ;;\nesac\n'
+        'case "$*" in\n  "rev-parse --short HEAD") echo %s ;;\n'
+        "  describe*) echo %s ;;\n  *) exit 0 ;;\nesac\n"
     ) % (CP_VERSION, CP_COMMIT, CP_VERSION)
     if _read_stamp(path) != script.strip():
         with open(path, "w", encoding="utf-8") as f:
@@ -357,7 +407,9 @@ def micropython_lib_stub(work):
     folder = os.path.join(work, "micropython-lib-stub")
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "README.md"), "w", encoding="utf-8") as f:
-        f.write("stub: FROZEN_MPY_DIRS builds read nothing of micropython-lib (firmware/build_uf2.py)\n")
+        f.write(
+            "stub: FROZEN_MPY_DIRS builds read nothing of micropython-lib (firmware/build_uf2.py)\n"
+        )
     return folder
 
 
@@ -366,13 +418,17 @@ def run_make(args, env, log_path, verbose):
         log.write(("\n$ make %s\n" % " ".join(args)).encode())
         log.flush()
         if verbose:
-            proc = subprocess.Popen(["make", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                ["make", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+            )
             for line in proc.stdout:
                 log.write(line)
                 sys.stderr.buffer.write(line)
             code = proc.wait()
         else:
-            code = subprocess.run(["make", *args], env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+            code = subprocess.run(
+                ["make", *args], env=env, stdout=log, stderr=subprocess.STDOUT
+            ).returncode
     if code != 0:
         with open(log_path, "rb") as f:
             tail = f.read().decode("utf-8", "replace").splitlines()[-25:]
@@ -383,7 +439,9 @@ def run_make(args, env, log_path, verbose):
 def memory_use(log_text):
     """{region: bytes} from the link's memory table (the last one in the log)."""
     used = {}
-    for region, size, unit in re.findall(r"^\s*(FLASH_FIRMWARE|RAM|SCRATCH_[XY]):\s+(\d+)\s+(B|KB|MB)", log_text, re.M):
+    for region, size, unit in re.findall(
+        r"^\s*(FLASH_FIRMWARE|RAM|SCRATCH_[XY]):\s+(\d+)\s+(B|KB|MB)", log_text, re.M
+    ):
         used[region] = int(size) * {"B": 1, "KB": 1024, "MB": 1 << 20}[unit]
     return used
 
@@ -395,7 +453,10 @@ def check_uf2(path):
     if not data or len(data) % 512:
         raise BuildError("%s is not a UF2" % path)
     for off in range(0, len(data), 512):
-        address, size = int.from_bytes(data[off + 12 : off + 16], "little"), int.from_bytes(data[off + 16 : off + 20], "little")
+        address, size = (
+            int.from_bytes(data[off + 12 : off + 16], "little"),
+            int.from_bytes(data[off + 16 : off + 20], "little"),
+        )
         family = int.from_bytes(data[off + 28 : off + 32], "little")
         if family != UF2_FAMILY_RP2040 or address + size > FIRMWARE_END:
             raise BuildError("%s writes 0x%08x: outside the firmware's flash" % (path, address))
@@ -409,7 +470,9 @@ def build(source, frozen, board, key, out_dir, jobs, verbose):
     gcc_bin = source.prepare(venv_python)
     say("gcc %s" % _gcc_version(os.path.join(gcc_bin, "arm-none-eabi-gcc")))
     env = dict(os.environ, CP_VERSION=CP_VERSION, SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
-    env["PATH"] = os.pathsep.join([git_stand_in(work), gcc_bin, os.path.dirname(venv_python), env.get("PATH", "")])
+    env["PATH"] = os.pathsep.join(
+        [git_stand_in(work), gcc_bin, os.path.dirname(venv_python), env.get("PATH", "")]
+    )
     env.pop("MAKEFLAGS", None)
     log_path = os.path.join(work, "make.log")
     with open(log_path, "w") as f:
@@ -420,7 +483,11 @@ def build(source, frozen, board, key, out_dir, jobs, verbose):
     sync_folder(os.path.join(port, "boards", BOARD), board)
     # a changed CIRCUITPY_* setting changes CFLAGS, which make does not see: its own build folder
     config = hashlib.sha256(
-        b"".join(board[name] for name in sorted(board) if name.endswith((".mk", ".h")) and name != "drive_files.h")
+        b"".join(
+            board[name]
+            for name in sorted(board)
+            if name.endswith((".mk", ".h")) and name != "drive_files.h"
+        )
         + _gcc_version(os.path.join(gcc_bin, "arm-none-eabi-gcc")).encode()
     ).hexdigest()[:10]
     build_name = "build-%s-%s" % (BOARD, config)
@@ -456,7 +523,10 @@ def build(source, frozen, board, key, out_dir, jobs, verbose):
     name = "speedduo-%s.uf2" % version()
     os.makedirs(out_dir, exist_ok=True)
     shutil.copyfile(uf2, os.path.join(out_dir, name))
-    shutil.copyfile(os.path.join(source.src, "mpy-cross", "build", "mpy-cross"), os.path.join(out_dir, "mpy-cross"))
+    shutil.copyfile(
+        os.path.join(source.src, "mpy-cross", "build", "mpy-cross"),
+        os.path.join(out_dir, "mpy-cross"),
+    )
     os.chmod(os.path.join(out_dir, "mpy-cross"), 0o755)
     info = {
         "uf2": name,
@@ -472,7 +542,10 @@ def build(source, frozen, board, key, out_dir, jobs, verbose):
     with open(os.path.join(out_dir, "build.json"), "w", encoding="utf-8") as f:
         json.dump(info, f, indent=1)
         f.write("\n")
-    say("built %s in %.0f s: %s B, FLASH_FIRMWARE %s B" % (name, info["build_seconds"], info["bytes"], info["flash_firmware_bytes"]))
+    say(
+        "built %s in %.0f s: %s B, FLASH_FIRMWARE %s B"
+        % (name, info["build_seconds"], info["bytes"], info["flash_firmware_bytes"])
+    )
     return os.path.join(out_dir, name)
 
 
@@ -485,15 +558,20 @@ def choose_source(args):
         return Checkout(checkout)
     raise BuildError(
         "no CircuitPython source: give --kit DIR (or SPEEDDUO_CPKIT) or --circuitpython DIR "
-        "(or SPEEDDUO_CIRCUITPYTHON; a checkout of tag %s with submodules); see docs/firmware.md" % CP_VERSION
+        "(or SPEEDDUO_CIRCUITPYTHON; a checkout of tag %s with submodules); see docs/firmware.md"
+        % CP_VERSION
     )
 
 
 def main(argv):
     parser = argparse.ArgumentParser(prog="dev.py firmware", description=__doc__.split("\n\n")[0])
     parser.add_argument("--kit", help="a kit folder (CircuitPython source + toolchain tarballs)")
-    parser.add_argument("--circuitpython", help="a CircuitPython checkout at tag %s with submodules" % CP_VERSION)
-    parser.add_argument("--out", default=os.path.join(ROOT, "build"), help="where the UF2 goes (default: build/)")
+    parser.add_argument(
+        "--circuitpython", help="a CircuitPython checkout at tag %s with submodules" % CP_VERSION
+    )
+    parser.add_argument(
+        "--out", default=os.path.join(ROOT, "build"), help="where the UF2 goes (default: build/)"
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--verbose", action="store_true", help="show make's output")
     args = parser.parse_args(argv)
@@ -520,7 +598,11 @@ def main(argv):
         print("build_uf2: %s" % error, file=sys.stderr)
         return 2 if "no CircuitPython source" in str(error) else 1
     except subprocess.CalledProcessError as error:
-        print("build_uf2: %s failed (exit %d)" % (" ".join(map(str, error.cmd))[:120], error.returncode), file=sys.stderr)
+        print(
+            "build_uf2: %s failed (exit %d)"
+            % (" ".join(map(str, error.cmd))[:120], error.returncode),
+            file=sys.stderr,
+        )
         return 1
     print(os.path.join(os.path.abspath(args.out), name))
     return 0

@@ -133,7 +133,10 @@ def check_release(data, name, force, say):
     another (and says so)."""
     digest = hashlib.sha256(data).hexdigest()
     if is_speedduo(data):
-        say("flash: %s is Speed Duo's firmware (CircuitPython %s, the game in it)" % (name, PINNED_VERSION))
+        say(
+            "flash: %s is Speed Duo's firmware (CircuitPython %s, the game in it)"
+            % (name, PINNED_VERSION)
+        )
         return
     if PINNED_SHA256 == digest:
         say("flash: %s is CircuitPython %s for %s" % (name, PINNED_VERSION, PINNED_BOARD))
@@ -276,7 +279,8 @@ def flash(uf2, drive=None, force=False, wait_s=DEFAULT_WAIT_S, say=print, where=
 def add_parser(sub):
     p = sub.add_parser("flash", help="put the firmware on the Pico (through its RPI-RP2 drive)")
     p.add_argument(
-        "--uf2", help="Speed Duo's UF2 (python3 dev.py firmware) or CircuitPython's (%s)" % PINNED_FILE
+        "--uf2",
+        help="Speed Duo's UF2 (python3 dev.py firmware) or CircuitPython's (%s)" % PINNED_FILE,
     )
     p.add_argument("--drive", help="the RPI-RP2 boot drive (default: found by its name)")
     p.add_argument("--force", action="store_true", help="flash a UF2 that is not the pinned one")

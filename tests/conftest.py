@@ -59,6 +59,7 @@ def frozen_uf2():
         )
     return device_run.frozen_uf2()
 
+
 # The same examples on every machine: Hypothesis switches to fixed examples by
 # itself when it sees a CI variable, so without this a developer's run and CI's
 # run would try different matches. A soak explores fresh random examples.

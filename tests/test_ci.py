@@ -15,7 +15,12 @@ from conftest import ROOT
 
 WORKFLOW = os.path.join(ROOT, ".github", "workflows", "ci.yml")
 # the test files with scenarios on the emulated firmware
-DEVICE_TESTS = ["tests/test_device.py", "tests/test_stats_device.py", "tests/test_bundle.py"]
+DEVICE_TESTS = [
+    "tests/test_device.py",
+    "tests/test_stats_device.py",
+    "tests/test_bundle.py",
+    "tests/test_frozen_firmware.py",
+]
 
 
 def _readme_test_command():

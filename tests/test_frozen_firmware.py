@@ -93,8 +93,8 @@ def test_the_drive_files_header_holds_the_repositorys_files_byte_for_byte(tmp_pa
         " bool replace_other_version; const char *stock; } drive_file_t;\n"
         '#include "drive_files.h"\n'
         "int main(void) { for (unsigned i = 0; i < 3; i++) { const drive_file_t *f = "
-        "&speedduo_drive_files[i]; printf(\"%s %u %u %d %s\", f->path, f->size, "
-        "f->first_line_size, f->replace_other_version, f->stock ? f->stock : \"-\\n\"); "
+        '&speedduo_drive_files[i]; printf("%s %u %u %d %s", f->path, f->size, '
+        'f->first_line_size, f->replace_other_version, f->stock ? f->stock : "-\\n"); '
         "fwrite(f->data, 1, f->size, stdout); } return 0; }\n"
     )
     subprocess.run([cc, "-o", str(tmp_path / "dump"), str(tmp_path / "dump.c")], check=True)
@@ -103,7 +103,11 @@ def test_the_drive_files_header_holds_the_repositorys_files_byte_for_byte(tmp_pa
         data = open(os.path.join(ROOT, name), "rb").read()
         first = len(data.split(b"\n", 1)[0]) + 1
         head = b"/%s %d %d %d %s" % (
-            name.encode(), len(data), first, replace_other, (stock or "-\n").encode()
+            name.encode(),
+            len(data),
+            first,
+            replace_other,
+            (stock or "-\n").encode(),
         )
         assert out.startswith(head + data), name
         out = out[len(head) + len(data) :]
