@@ -182,12 +182,14 @@ def drive_files(settings_text, deploy_kind="py", mpy_cross=None, build_dir=None)
 
 def frozen_drive_files(settings_text):
     """[(path, bytes)]: the drive of a Speed Duo firmware: the repository's code.py and
-    boot.py (what the firmware brings onto a drive without them) and the run's settings."""
+    boot.py (what the firmware brings onto a drive without them), the run's settings and
+    an empty lib/ (every formatted drive has one)."""
     files = []
     for name in FROZEN_DRIVE:
         with open(os.path.join(ROOT, name), "rb") as f:
             files.append((name, f.read()))
     files.append(("settings.toml", settings_text.encode()))
+    files.append(("lib/", b""))  # as on a formatted drive: code.py changes into it
     return files
 
 

@@ -110,18 +110,22 @@ class _Dir:
 
 
 def fat12_image(files, size=1 << 20, label="CIRCUITPY"):
-    """The bytes of a FAT12 volume of ``size`` bytes holding ``files`` ((path, bytes) pairs)."""
+    """The bytes of a FAT12 volume of ``size`` bytes holding ``files`` ((path, bytes) pairs;
+    a path ending in "/" is a folder, its bytes ignored)."""
     total, fat_sectors, root_sectors, clusters = _geometry(size)
     root = _Dir()
     for path, data in files:
         parts = [p for p in path.replace("\\", "/").split("/") if p]
         if not parts:
             raise FatError("empty path")
+        folder = path.replace("\\", "/").endswith("/")  # "lib/": a folder, empty or not
         node = root
-        for part in parts[:-1]:
+        for part in parts if folder else parts[:-1]:
             node = node.children.setdefault(part, _Dir())
             if not isinstance(node, _Dir):
                 raise FatError("%s is a file, not a folder" % part)
+        if folder:
+            continue
         if parts[-1] in node.children:
             raise FatError("%s is given twice" % path)
         node.children[parts[-1]] = bytes(data)

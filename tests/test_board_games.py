@@ -329,9 +329,13 @@ def _device(tmp_path, game, *extra, seconds=3):
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("game", ["spit", "california"])
 def test_device_a_short_match_of_each_game_replays_and_reports_heap(tmp_path, game):
-    events, figures = _device(tmp_path, game)
+    """On the stock firmware with the game's .py on the drive (the fallback to Speed Duo's
+    own UF2, docs/firmware.md): it plays and allocates nothing per press."""
+    events, figures = _device(tmp_path, game, "--deploy", "py")
     assert events[0]["game"] == game and events[-1]["ev"] == "match_end"
     assert figures["mem_free_live_min"] > 0 and figures["steps_measured"] > 100
+    assert any(e["ev"] in ("play", "cover", "turn") for e in events)
+    assert figures["alloc_per_press"] == 0
 
 
 @needs_long

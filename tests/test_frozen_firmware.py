@@ -17,7 +17,7 @@ import sys
 import pytest
 from conftest import ROOT, needs_firmware, needs_frozen, run_cli
 
-from host_sim import device_run
+from host_sim import device_run, flash
 from host_sim.fatimage import fat12_image, read_fat12
 
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
@@ -183,10 +183,12 @@ def test_dev_py_firmware_runs_the_build_with_the_python_it_was_started_with(monk
     assert calls == [[sys.executable, os.path.join(ROOT, "firmware", "build_uf2.py"), "--kit", "K"]]
 
 
-def test_the_frozen_drive_holds_code_py_boot_py_and_the_runs_settings_only():
+def test_the_frozen_drive_holds_code_py_boot_py_the_runs_settings_and_an_empty_lib():
     files = device_run.frozen_drive_files("SPEED_SEED = 2\n")
-    assert [name for name, _ in files] == ["code.py", "boot.py", "settings.toml"]
+    assert [name for name, _ in files] == ["code.py", "boot.py", "settings.toml", "lib/"]
     assert files[0][1] == open(os.path.join(ROOT, "code.py"), "rb").read()
+    image = fat12_image(files)  # lib/ is an empty folder on the drive
+    assert b"LIB        \x10" in image and set(read_fat12(image)) == {n for n, _ in files[:3]}
 
 
 # ---- the built UF2 on the emulated Pico ----
@@ -194,8 +196,6 @@ def test_the_frozen_drive_holds_code_py_boot_py_and_the_runs_settings_only():
 
 @needs_frozen
 def test_the_built_uf2_writes_only_the_firmwares_flash_and_says_speed_duo(frozen_uf2):
-    from host_sim import flash
-
     build_uf2.check_uf2(frozen_uf2)
     data = open(frozen_uf2, "rb").read()
     assert flash.banner(data) == ("10.2.1", flash.SPEEDDUO_BOARD_NAME)
@@ -271,12 +271,13 @@ def _stock_script(path):
 
 @needs_firmware
 @pytest.mark.timeout(1800)
-@pytest.mark.parametrize("game", ["speed", "spit", "california"])
+@pytest.mark.parametrize("game", ["speed"])
 def test_the_stock_firmware_with_the_game_on_the_drive_plays_and_allocates_nothing_per_press(
     tmp_path, game
 ):
     """The fallback: stock CircuitPython 10.2.1 with lib/speedduo as .py on the drive (no
-    renaming build) plays every game and allocates nothing per press."""
+    renaming build) plays and allocates nothing per press. Classic Speed here; Spit and
+    California in test_board_games.py (test_device_a_short_match_of_each_game...)."""
     log, report = tmp_path / "d.jsonl", tmp_path / "r.json"
     result = run_cli(
         "device", "--deploy", "py", "--game", game, "--seed", "2", "--idle-ms", "1500",
@@ -297,6 +298,25 @@ def test_blank_flash_needs_a_uf2_that_brings_the_drive(tmp_path):
     assert result.returncode == 2 and "--blank-flash" in result.stderr
 
 
-def test_a_fat_image_of_the_frozen_drive_reads_back():
-    files = device_run.frozen_drive_files("X = 1\n")
-    assert dict(read_fat12(fat12_image(files))) == dict(files)
+# ---- host_sim flash with Speed Duo's UF2 ----
+
+
+def test_flash_takes_speed_duos_uf2_by_its_banner_and_says_nothing_is_left_to_deploy(tmp_path):
+    from test_flash import Board, _run, boot_drive, firmware
+
+    data = firmware(board=flash.SPEEDDUO_BOARD_NAME)
+    board = Board(tmp_path, boot_drive(tmp_path))
+    path, said = _run(tmp_path, data, board)
+    assert "is Speed Duo's firmware" in said[0]
+    assert said[-1].startswith("flash: Speed Duo (CircuitPython 10.2.1) is running")
+    assert "deploy" not in said[-1]
+
+
+@pytest.mark.parametrize("address", [0x100FF000, 0x10100000])
+def test_flash_refuses_a_uf2_that_would_erase_the_stats_or_the_drive(tmp_path, address):
+    from test_flash import firmware
+
+    data = bytearray(firmware(board=flash.SPEEDDUO_BOARD_NAME))
+    struct.pack_into("<I", data, 12, address)  # the first block lands there
+    with pytest.raises(flash.FlashError, match="erase the family's settings and stats"):
+        flash.check_uf2(bytes(data), "x.uf2")
