@@ -140,31 +140,28 @@ class Kit:
         return parts
 
     def prepare(self, venv_python):
-        stamp = os.path.join(self.work, ".source")
-        wanted = "%s %d" % (
-            os.path.basename(self.source_tarball),
-            os.path.getsize(self.source_tarball),
-        )
-        if _read_stamp(stamp) != wanted:
-            say("unpacking " + os.path.basename(self.source_tarball))
-            shutil.rmtree(self.src, ignore_errors=True)
-            _unpack(self.source_tarball, self.src, strip_top=True)
-            _write_stamp(stamp, wanted)
+        self._unpack_once(self.source_tarball, self.src, strip_top=True)
         if self.toolchain_tarball is None:
             return gcc_bin_from_env()
         toolchain = os.path.join(self.work, "toolchain")
-        stamp = os.path.join(self.work, ".toolchain")
-        wanted = "%s %d" % (
-            os.path.basename(self.toolchain_tarball),
-            os.path.getsize(self.toolchain_tarball),
+        self._unpack_once(
+            self.toolchain_tarball,
+            toolchain,
+            then=lambda: _use_bundled_libc(toolchain, venv_python),
         )
-        if _read_stamp(stamp) != wanted:
-            say("unpacking " + os.path.basename(self.toolchain_tarball))
-            shutil.rmtree(toolchain, ignore_errors=True)
-            _unpack(self.toolchain_tarball, toolchain, strip_top=False)
-            _use_bundled_libc(toolchain, venv_python)
-            _write_stamp(stamp, wanted)
         return os.path.join(toolchain, "usr", "bin")
+
+    def _unpack_once(self, tarball, dest, strip_top=False, then=None):
+        """Unpack ``tarball`` into ``dest`` unless that very file is unpacked there already."""
+        stamp = dest + ".unpacked"
+        wanted = "%s %s" % (os.path.basename(tarball), file_sha256(tarball))
+        if _read_stamp(stamp) != wanted:
+            say("unpacking " + os.path.basename(tarball))
+            shutil.rmtree(dest, ignore_errors=True)
+            _unpack(tarball, dest, strip_top)
+            if then is not None:
+                then()
+            _write_stamp(stamp, wanted)
 
 
 class Checkout:

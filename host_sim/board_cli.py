@@ -239,6 +239,11 @@ def add_parsers(sub):
                 help="the drive erased, as on a new Pico (the UF2 brings its files)",
             )
             p.add_argument(
+                "--drive-writes",
+                action="store_true",
+                help="the drive takes the firmware's writes (else read-only; --keep: drive.bin)",
+            )
+            p.add_argument(
                 "--limit-ms",
                 type=int,
                 default=None,

@@ -6,7 +6,8 @@ else ``$SPEEDDUO_DEVICE_DIR``, else ``~/.cache/speedduo/device/``. ``--uf2 FILE`
 another UF2 on the same boot ROM, e.g. Speed Duo's own (``python3 dev.py firmware``);
 ``--deploy frozen`` runs that one (``--uf2``, else ``$SPEEDDUO_FROZEN_UF2``) with a drive
 holding only what it needs (code.py, boot.py, settings.toml: the game is in the firmware),
-and ``--blank-flash`` starts from an erased drive, as on a new Pico. What this does:
+and ``--blank-flash`` starts from an erased drive, as on a new Pico (``--drive-writes``:
+the drive takes the firmware's writes, saved as drive.bin in ``--keep``). What this does:
 
 1. builds a CIRCUITPY FAT12 image (``host_sim/fatimage.py``) holding exactly what
    ``firmware/deploy.py``'s ``board_files()`` lists, plus the run's ``settings.toml``;
@@ -429,7 +430,9 @@ def run_device(args, changed):
         os.makedirs(out, exist_ok=True)
         fat = None if blank else _drive_image(args, values, firmware, drive, settings_file, work)
         config = _harness_config(args, firmware, fat, out, script, last_us, snaps, sends)
-        config["drive_writes"] = bool(blank or uf2)  # Speed Duo's firmware writes its drive files
+        # the drive's flash takes writes only when asked (CircuitPython writes boot_out.txt
+        # at a first boot: a read-only drive keeps every run's boot alike, as before)
+        config["drive_writes"] = bool(blank or getattr(args, "drive_writes", False))
         if nvm_image is not None:
             config["nvm"]["load"] = os.path.join(work, "nvm_in.bin")
             with open(config["nvm"]["load"], "wb") as f:
