@@ -280,6 +280,8 @@ def build(pinmap):
         header[layout.header_pin_xy(player, 3)] = f"P{player + 1}_SCL"
         header[layout.header_pin_xy(player, 4)] = f"P{player + 1}_SDA"
         fp = builder.library("Connector_PinHeader_2.54mm", "PinHeader_1x04_P2.54mm_Vertical")
+        for pad in fp.Pads():  # 1.5 mm, not 1.7: over 1 mm between GND and VCC (no blob)
+            pad.SetSize(pcbnew.wxSizeMM(layout.CHOOSER_PAD, layout.CHOOSER_PAD))
         builder.place(
             fp,
             f"DS{player + 1}",

@@ -246,8 +246,12 @@ def _panel_routes(pinmap: dict, player: int) -> list:
     chooser = chooser_pins(player)
     pin1, pin2 = header_pin_xy(player, 1), header_pin_xy(player, 2)
     oled1, oled2 = chooser["OLED1"], chooser["OLED2"]
-    routes.append(_path(f"P{player + 1}_OLED1", POWER_W, "F.Cu", [oled1, (oled1[0], pin1[1]), pin1]))
-    routes.append(_path(f"P{player + 1}_OLED2", POWER_W, "F.Cu", [oled2, (pin2[0], oled2[1]), pin2]))
+    routes.append(
+        _path(f"P{player + 1}_OLED1", POWER_W, "F.Cu", [oled1, (oled1[0], pin1[1]), pin1])
+    )
+    routes.append(
+        _path(f"P{player + 1}_OLED2", POWER_W, "F.Cu", [oled2, (pin2[0], oled2[1]), pin2])
+    )
     return routes
 
 
