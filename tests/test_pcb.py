@@ -632,3 +632,18 @@ def test_the_battery_door_closes_the_bay_and_slides_out_through_the_wall():
     assert (
         gen_case.STACK["door_w"] + 2 * gen_case.STACK["floor_t"] < gen_case.STACK["battery_bay"][1]
     )
+
+
+def test_the_bom_gives_the_power_switch_the_pitch_of_its_footprint():
+    pads = {number: xy for _r, number, _net, xy, _s in _pads_on_board(["SW15"]) if number}
+    pitch = round(math.dist(pads["1"], pads["2"]), 2)
+    assert pitch == 2.0
+    assert f"{pitch:.1f} mm pitch" in pico_board.bom_by_ref()["SW15"]["value"]
+
+
+def test_the_order_number_mark_on_the_back_is_the_one_the_guide_names():
+    marks = [w for w, layer, *_rest in _silk_texts() if w == "JLCJLCJLCJLC"]
+    assert [layer for w, layer, *_rest in _silk_texts() if w == "JLCJLCJLCJLC"] == ["B.SilkS"]
+    assert marks
+    with open(os.path.join(HARDWARE, "BUILD.md"), encoding="utf-8") as f:
+        assert "`JLCJLCJLCJLC`" in f.read()
