@@ -161,6 +161,35 @@ class BoardBuilder:
         self.board.Add(item)
 
 
+def _pth_pad(pcbnew, fp, number, xy, size, drill):
+    """A plated through-hole pad of a footprint built here: square for pad 1, else round."""
+    pad = pcbnew.PAD(fp)
+    pad.SetNumber(str(number))
+    pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
+    pad.SetShape(pcbnew.PAD_SHAPE_RECT if number == 1 else pcbnew.PAD_SHAPE_CIRCLE)
+    pad.SetSize(pcbnew.wxSizeMM(size, size))
+    pad.SetDrillSize(pcbnew.wxSizeMM(drill, drill))
+    pad.SetLayerSet(pad.PTHMask())
+    pad.SetPosition(_mm(pcbnew, xy))
+    pad.SetLocalCoord()
+    fp.Add(pad)
+
+
+def _outline(pcbnew, fp, corners, layer_name, width):
+    """A rectangle (x0, y0, x1, y1) drawn on one of a footprint's layers."""
+    x0, y0, x1, y1 = corners
+    points = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+    for start, end in zip(points, points[1:], strict=False):
+        shape = pcbnew.FP_SHAPE(fp)
+        shape.SetShape(pcbnew.SHAPE_T_SEGMENT)
+        shape.SetStart(_mm(pcbnew, start))
+        shape.SetEnd(_mm(pcbnew, end))
+        shape.SetLayer(getattr(pcbnew, layer_name))
+        shape.SetWidth(pcbnew.FromMM(width))
+        shape.SetLocalCoord()
+        fp.Add(shape)
+
+
 def _pico_footprint(builder, nets):
     """The Pico as two 1x20 rows of 2.54 mm pads 17.78 mm apart in a 51 x 21 mm outline."""
     pcbnew = builder.pcbnew
@@ -168,31 +197,13 @@ def _pico_footprint(builder, nets):
     fp.SetFPID(pcbnew.LIB_ID("SpeedDuo", "RaspberryPi_Pico_THT"))
     fp.SetPosition(_mm(pcbnew, (layout.PICO_X, layout.PICO_Y)))
     for pin in range(1, 41):
-        pad = pcbnew.PAD(fp)
-        pad.SetNumber(str(pin))
-        pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
-        pad.SetShape(pcbnew.PAD_SHAPE_RECT if pin == 1 else pcbnew.PAD_SHAPE_CIRCLE)
-        pad.SetSize(pcbnew.wxSizeMM(1.7, 1.7))
-        pad.SetDrillSize(pcbnew.wxSizeMM(1.0, 1.0))
-        pad.SetLayerSet(pad.PTHMask())
-        pad.SetPosition(_mm(pcbnew, layout.pico_pin_xy(pin)))
-        pad.SetLocalCoord()
-        fp.Add(pad)
+        _pth_pad(pcbnew, fp, pin, layout.pico_pin_xy(pin), 1.7, 1.0)
     half_l, half_w = layout.PICO_LEN / 2, layout.PICO_W / 2
     for layer_name, margin, width in (("F_SilkS", -0.15, 0.15), ("F_CrtYd", 0.25, 0.05)):
         x0 = layout.PICO_X - half_l - margin
         x1 = layout.PICO_X + half_l + margin
         y0, y1 = layout.PICO_Y - half_w - margin, layout.PICO_Y + half_w + margin
-        corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
-        for start, end in zip(corners, corners[1:], strict=False):
-            shape = pcbnew.FP_SHAPE(fp)
-            shape.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            shape.SetStart(_mm(pcbnew, start))
-            shape.SetEnd(_mm(pcbnew, end))
-            shape.SetLayer(getattr(pcbnew, layer_name))
-            shape.SetWidth(pcbnew.FromMM(width))
-            shape.SetLocalCoord()
-            fp.Add(shape)
+        _outline(pcbnew, fp, (x0, y0, x1, y1), layer_name, width)
     pads = {layout.pico_pin_xy(pin): nets.get(pin) for pin in range(1, 41)}
     placed = builder.place(fp, "U1", "Raspberry Pi Pico", (layout.PICO_X, layout.PICO_Y), 0, pads)
     placed.Reference().SetPosition(_mm(pcbnew, (layout.PICO_X, layout.PICO_Y - 4.0)))
@@ -209,30 +220,13 @@ def _chooser_footprint(builder, player):
     centre = tuple(sum(xy[i] for xy in pins.values()) / 4 for i in (0, 1))
     fp.SetPosition(_mm(pcbnew, centre))
     for number, role in enumerate(("3V3", "OLED2", "OLED1", "GND"), 1):
-        pad = pcbnew.PAD(fp)
-        pad.SetNumber(str(number))
-        pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
-        pad.SetShape(pcbnew.PAD_SHAPE_RECT if number == 1 else pcbnew.PAD_SHAPE_CIRCLE)
-        pad.SetSize(pcbnew.wxSizeMM(layout.CHOOSER_PAD, layout.CHOOSER_PAD))
-        pad.SetDrillSize(pcbnew.wxSizeMM(layout.CHOOSER_DRILL, layout.CHOOSER_DRILL))
-        pad.SetLayerSet(pad.PTHMask())
-        pad.SetPosition(_mm(pcbnew, pins[role]))
-        pad.SetLocalCoord()
-        fp.Add(pad)
+        size, drill = layout.CHOOSER_PAD, layout.CHOOSER_DRILL
+        _pth_pad(pcbnew, fp, number, pins[role], size, drill)
     half = layout.PIN_PITCH / 2 + 1.0
     for layer_name, extra, width in (("F_SilkS", 0.0, 0.15), ("F_CrtYd", 0.25, 0.05)):
         x0, x1 = centre[0] - half - extra, centre[0] + half + extra
         y0, y1 = centre[1] - half - extra, centre[1] + half + extra
-        corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
-        for start, end in zip(corners, corners[1:], strict=False):
-            shape = pcbnew.FP_SHAPE(fp)
-            shape.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            shape.SetStart(_mm(pcbnew, start))
-            shape.SetEnd(_mm(pcbnew, end))
-            shape.SetLayer(getattr(pcbnew, layer_name))
-            shape.SetWidth(pcbnew.FromMM(width))
-            shape.SetLocalCoord()
-            fp.Add(shape)
+        _outline(pcbnew, fp, (x0, y0, x1, y1), layer_name, width)
     p = f"P{player + 1}_"
     nets = {"3V3": "+3V3", "GND": "GND", "OLED1": p + "OLED1", "OLED2": p + "OLED2"}
     pad_nets = {pins[role]: net for role, net in nets.items()}
