@@ -447,7 +447,8 @@ def _bom_and_placement(pcbnew, board) -> tuple:
     courtyard's middle), in mm from the board's lower left corner, x right and y up, as
     seen from the top; Layer Top or Bottom; Rotation in degrees counter-clockwise seen
     from the top, 0 being the footprint as KiCad's library draws it (KiCad's own .pos
-    convention, which JLCPCB's CPL takes; a bottom part is seen through the board).
+    convention; a bottom part is seen through the board). JLCPCB reads these columns and
+    shows each part placed before the order, where a part drawn otherwise is turned.
     """
     half_w, half_h = layout.BOARD_W / 2, layout.BOARD_H / 2
     parts = pico_board.bom_by_ref()
