@@ -621,17 +621,31 @@ def test_the_tray_prints_without_supports_its_one_bridge_under_50_mm():
 
 
 def test_the_battery_door_closes_the_bay_and_slides_out_through_the_wall():
-    """The door (in the tray's frame) reaches from the wall past the bay's far end."""
+    """The door, printed as it sits in the tray, reaches from the wall past the bay's end."""
     _normals, triangles = _stl("door")
     points = [p for tri in triangles for p in tri]
-    length = max(p[0] for p in points) - min(p[0] for p in points)
-    outer = pcb_layout.BOARD_W / 2 + gen_case.STACK["board_gap"] + gen_case.STACK["wall"]
-    bay_x, _bay_y = gen_case.STACK["battery_bay_xy"]
-    bay_len = gen_case.STACK["battery_bay"][0]
-    assert outer + bay_x - bay_len / 2 < length <= outer + gen_case.STACK["door_inner_end"]
+    stack = gen_case.STACK
+    outer = pcb_layout.BOARD_W / 2 + stack["board_gap"] + stack["wall"]
+    bay_x, _bay_y = stack["battery_bay_xy"]
+    assert min(p[0] for p in points) == -outer - stack["door_pull"]  # its pull, outside
     assert (
-        gen_case.STACK["door_w"] + 2 * gen_case.STACK["floor_t"] < gen_case.STACK["battery_bay"][1]
+        bay_x - stack["battery_bay"][0] / 2 < max(p[0] for p in points) <= stack["door_inner_end"]
     )
+    assert stack["door_w"] + 2 * stack["floor_t"] < stack["battery_bay"][1]
+
+
+def test_the_battery_doors_catch_stands_behind_the_wall_above_the_slot():
+    """Shut, the catch's upright face is just inside the wall and higher than the slot
+    it rode under (the tongue springs back): pulled, it goes back the same way."""
+    _normals, triangles = _stl("door")
+    stack = gen_case.STACK
+    outer = pcb_layout.BOARD_W / 2 + stack["board_gap"] + stack["wall"]
+    slot_top = stack["floor_t"] + 0.5  # the wall slot: 0.5 mm over the door's inside face
+    catch = [p for tri in triangles for p in tri if p[2] > slot_top + 0.01]
+    assert catch and max(p[2] for p in catch) - slot_top >= 0.3
+    assert min(p[0] for p in catch) > -outer + stack["wall"]  # behind the wall's inner face
+    assert max(abs(p[1] - stack["battery_bay_xy"][1]) for p in catch) <= stack["door_tongue"][0] / 2
+    assert max(p[0] for p in catch) < -outer + stack["door_tongue"][1]  # on the free tongue
 
 
 def test_the_bom_gives_the_power_switch_the_pitch_of_its_footprint():

@@ -36,8 +36,12 @@ pilot_d = 2.500;
 battery_bay = [66.000, 50.000];
 battery_bay_xy = [-18.000, -0.000];
 door_w = 44.000;
+door_lean = 0.600;
 door_clearance = 0.250;
 door_inner_end = 12.000;
+door_tongue = [10.000, 18.000];
+door_catch_h = 0.900;
+door_pull = 2.500;
 
 $fn = 32;
 outer = [board[0] + 2 * (board_gap + wall), board[1] + 2 * (board_gap + wall)];
@@ -64,7 +68,7 @@ module tray() {
                 translate([-battery_bay[0] / 2 + 14, battery_bay[1] / 2, floor_t + 4])
                     box([12, 6], 10);  // the lead's way out, towards J1
                 translate([-battery_bay[0] / 2, 0, floor_t])  // the door's way in, full height
-                    box([6, door_w + 2 * floor_t + 2 * door_clearance + 2], 11);
+                    box([6, door_w + 2 * door_lean * floor_t + 2 * door_clearance + 2], 11);
             }
         }
         for (h = holes) translate([h[0], h[1], floor_t]) cylinder(d = pilot_d, h = under_pcb + 1);
@@ -79,21 +83,38 @@ module tray() {
 
 door_channel_len = door_inner_end + outer[0] / 2;
 door_len = door_channel_len - door_clearance;
-door_slot_w = door_w + 2 * door_clearance + 2 * floor_t + 0.2;  // the bridge over it: under 50 mm
+door_slot_w = door_w + 2 * door_clearance + 2 * door_lean * floor_t + 0.2;  // the bridge: < 50 mm
 
-// A prism along +x from x = 0, centred on y = 0: w wide at z = 0, widening at 45 degrees to h.
+// A prism along +x from x = 0, centred on y = 0: w wide at z = 0, widening by door_lean
+// per mm up to h.
 module dovetail(len, w, h) {
     rotate([90, 0, 90]) linear_extrude(len)
-        polygon([[-w / 2, 0], [w / 2, 0], [w / 2 + h, h], [-w / 2 - h, h]]);
+        polygon([[-w / 2, 0], [w / 2, 0], [w / 2 + door_lean * h, h], [-w / 2 - door_lean * h, h]]);
 }
 
-// The battery door, modelled in place (outside face at z = 0): it slides in from the wall,
-// its outer end flush with the wall, a finger groove across its outside face.
+// The battery door, modelled in place (outside face at z = 0) and printed that way up. It
+// slides in from the wall at the USB end until flush with it; a tongue cut free by two
+// slots carries a catch on its inside face that rides under the wall (the tongue springs
+// 0.4 mm outwards) and snaps up behind it. To open: pull the tongue's end, which stands
+// out of the wall, away from the case and slide the door out.
 module door() {
+    x0 = -outer[0] / 2;
+    y0 = battery_bay_xy[1];
+    slot = 1.2;
     difference() {
-        translate([-outer[0] / 2, battery_bay_xy[1], 0]) dovetail(door_len, door_w, floor_t);
-        translate([-outer[0] / 2 + 6, battery_bay_xy[1], 0])
-            rotate([90, 0, 0]) cylinder(d = 2.4, h = door_w - 10, center = true);
+        union() {
+            translate([x0, y0, 0]) dovetail(door_len, door_w, floor_t);
+            translate([x0 - door_pull, y0 - door_tongue[0] / 2, 0])
+                cube([door_pull + 1, door_tongue[0], floor_t]);
+            // the catch: its outer face upright (it holds), its inner face a 45-degree ramp
+            translate([x0 + wall + 0.15, y0 + door_tongue[0] / 2, floor_t])
+                rotate([90, 0, 0]) linear_extrude(door_tongue[0])
+                    polygon([[0, 0], [0, door_catch_h], [0.8, door_catch_h],
+                             [0.8 + door_catch_h, 0]]);
+        }
+        for (side = [-1, 1])
+            translate([x0 - door_pull - 1, y0 + side * (door_tongue[0] + slot) / 2 - slot / 2, -1])
+                cube([door_pull + 1 + door_tongue[1], slot, floor_t + 2]);
     }
 }
 
@@ -134,12 +155,12 @@ module pcb() {
 }
 
 // Each part as it lies on the bed: the tray floor-down, the lid plate-down, the keys
-// flange-down, the door inside-face-down (its dovetail then narrows upwards).
+// flange-down, the door outside-face-down (its sides lean 31 degrees: no supports).
 if (part == "tray") tray();
 else if (part == "lid") translate([0, 0, lid_h]) rotate([180, 0, 0]) lid();
 else if (part == "keys")
     for (n = [0 : len(keys) - 1]) translate([16 * (n % 7), -16 * floor(n / 7), 0]) key();
-else if (part == "door") translate([0, 0, floor_t]) rotate([180, 0, 0]) door();
+else if (part == "door") door();
 else if (part == "assembled") {
     translate([0, 0, -floor_t - under_pcb - pcb_t]) {
         color("dimgray") tray();
