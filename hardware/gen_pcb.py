@@ -476,6 +476,8 @@ def _bom_and_placement(pcbnew, board) -> tuple:
         comment = f"{part['part']} {part['value']}"
         lcsc = part["lcsc_part"]
         note = part["lcsc_note"]
+        if part["other_distributor"]:
+            note += f"; also {part['other_distributor']}"
         writer.writerow(
             [comment, ",".join(refs), name, lcsc, part["manufacturer"], part["part_number"], note]
         )
