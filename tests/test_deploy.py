@@ -554,7 +554,7 @@ def test_the_familys_settings_are_kept_and_backed_up_before_settings_replaces_th
         (b"OTHER = [", "is not TOML"),
         (b"OTHER = 1.5\n", "a string or an integer"),
         # what the board would ignore (issue 27.3): said as the board's notice says it
-        (b"SPEED_BEST_OF = 5\nSPEED_BEST_OF = 7\n", r"SPEED_BEST_OF \(set again on line 2"),
+        (b"SPEED_BEST_OF = 5\nSPEED_BEST_OF = 7\n", r"SPEED_BEST_OF \(again on line 2"),
         (b'"SPEED_PENALTY" = 1\n', r"SPEED_PENALTY \(in quotes"),
         (b"[speed]\nSPEED_PENALTY = 1\n", r"SPEED_PENALTY \(under the \[table\] of line 1"),
         (b"speed_penalty = 1\n", r"speed_penalty \(unknown\)"),

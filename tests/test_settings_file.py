@@ -80,7 +80,7 @@ def test_a_good_file_is_read_and_its_names_listed(tmp_path, monkeypatch):
     [
         (  # getenv.c stops at the first match: the second line is never read
             b"SPEED_BEST_OF = 5\nSPEED_BEST_OF = 7\n",
-            ("SPEED_BEST_OF", "set again on line 2: ignored"),
+            ("SPEED_BEST_OF", "again on line 2: ignored"),
         ),
         (  # key_matches compares the name byte for byte: a quote never matches
             b'"SPEED_PENALTY" = 1\nSPEED_BEST_OF = 5\n',
@@ -103,7 +103,7 @@ def test_a_broken_second_line_of_a_key_does_not_hide_the_first(tmp_path, monkeyp
     path = _write(tmp_path, b'SPEED_CLAIM = "race"\nSPEED_CLAIM = "simple\n')
     chosen = _board_settings(monkeypatch, path, DriveOS(path, os).getenv)
     assert chosen.rules.claim == "race"  # what getenv gives
-    assert chosen.problems == [("SPEED_CLAIM", "set again on line 2: ignored")]
+    assert chosen.problems == [("SPEED_CLAIM", "again on line 2: ignored")]
 
 
 @pytest.mark.parametrize("name", [b"speed_penalty", b"Speed_Penalty", b"idle_off_min"])
@@ -375,3 +375,21 @@ def test_the_firmware_shows_a_bad_file_and_goes_on(tmp_path, data, shown):
     assert len(notice) == 1 and shown in notice[0], console[-1000:]
     for bus in (0, 1):  # both panels drew more than their set-up
         assert len((keep / ("i2c%d.jsonl" % bus)).read_text().splitlines()) > 10
+
+
+def test_the_board_program_shows_what_getenv_ignores_and_plays_max_rounds(tmp_path):
+    """Issue 27.3 on the board program: the notice names the key set again and the name in
+    lower case; SPEED_MAX_ROUNDS reaches Spit's rules (V8.11)."""
+    data = (
+        b'SPEED_GAME = "spit"\nSPEED_MAX_ROUNDS = 3\nSPEED_GAME = "california"\n'
+        b"speed_penalty = 1\n"
+    )
+    path = _write(tmp_path, data)
+    result, _ = run_board_program(tmp_path, SCRIPT, SPEEDDUO_SETTINGS=path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert _notice(result) == [
+        "SETTINGS.TOML: SPEED_GAME / again on line 3: / ignored / speed_penalty"
+        " / unknown: ignored / (defaults used)"
+    ]
+    first = _first_event(result)
+    assert first["game"] == "spit" and first["rules"]["max_rounds"] == 3

@@ -398,7 +398,7 @@ class _Scan:
         elif quoted:
             self.broken.append((name, "in quotes: ignored (no quotes around a name)"))
         elif name in self.names:
-            self.broken.append((name, "set again on line %d: ignored" % self.line))
+            self.broken.append((name, "again on line %d: ignored" % self.line))
         else:
             self.names.append(name)
             self.judge = True
