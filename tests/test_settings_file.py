@@ -381,8 +381,7 @@ def test_the_board_program_shows_what_getenv_ignores_and_plays_max_rounds(tmp_pa
     """Issue 27.3 on the board program: the notice names the key set again and the name in
     lower case; SPEED_MAX_ROUNDS reaches Spit's rules (V8.11)."""
     data = (
-        b'SPEED_GAME = "spit"\nSPEED_MAX_ROUNDS = 3\nSPEED_GAME = "california"\n'
-        b"speed_penalty = 1\n"
+        b'SPEED_GAME = "spit"\nSPEED_MAX_ROUNDS = 3\nSPEED_GAME = "california"\nspeed_penalty = 1\n'
     )
     path = _write(tmp_path, data)
     result, _ = run_board_program(tmp_path, SCRIPT, SPEEDDUO_SETTINGS=path)
