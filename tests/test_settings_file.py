@@ -356,7 +356,10 @@ def _have_firmware():
     "data, shown",
     [
         (BAD["one 0xFF byte"], "settings.toml / not UTF-8 text: / save it as UTF-8"),
-        (b'SPEED_CLAIM = "race\nSPEED_BEST_OF = 4\n', "SPEED_CLAIM / no closing quote"),
+        (  # and a key set again (issue 27.3): 10.2.1's getenv reads only the first
+            b'SPEED_CLAIM = "race\nSPEED_BEST_OF = 4\nSPEED_BEST_OF = 5\n',
+            "SPEED_CLAIM / no closing quote / SPEED_BEST_OF / again on line 3: / ignored",
+        ),
     ],
 )
 def test_the_firmware_shows_a_bad_file_and_goes_on(tmp_path, data, shown):
