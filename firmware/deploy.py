@@ -443,10 +443,10 @@ def check_settings_file(path):
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DeployError("settings file %s is not TOML: %s" % (path, error)) from None
-    for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, (int, str)):
+    for key, value in values.items():  # (CircuitPython 10 reads true/false too: get_bool)
+        if not isinstance(value, (int, str)):
             raise DeployError(
-                "settings file %s: %s must be a string or an integer "
+                "settings file %s: %s must be a string, an integer, true or false "
                 "(CircuitPython's settings.toml holds nothing else)" % (path, key)
             )
     return data

@@ -552,7 +552,7 @@ def test_the_familys_settings_are_kept_and_backed_up_before_settings_replaces_th
     "text, expected",
     [
         (b"OTHER = [", "is not TOML"),
-        (b"OTHER = 1.5\n", "a string or an integer"),
+        (b"OTHER = 1.5\n", "a string, an integer, true or false"),
         # what the board would ignore (issue 27.3): said as the board's notice says it
         (b"SPEED_BEST_OF = 5\nSPEED_BEST_OF = 7\n", r"SPEED_BEST_OF \(again on line 2"),
         (b'"SPEED_PENALTY" = 1\n', r"SPEED_PENALTY \(in quotes"),
@@ -582,6 +582,12 @@ def test_an_empty_settings_path_is_refused_not_skipped(tmp_path):
     with pytest.raises(dp.DeployError, match="--settings: empty path"):
         dp.deploy(str(drive), settings="", say=quiet, mpy_cross="")
     assert snapshot(drive) == before
+
+
+def test_a_switch_written_true_is_taken_as_the_board_takes_it(tmp_path):
+    good = tmp_path / "good.toml"
+    good.write_bytes(b"SPEED_PENALTY = true\nSPEED_CLAIM = \"race\"\n")
+    assert dp.check_settings_file(str(good)) == good.read_bytes()
 
 
 def test_the_default_settings_file_is_one_the_board_reads_whole():

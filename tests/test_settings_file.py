@@ -164,6 +164,20 @@ def test_a_number_may_have_blanks_a_sign_and_leading_zeros(value, number):
     assert settings_module.whole_number(value) == number
 
 
+@pytest.mark.parametrize(
+    "setting, value, allowed",
+    [
+        ("SPEED_IDLE_MS", "-5", "must be at least 1000 (R17 ends every silent match)"),
+        ("SPEED_IDLE_MS", "0", "must be at least 1000 (R17 ends every silent match)"),
+        ("SPEED_MAX_ROUNDS", "-2", "1..3600000"),
+        ("SPEED_PENALTY_MS", "-1", "must be a whole number >= 0"),
+    ],
+)
+def test_a_notice_names_the_range_that_holds_for_the_option(setting, value, allowed):
+    """A negative idle_ms is told "at least 1000", not ">= 0" (0 is refused too)."""
+    assert Settings({setting: value}.get, [setting]).problems == [(setting, allowed)]
+
+
 def test_a_huge_number_is_out_of_range_not_a_crash():
     chosen = Settings({"SPEED_IDLE_MS": "9" * 400, "SPEED_SEED": "-" + "9" * 40}.get)
     assert chosen.problems[0] == ("SPEED_IDLE_MS", "must be at most 3600000")
