@@ -586,7 +586,7 @@ def test_an_empty_settings_path_is_refused_not_skipped(tmp_path):
 
 def test_a_switch_written_true_is_taken_as_the_board_takes_it(tmp_path):
     good = tmp_path / "good.toml"
-    good.write_bytes(b"SPEED_PENALTY = true\nSPEED_CLAIM = \"race\"\n")
+    good.write_bytes(b'SPEED_PENALTY = true\nSPEED_CLAIM = "race"\n')
     assert dp.check_settings_file(str(good)) == good.read_bytes()
 
 
