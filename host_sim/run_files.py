@@ -61,6 +61,9 @@ def drive_sources(args, values):
     checked before the run: the settings are then the drive's file as it is, so options
     that would write settings are refused (one line, exit 2)."""
     drive, settings = args.drive, args.settings
+    for option, given in (("--drive", drive), ("--settings", settings)):
+        if given is not None and not given.strip():
+            raise ValueError(option + ": empty path (name a file, or leave the option out)")
     if not drive and not settings:
         return None, None
     if values:
