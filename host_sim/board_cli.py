@@ -12,9 +12,10 @@ Both subcommands take the same options and write the same outputs:
 * ``--game spit|california``: V8 Spit or V9 California Speed instead of classic
   Speed, as if chosen in the menu (``SPEED_GAME``; lib/speedduo/loop/game_app.py); only the
   rule options the game takes (speedduo.game.gamerules.OPTIONS) and no ``--best-of``;
-* ``--matches N`` (default 1): stop after N matches; ``board`` stops too once the
-  script is over and the board waits in its menu (no match can start without a
-  press): what was played is written, then one line says so (exit 2);
+* ``--matches N`` (default 1): stop after N matches; ``board`` (but ``--pty``, whose
+  host may still ask) stops too once the script is over and the board waits in its
+  menu (no match can start without a press): what was played is written, then one
+  line says so (exit 2);
   ``--log FILE``: the match log the board streams on its USB data port (JSON Lines),
   one match per file as ``monitor --save`` and the window write them: the first to
   FILE, the next to FILE-2, FILE-3, ... (before the extension), each one ``replay``
@@ -403,8 +404,8 @@ def _faults_and_script(args, tmp, sends):
             pty.wait_for_host()
     if args.power_cut_ms is not None:
         faults.append(f"cut={round(args.power_cut_ms * 1000)}")
-    else:  # (a power cut ends the run anyway)
-        presses = load_script(args.script) if args.script else []
+    elif pty is None:  # (a power cut ends the run anyway; a pty's host may still ask)
+        presses = load_script(script) if script != "-" else []
         faults.append(f"end={script_end_us(presses, sends, args.snap)}")
     if sends:
         sends_path = os.path.join(tmp, "sends.txt")
