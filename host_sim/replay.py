@@ -180,6 +180,8 @@ def check_record(entries, hands=None):
             )
         if "keys" in obj and "keys_total" not in obj:
             raise Divergence(number, "keys without keys_total")
+        if "keys_total" in obj and "keys" not in obj and ev != "match_end":
+            raise Divergence(number, "keys_total without key events (only match_end has one)")
     if key_t >= _MAX_MATCH_MS * unit:
         raise Divergence(len(entries), f"a key time of {key_t // unit} ms is beyond any match")
     if hands is not None:
