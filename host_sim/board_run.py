@@ -57,6 +57,9 @@ _BOARD_IO = "speedduo.loop.board_io"
 sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
 
 
+MENU_READS_US = 500000  # the menu has read every press queued before it showed by then
+
+
 class ScriptEnded(BaseException):
     """The script is over and the board waits in its menu: no match can start any more."""
 
@@ -193,7 +196,7 @@ class _MenuWatch:
     def choose_for(self, *args):
         clock = self._clock
         advance_to = clock.advance_to
-        end_us = self._end_us
+        end_us = max(self._end_us, clock.now_us + MENU_READS_US)  # (presses queued before)
 
         def advance_in_menu(t_us):
             advance_to(t_us)
