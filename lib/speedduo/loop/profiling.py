@@ -25,7 +25,7 @@ The onboard LED pin is high for the whole of each ``App.step()``, so the
 emulator (or a logic analyser) times every step to the microsecond.
 
 An interpreter without ``gc.mem_free``/``gc.mem_alloc`` (CPython: the simulator's
-``board``) runs the same way and says so once at boot (``profile: ... not measured``);
+``board``) runs the same way and says so once at boot (``profile: ... heap figures -1``);
 every heap figure (``free``, ``live_min``, ``alloc``, ``gcs``, ``link_alloc``) is then
 ``-1``, the counts and times are measured as on the board.
 """
@@ -42,20 +42,15 @@ _SHOWN = 8  # windows that allocated, printed with where they were
 _WINDOW = 128  # steps between two readings of gc.mem_alloc()
 
 
-def _unmeasured() -> int:
-    return 0
-
-
-# CircuitPython/MicroPython only: CPython (the simulator) has neither
+# CircuitPython/MicroPython only: CPython (the simulator) has neither; there ``int()``, 0,
+# stands in for mem_alloc and the figures are printed as -1
 _mem_free = getattr(gc, "mem_free", None)
-_mem_alloc = getattr(gc, "mem_alloc", _unmeasured)
-_MEASURED = _mem_free is not None
-_UNMEASURED = "profile: this Python has no gc.mem_free/gc.mem_alloc: the heap is not measured (-1)"
+_mem_alloc = getattr(gc, "mem_alloc", int)
 
 
 def _free() -> int:
     """``gc.mem_free()``, -1 where the interpreter cannot say."""
-    return _mem_free() if _MEASURED else -1  # type: ignore[misc]
+    return -1 if _mem_free is None else _mem_free()
 
 
 class Profiler:
@@ -63,8 +58,8 @@ class Profiler:
         self.probe = digitalio.DigitalInOut(probe_pin)
         self.probe.switch_to_output(value=False)
         self.shown = 0
-        if not _MEASURED:
-            print(_UNMEASURED)
+        if _mem_free is None:
+            print("profile: this Python has no gc.mem_free/gc.mem_alloc: heap figures -1")
         print("speedduo-profile boot free=%d" % free_at_boot)
 
     def imported(self) -> None:
@@ -126,7 +121,7 @@ class Profiler:
         free = _free()
         if free < live_min:
             live_min = free
-        if not _MEASURED:  # (nothing was read: not "no allocation")
+        if _mem_free is None:  # (nothing was read: not "no allocation")
             self.alloc = self.collections = self.link_alloc = -1
         print(
             "speedduo-profile match live_min=%d alloc=%d presses=%d steps=%d gcs=%d"
