@@ -429,6 +429,12 @@ def check_settings_file(path):
         raise DeployError(
             "settings file %s starts with a byte order mark (save it as UTF-8 without BOM)" % path
         )
+    ignored = board_ignores(path, data)
+    if ignored:
+        raise DeployError(
+            "settings file %s: the board would show, and ignore: %s"
+            % (path, "; ".join("%s (%s)" % pair for pair in ignored))
+        )
     try:
         import tomllib
     except ImportError:  # Python < 3.11
@@ -437,13 +443,35 @@ def check_settings_file(path):
         values = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DeployError("settings file %s is not TOML: %s" % (path, error)) from None
-    for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, (int, str)):
+    for key, value in values.items():  # (CircuitPython 10 reads true/false too: get_bool)
+        if not isinstance(value, (int, str)):
             raise DeployError(
-                "settings file %s: %s must be a string or an integer "
+                "settings file %s: %s must be a string, an integer, true or false "
                 "(CircuitPython's settings.toml holds nothing else)" % (path, key)
             )
     return data
+
+
+def board_ignores(path, data):
+    """(setting, why) of the notice the board shows for settings ``data`` (the file at
+    ``path``): its own reading (lib/speedduo/loop/settings.py) through CircuitPython's
+    getenv (host_sim/settings_file.py), so deploy says what the board would ignore."""
+    for folder in (os.path.join(ROOT, "host_sim"), os.path.join(ROOT, "lib")):
+        if folder not in sys.path:
+            sys.path.append(folder)
+    try:
+        import micropython  # noqa: F401  (Blinka's, in the venv)
+    except ImportError:  # a bare Python: the board modules need only const()
+        import types
+
+        stub = types.ModuleType("micropython")
+        stub.const = lambda value: value
+        sys.modules["micropython"] = stub
+    from settings_file import lookup
+    from speedduo.loop.settings import read_settings
+
+    settings = read_settings(lambda key: lookup(data, key), path=path)
+    return settings.ignored()
 
 
 def backup_path(drive, rel):
@@ -778,6 +806,8 @@ def deploy(
     io = io or DriveIO()
     drive = target or find_drive(**(where or {}))
     check_board(drive, pinned_board())
+    if settings is not None and not settings.strip():
+        raise DeployError("--settings: empty path (name a file, or leave the option out)")
     settings_data = check_settings_file(settings) if settings else None
     why = io.writable(drive)
     if why and not dry_run:

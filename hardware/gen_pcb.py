@@ -39,6 +39,14 @@ _GERBER_LAYERS = (
     ("B_Mask", "B_Mask"),
     ("Edge_Cuts", "Edge_Cuts"),
 )
+# Where a fab house that prints its order number on the board puts it (JLCPCB replaces this
+# text with the number), on the back, clear of pads; BUILD.md says how to order without it.
+ORDER_NUMBER_MARK = "JLCJLCJLCJLC"
+ORDER_NUMBER_XY = (40.0, 8.0)
+JST_WARNING = (-50.0, -27.5)  # under J1 and SW15 (layout coordinates)
+# Parts the assembly service fits (through-hole); the Pico, the displays and the chooser's
+# header are soldered by hand (BUILD.md). Their numbers come from bom.csv.
+ASSEMBLED = ("SW", "BZ", "D", "J")
 # Rules the fab house's own tools settle: silk clipped from pads, silk text over silk.
 IGNORED_RULES = ("silk_over_copper", "silk_overlap")
 
@@ -138,7 +146,7 @@ class BoardBuilder:
         for start, end in zip(corners, corners[1:], strict=False):
             self.line(start, end, layer_name, width)
 
-    def text(self, words, xy, size=1.0, upside_down=False, layer_name="F_SilkS"):
+    def text(self, words, xy, size=1.0, upside_down=False, layer_name="F_SilkS", angle=0):
         pcbnew = self.pcbnew
         item = pcbnew.PCB_TEXT(self.board)
         item.SetText(words)
@@ -146,11 +154,40 @@ class BoardBuilder:
         item.SetLayer(getattr(pcbnew, layer_name))
         item.SetTextSize(pcbnew.wxSizeMM(size, size))
         item.SetTextThickness(pcbnew.FromMM(size * 0.15))
-        if upside_down:
-            item.SetTextAngle(1800)
+        if upside_down or angle:
+            item.SetTextAngle((1800 if upside_down else 0) + angle * 10)
         if layer_name.startswith("B_"):
             item.SetMirrored(True)
         self.board.Add(item)
+
+
+def _pth_pad(pcbnew, fp, number, xy, size, drill):
+    """A plated through-hole pad of a footprint built here: square for pad 1, else round."""
+    pad = pcbnew.PAD(fp)
+    pad.SetNumber(str(number))
+    pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
+    pad.SetShape(pcbnew.PAD_SHAPE_RECT if number == 1 else pcbnew.PAD_SHAPE_CIRCLE)
+    pad.SetSize(pcbnew.wxSizeMM(size, size))
+    pad.SetDrillSize(pcbnew.wxSizeMM(drill, drill))
+    pad.SetLayerSet(pad.PTHMask())
+    pad.SetPosition(_mm(pcbnew, xy))
+    pad.SetLocalCoord()
+    fp.Add(pad)
+
+
+def _outline(pcbnew, fp, corners, layer_name, width):
+    """A rectangle (x0, y0, x1, y1) drawn on one of a footprint's layers."""
+    x0, y0, x1, y1 = corners
+    points = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+    for start, end in zip(points, points[1:], strict=False):
+        shape = pcbnew.FP_SHAPE(fp)
+        shape.SetShape(pcbnew.SHAPE_T_SEGMENT)
+        shape.SetStart(_mm(pcbnew, start))
+        shape.SetEnd(_mm(pcbnew, end))
+        shape.SetLayer(getattr(pcbnew, layer_name))
+        shape.SetWidth(pcbnew.FromMM(width))
+        shape.SetLocalCoord()
+        fp.Add(shape)
 
 
 def _pico_footprint(builder, nets):
@@ -160,34 +197,44 @@ def _pico_footprint(builder, nets):
     fp.SetFPID(pcbnew.LIB_ID("SpeedDuo", "RaspberryPi_Pico_THT"))
     fp.SetPosition(_mm(pcbnew, (layout.PICO_X, layout.PICO_Y)))
     for pin in range(1, 41):
-        pad = pcbnew.PAD(fp)
-        pad.SetNumber(str(pin))
-        pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
-        pad.SetShape(pcbnew.PAD_SHAPE_RECT if pin == 1 else pcbnew.PAD_SHAPE_CIRCLE)
-        pad.SetSize(pcbnew.wxSizeMM(1.7, 1.7))
-        pad.SetDrillSize(pcbnew.wxSizeMM(1.0, 1.0))
-        pad.SetLayerSet(pad.PTHMask())
-        pad.SetPosition(_mm(pcbnew, layout.pico_pin_xy(pin)))
-        pad.SetLocalCoord()
-        fp.Add(pad)
+        _pth_pad(pcbnew, fp, pin, layout.pico_pin_xy(pin), 1.7, 1.0)
     half_l, half_w = layout.PICO_LEN / 2, layout.PICO_W / 2
     for layer_name, margin, width in (("F_SilkS", -0.15, 0.15), ("F_CrtYd", 0.25, 0.05)):
         x0 = layout.PICO_X - half_l - margin
         x1 = layout.PICO_X + half_l + margin
         y0, y1 = layout.PICO_Y - half_w - margin, layout.PICO_Y + half_w + margin
-        corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
-        for start, end in zip(corners, corners[1:], strict=False):
-            shape = pcbnew.FP_SHAPE(fp)
-            shape.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            shape.SetStart(_mm(pcbnew, start))
-            shape.SetEnd(_mm(pcbnew, end))
-            shape.SetLayer(getattr(pcbnew, layer_name))
-            shape.SetWidth(pcbnew.FromMM(width))
-            shape.SetLocalCoord()
-            fp.Add(shape)
+        _outline(pcbnew, fp, (x0, y0, x1, y1), layer_name, width)
     pads = {layout.pico_pin_xy(pin): nets.get(pin) for pin in range(1, 41)}
     placed = builder.place(fp, "U1", "Raspberry Pi Pico", (layout.PICO_X, layout.PICO_Y), 0, pads)
     placed.Reference().SetPosition(_mm(pcbnew, (layout.PICO_X, layout.PICO_Y - 4.0)))
+    placed.Value().SetVisible(False)
+    return placed
+
+
+def _chooser_footprint(builder, player):
+    """JP1 (Player 1) / JP2: a 2 x 2 pin header for two shunts that set the panel's pin order."""
+    pcbnew = builder.pcbnew
+    fp = pcbnew.FOOTPRINT(builder.board)
+    fp.SetFPID(pcbnew.LIB_ID("SpeedDuo", "PinOrderChooser_2x02_P2.54mm"))
+    pins = layout.chooser_pins(player)
+    centre = tuple(sum(xy[i] for xy in pins.values()) / 4 for i in (0, 1))
+    fp.SetPosition(_mm(pcbnew, centre))
+    for number, role in enumerate(("3V3", "OLED2", "OLED1", "GND"), 1):
+        size, drill = layout.CHOOSER_PAD, layout.CHOOSER_DRILL
+        _pth_pad(pcbnew, fp, number, pins[role], size, drill)
+    half = layout.PIN_PITCH / 2 + 1.0
+    for layer_name, extra, width in (("F_SilkS", 0.0, 0.15), ("F_CrtYd", 0.25, 0.05)):
+        x0, x1 = centre[0] - half - extra, centre[0] + half + extra
+        y0, y1 = centre[1] - half - extra, centre[1] + half + extra
+        _outline(pcbnew, fp, (x0, y0, x1, y1), layer_name, width)
+    p = f"P{player + 1}_"
+    nets = {"3V3": "+3V3", "GND": "GND", "OLED1": p + "OLED1", "OLED2": p + "OLED2"}
+    pad_nets = {pins[role]: net for role, net in nets.items()}
+    ref = f"JP{player + 1}"
+    placed = builder.place(fp, ref, "Pin order (2 shunts)", centre, 0, pad_nets)
+    sign = 1 if player == 0 else -1
+    placed.Reference().SetPosition(_mm(pcbnew, (centre[0] + sign * 4.8, centre[1])))
+    placed.Reference().SetTextAngle(0 if player == 0 else 1800)
     placed.Value().SetVisible(False)
     return placed
 
@@ -227,6 +274,8 @@ def build(pinmap):
         header[layout.header_pin_xy(player, 3)] = f"P{player + 1}_SCL"
         header[layout.header_pin_xy(player, 4)] = f"P{player + 1}_SDA"
         fp = builder.library("Connector_PinHeader_2.54mm", "PinHeader_1x04_P2.54mm_Vertical")
+        for pad in fp.Pads():  # 1.5 mm, not 1.7: over 1 mm between GND and VCC (no blob)
+            pad.SetSize(pcbnew.wxSizeMM(layout.CHOOSER_PAD, layout.CHOOSER_PAD))
         builder.place(
             fp,
             f"DS{player + 1}",
@@ -235,13 +284,7 @@ def build(pinmap):
             90 if player == 0 else 270,
             header,
         )
-        for which in (0, 1):
-            x_side, centre, y_side = layout.jumper_pads(player, which)
-            order_x, order_y = ("GND", "+3V3") if which == 0 else ("+3V3", "GND")
-            pad_nets = {x_side: order_x, centre: f"P{player + 1}_OLED{which + 1}", y_side: order_y}
-            fp = builder.library("Jumper", "SolderJumper-3_P1.3mm_Open_Pad1.0x1.5mm")
-            ref = f"JP{2 * player + which + 1}"
-            builder.place(fp, ref, "VCC/GND order", centre, 0 if player == 0 else 180, pad_nets)
+        _chooser_footprint(builder, player)
         _panel_silk(builder, player)
 
     piezo, piezo_gnd = layout.piezo_pads()
@@ -263,6 +306,9 @@ def build(pinmap):
     for sign, xy in (("+", plus), ("-", minus)):
         builder.text(sign, (xy[0], xy[1] - 3.2), 1.5, False, "B_SilkS")
         builder.text(sign, (xy[0], xy[1] - 2.2), 1.0)
+    # J1 takes 3 x AA only: a LiPo would be drained far below its safe 3.0 V (VSYS runs to 1.8 V)
+    builder.text("3 x AA ONLY: NO LiPo", (JST_WARNING[0], JST_WARNING[1]), size=1.0)
+    builder.text("3 x AA ONLY: NO LiPo", JST_WARNING, 1.2, False, "B_SilkS")
     builder.text("ON", (on[0] + 3.8, on[1]), size=1.0)
     builder.text("OFF", (off[0] + 4.2, off[1]), size=1.0)
 
@@ -296,36 +342,28 @@ def build(pinmap):
     builder.text("Player 1", (-36.0, half_h - 3.0), size=1.5)
     builder.text("Player 2", (36.0, -half_h + 3.0), size=1.5, upside_down=True)
     builder.text("Speed Duo - pin map: hardware/pinmap.json", (0, 0), 1.5, False, "B_SilkS")
+    builder.text(ORDER_NUMBER_MARK, ORDER_NUMBER_XY, 1.0, False, "B_SilkS")
     return board
 
 
 def _panel_silk(builder, player):
-    """The module's outline and the two pin orders, each with the jumper side to bridge."""
+    """The module's outline, which shunts each printed pin order takes, what the pins carry."""
     cx, cy = layout.module_centre(player)
     builder.rect((cx, cy), layout.MODULE_W, layout.MODULE_H)
     flip = player == 1
     sign = 1 if player == 0 else -1
     lines = (
         f"DS{player + 1}: Player {player + 1} OLED",
-        "module pins from its left:",
-        "GND VCC SCL SDA: bridge LEFT",
-        "VCC GND SCL SDA: bridge RIGHT",
-        "(both jumpers, never all 3 pads)",
+        f"JP{player + 1}: 2 shunts, by the module's print:",
+        "GND VCC SCL SDA: shunts across",
+        "VCC GND SCL SDA: shunts up-down",
     )
     for n, words in enumerate(lines):
-        builder.text(words, (cx, cy + sign * (-2.0 + 1.6 * n)), size=0.9, upside_down=flip)
-    # under each header pin: what it carries (pins 1 and 2: which jumper sets it)
-    names = (f"JP{2 * player + 1}", f"JP{2 * player + 2}", "SCL", "SDA")
-    for pin, name in enumerate(names, 1):
+        builder.text(words, (cx, cy + sign * (-2.0 + 2.0 * n)), size=1.0, upside_down=flip)
+    # under each header pin, along the board (1 mm text does not fit across 2.54 mm)
+    for pin, name in enumerate(("PIN1", "PIN2", "SCL", "SDA"), 1):
         x, y = layout.header_pin_xy(player, pin)
-        builder.text(name, (x, y + sign * 2.2), size=0.6, upside_down=flip)
-    # "L" beside the outer pad of the left jumper, "R" beside the right one's
-    for label, pad, offset in (
-        ("L", layout.jumper_pads(player, 0)[0], -1.6),
-        ("R", layout.jumper_pads(player, 1)[2], 1.6),
-    ):
-        xy = (pad[0] + sign * offset, pad[1] - sign * 2.0)
-        builder.text(label, xy, size=0.8, upside_down=flip)
+        builder.text(name, (x, y + sign * 3.6), size=1.0, upside_down=flip, angle=90)
 
 
 def _project_text() -> str:
@@ -389,35 +427,64 @@ def _zip_fab_files(workdir, names, path):
             archive.writestr(info, text)
 
 
+def _centre(pcbnew, fp) -> tuple:
+    """The part's centre on the board: the middle of its courtyard (the body and its leads)."""
+    box = None
+    for item in fp.GraphicalItems():
+        if item.GetLayer() in (pcbnew.F_CrtYd, pcbnew.B_CrtYd):
+            if box is None:
+                box = item.GetBoundingBox()
+            else:
+                box.Merge(item.GetBoundingBox())
+    centre = box.GetCenter()
+    return (pcbnew.ToMM(centre.x) - CENTRE[0], pcbnew.ToMM(centre.y) - CENTRE[1])
+
+
 def _bom_and_placement(pcbnew, board) -> tuple:
-    """(BOM csv text, placement csv text) as JLCPCB-style fab houses read them."""
+    """(BOM csv text, placement csv text) in the columns JLCPCB's assembly service reads.
+
+    Only the parts the service fits (ASSEMBLED). Placement: each part's centre (its
+    courtyard's middle), in mm from the board's lower left corner, x right and y up, as
+    seen from the top; Layer Top or Bottom; Rotation in degrees counter-clockwise seen
+    from the top, 0 being the footprint as KiCad's library draws it (KiCad's own .pos
+    convention; a bottom part is seen through the board). JLCPCB reads these columns and
+    shows each part placed before the order, where a part drawn otherwise is turned.
+    """
     half_w, half_h = layout.BOARD_W / 2, layout.BOARD_H / 2
+    parts = pico_board.bom_by_ref()
     rows = []
     for fp in board.GetFootprints():
         ref = fp.GetReference()
-        if ref.startswith(("H", "JP")):
-            continue  # mounting holes and solder jumpers are not parts
-        pos = fp.GetPosition()
-        x = pcbnew.ToMM(pos.x) - CENTRE[0] + half_w
-        y = half_h - (pcbnew.ToMM(pos.y) - CENTRE[1])
+        if re.sub(r"\d", "", ref) not in ASSEMBLED:
+            continue
+        cx, cy = _centre(pcbnew, fp)
         name = fp.GetFPID().GetLibItemName().wx_str()
         side = "Bottom" if fp.GetLayer() == pcbnew.B_Cu else "Top"
-        rows.append((ref, fp.GetValue(), name, x, y, fp.GetOrientationDegrees() % 360, side))
+        angle = fp.GetOrientationDegrees() % 360
+        rows.append((ref, name, cx + half_w, half_h - cy, angle, side))
     rows.sort(key=lambda row: (re.sub(r"\d", "", row[0]), int(re.sub(r"\D", "", row[0]))))
     bom = io.StringIO()
     writer = csv.writer(bom, lineterminator="\n")
-    writer.writerow(["Comment", "Designator", "Footprint", "Quantity"])
+    writer.writerow(
+        ["Comment", "Designator", "Footprint", "LCSC Part #", "Manufacturer", "MPN", "Notes"]
+    )
     groups = {}
-    for ref, value, name, *_rest in rows:
-        if ref.startswith("SW") and ref != "SW15":
-            value = "Tactile switch 12 mm (B3F-4050)"
-        groups.setdefault((value, name), []).append(ref)
-    for (value, name), refs in groups.items():
-        writer.writerow([value, ",".join(refs), name, len(refs)])
+    for ref, name, *_rest in rows:
+        groups.setdefault((parts[ref]["part_number"], name), []).append(ref)
+    for (_mpn, name), refs in groups.items():
+        part = parts[refs[0]]
+        comment = f"{part['part']} {part['value']}"
+        lcsc = part["lcsc_part"]
+        note = part["lcsc_note"]
+        if part["other_distributor"]:
+            note += f"; also {part['other_distributor']}"
+        writer.writerow(
+            [comment, ",".join(refs), name, lcsc, part["manufacturer"], part["part_number"], note]
+        )
     cpl = io.StringIO()
     writer = csv.writer(cpl, lineterminator="\n")
     writer.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
-    for ref, _value, _name, x, y, angle, side in rows:
+    for ref, _name, x, y, angle, side in rows:
         writer.writerow([ref, f"{x:.2f}mm", f"{y:.2f}mm", side, f"{angle:.0f}"])
     return bom.getvalue(), cpl.getvalue()
 

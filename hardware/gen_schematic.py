@@ -261,8 +261,8 @@ def render(pinmap: dict) -> str:
         " VCC and RP2040 pins are not 5 V tolerant.",
         f"Status LED: the Pico's on-board LED on {pinmap['led']['pin']} (not on the header)."
         " Unused header pins are grey.",
-        "On the PCB each panel's first two pins reach 3V3 and GND through two 3-pad solder"
-        " jumpers (JP1-JP4), to take either pin order (GND VCC or VCC GND).",
+        "On the PCB each panel's first two pins reach 3V3 and GND through a 2x2 header with"
+        " two shunts (JP1, JP2), to take either pin order (GND VCC or VCC GND).",
         "Battery: J1 + through SW15 and the Schottky D1 to VSYS, so USB (through the Pico's"
         " own diode) and battery can both be connected.",
     ]

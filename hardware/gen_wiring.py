@@ -63,7 +63,7 @@ def render(pinmap: dict) -> str:
         "are the Wokwi diagram's. Header pins are numbered as on the Pico's",
         "silkscreen: pin 1 is GP0 next to the USB socket, pins 1-20 run down one side",
         "and 21-40 come back up the other (pin 40 is VBUS, opposite pin 1). On the PCB",
-        "the displays' VCC and GND pass through solder jumpers JP1-JP4 (BUILD.md).",
+        "the displays' VCC and GND pass through the shunts on JP1 and JP2 (BUILD.md).",
         "Switch and panel references (SW1-SW14, DS1, DS2, BZ1) match `bom.csv` and",
         "`schematic.svg`. The status LED is the Pico's own LED on "
         f"{pinmap['led']['pin']}: no wire.",

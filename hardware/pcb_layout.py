@@ -27,10 +27,16 @@ PICO_ROW_GAP = 17.78
 PIN_PITCH = 2.54
 PICO_X = -BOARD_W / 2 + PICO_LEN / 2  # USB end flush with the left edge
 PICO_Y = 0.0
-# BOOTSEL, measured from the Pico's USB end and from its centre line (pins 1-20 side +);
-# approximate (Pico datasheet drawing): the case hole is made large to allow for it.
-BOOTSEL_FROM_USB_END = 12.0
-BOOTSEL_FROM_CENTRE = 3.5
+# BOOTSEL's centre, from the Pico's USB end and from its centre line (pins 1-20 side +).
+# Raspberry Pi Pico Datasheet, chapter 2 "Mechanical Specification", Figure 3 ("The
+# dimensions of the Raspberry Pi Pico Rev3 board"): the board is 51 x 21 mm, 1 mm thick,
+# its 40 pins on a 2.54 mm grid in two rows 17.78 mm apart (1.37 mm from each short
+# edge), mounting holes 2.1 mm at 2.0 mm from the short edges and 11.4 mm apart. The
+# button (3.4 x 4.3 mm body) sits 14.5 mm from the USB end and 5.5 mm in from the long
+# edge on the pin-1 side, so 21 / 2 - 5.5 = 5.0 mm off the centre line (the same figure
+# as redrawn in public Pico models, e.g. Alan Reed's OpenSCAD Pico volume model).
+BOOTSEL_FROM_USB_END = 14.5
+BOOTSEL_FROM_CENTRE = PICO_W / 2 - 5.5
 
 PANEL_HEADER_Y = 17.0  # Player 1's panel header row; Player 2's at -PANEL_HEADER_Y
 MODULE_W = 27.3  # generic 0.96 in SSD1306 module
@@ -40,10 +46,17 @@ WINDOW_W = 25.0  # visible area 21.7 x 10.9 mm plus a margin
 WINDOW_H = 14.0
 WINDOW_FROM_HEADER = 12.5  # window centre below the header row
 
-JUMPER_Y = 12.5  # the VCC/GND solder jumpers, between header and Pico
-JUMPER_A_X = -6.0  # jumper of header pin 1; pin 2's sits under pin 2
-JUMPER_PITCH = 1.3
-GND_VIA_Y = 10.0
+# The pin-order chooser: a 2 x 2 pin header between the Pico and the panel header, set
+# with two 2.54 mm shunts. Its corners, as that player sees it:
+#   3V3    OLED2        shunts across (both rows):  OLED1 = GND, OLED2 = 3V3
+#   OLED1  GND          shunts up-down (both columns): OLED1 = 3V3, OLED2 = GND
+# 3V3 and GND sit on a diagonal, which no shunt can span and no two shunts can join
+# (each would need a pin the other holds); its pads are 1.5 mm (gaps over 1 mm).
+CHOOSER_X = (-8.89, -6.35)  # left and right column
+CHOOSER_Y = (11.13, 13.67)  # row nearer the Pico, row nearer the panel header
+CHOOSER_PAD = 1.5
+CHOOSER_DRILL = 1.0
+CHOOSER_HOP_Y = 9.3  # Player 1's 3V3 comes up on B.Cu to here, under their SDA/SCL
 
 LANE_Y = {"SDA0": 2.0, "SCL0": 4.0, "3V3": 0.0, "SDA1": -4.0, "SCL1": -2.0}
 CHANNEL_Y0 = 21.0  # first key channel below the panel header
@@ -114,14 +127,18 @@ def window_centre(player: int) -> tuple:
     return _turn(player, 0.0, PANEL_HEADER_Y + WINDOW_FROM_HEADER)
 
 
-def jumper_pads(player: int, which: int) -> tuple:
-    """Pads (order X side, centre, order Y side) of jumper 0 (header pin 1) or 1 (pin 2).
+def chooser_pins(player: int) -> dict:
+    """{net role: position} of the chooser's four pins: '3V3', 'OLED1', 'OLED2', 'GND'."""
+    (left, right), (near, far) = CHOOSER_X, CHOOSER_Y
+    corners = {"3V3": (left, near), "OLED2": (right, near), "OLED1": (left, far)}
+    corners["GND"] = (right, far)
+    return {role: _turn(player, x, y) for role, (x, y) in corners.items()}
 
-    Order X is GND VCC SCL SDA: bridge the X side. Order Y is VCC GND SCL SDA.
-    """
-    centre_x = JUMPER_A_X if which == 0 else header_pin_xy(0, 2)[0]
-    xs = (centre_x - JUMPER_PITCH, centre_x, centre_x + JUMPER_PITCH)
-    return tuple(_turn(player, x, JUMPER_Y) for x in xs)
+
+SHUNT_ORDERS = {  # the module's printed pin order -> the shunts' pairs of pins
+    "GND VCC SCL SDA": (("OLED1", "GND"), ("3V3", "OLED2")),
+    "VCC GND SCL SDA": (("OLED1", "3V3"), ("OLED2", "GND")),
+}
 
 
 def bootsel_xy() -> tuple:
@@ -214,7 +231,10 @@ def _key_routes(pinmap: dict, player: int) -> list:
 
 
 def _panel_routes(pinmap: dict, player: int) -> list:
-    """SDA/SCL under the Pico to the header; the jumpers to header pins 1 and 2."""
+    """SDA/SCL under the Pico to the header; the chooser to header pins 1 and 2.
+
+    The chooser's GND pin needs no track: it is a through-hole pad in the B.Cu pour.
+    """
     panel = next(p for p in pinmap["panels"] if p["player"] == player)
     routes = []
     for signal, header in (("sda", 4), ("scl", 3)):
@@ -223,33 +243,29 @@ def _panel_routes(pinmap: dict, player: int) -> list:
         end = header_pin_xy(player, header)
         points = [pin, (pin[0], lane), (end[0], lane), end]
         routes.append(_path(f"P{player + 1}_{signal.upper()}", SIGNAL_W, "F.Cu", points))
-    inward = 1 if player == 0 else -1
-    for which in (0, 1):
-        centre = jumper_pads(player, which)[1]
-        pin = header_pin_xy(player, which + 1)
-        net = f"P{player + 1}_OLED{which + 1}"
-        routes.append(_path(net, POWER_W, "F.Cu", [centre, (centre[0], pin[1]), pin]))
-    # ground side of each jumper: a via into the B.Cu pour
-    for pad in (jumper_pads(player, 0)[0], jumper_pads(player, 1)[2]):
-        via = (pad[0], inward * GND_VIA_Y)
-        routes.append(_path("GND", POWER_W, "F.Cu", [pad, via]))
-    x_3v3 = (jumper_pads(player, 0)[2], jumper_pads(player, 1)[0])
-    routes.append(_path("+3V3", POWER_W, "F.Cu", list(x_3v3)))
+    chooser = chooser_pins(player)
+    pin1, pin2 = header_pin_xy(player, 1), header_pin_xy(player, 2)
+    oled1, oled2 = chooser["OLED1"], chooser["OLED2"]
+    routes.append(
+        _path(f"P{player + 1}_OLED1", POWER_W, "F.Cu", [oled1, (oled1[0], pin1[1]), pin1])
+    )
+    routes.append(
+        _path(f"P{player + 1}_OLED2", POWER_W, "F.Cu", [oled2, (pin2[0], oled2[1]), pin2])
+    )
     return routes
 
 
 def _power_routes() -> list:
-    """3V3 from pin 36 to both panels' jumpers; the battery path to VSYS; the piezo."""
+    """3V3 from pin 36 to both panels' choosers; the battery path to VSYS; the piezo."""
     pin_3v3 = pico_pin_xy(pico_board.header_pin("3V3"))
     lane = LANE_Y["3V3"]
-    p1 = jumper_pads(0, 0)[2][0] + JUMPER_PITCH * 0.6  # between Player 1's two 3V3 pads
-    p2 = -p1
-    hop = JUMPER_Y - 3.0
+    p1 = chooser_pins(0)["3V3"]
+    p2 = chooser_pins(1)["3V3"]
     routes = [
-        _path("+3V3", POWER_W, "F.Cu", [pin_3v3, (pin_3v3[0], lane), (p2, lane), (p2, -JUMPER_Y)]),
+        _path("+3V3", POWER_W, "F.Cu", [pin_3v3, (pin_3v3[0], lane), (p2[0], lane), p2]),
         # Player 1's feed crosses their own SDA/SCL lanes underneath, on B.Cu
-        _path("+3V3", POWER_W, "B.Cu", [(p1, lane), (p1, hop)]),
-        _path("+3V3", POWER_W, "F.Cu", [(p1, hop), (p1, JUMPER_Y)]),
+        _path("+3V3", POWER_W, "B.Cu", [(p1[0], lane), (p1[0], CHOOSER_HOP_Y)]),
+        _path("+3V3", POWER_W, "F.Cu", [(p1[0], CHOOSER_HOP_Y), p1]),
     ]
     cathode, anode = diode_pads()
     vsys = pico_pin_xy(pico_board.header_pin("VSYS"))
@@ -285,14 +301,8 @@ def routes(pinmap: dict) -> list:
 
 def vias() -> list:
     """(x, y, net) of every via."""
-    found = []
-    for player in (0, 1):
-        inward = 1 if player == 0 else -1
-        for pad in (jumper_pads(player, 0)[0], jumper_pads(player, 1)[2]):
-            found.append((pad[0], inward * GND_VIA_Y, "GND"))
-    p1 = jumper_pads(0, 0)[2][0] + JUMPER_PITCH * 0.6
-    found.append((p1, LANE_Y["3V3"], "+3V3"))
-    found.append((p1, JUMPER_Y - 3.0, "+3V3"))
+    x = chooser_pins(0)["3V3"][0]
+    found = [(x, LANE_Y["3V3"], "+3V3"), (x, CHOOSER_HOP_Y, "+3V3")]
     return found
 
 

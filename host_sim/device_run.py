@@ -33,12 +33,14 @@ from host_sim.run_files import (
     NVM_SIZE,
     drive_sources,
     load_script,
+    match_logs,
     read_nvm,
     read_traces,
     render_snaps,
     settings_values,
     summary,
     tone_line,
+    write_match_logs,
 )
 
 HARNESS_DIR = os.path.join(HOST_SIM, "device")
@@ -459,8 +461,8 @@ def run_device(args, changed):
             f"the device finished {ends} of {args.matches} match(es) by "
             f"{result['end_us'] // 1000} ms emulated ({result['reason']}; --limit-ms)"
         )
-    if args.log:
-        write_atomically(args.log, lines)
+    if args.log:  # one match per file, as board's (run_files.write_match_logs)
+        write_match_logs(args.log, match_logs(data.encode("utf-8"), args.matches))
     if args.nvm:
         write_bytes_atomically(args.nvm, nvm_after)
     if args.sounds:

@@ -273,9 +273,17 @@ def parse_lines(text, path, check_line):
         raise LogError(f"{path}: line {text.count(chr(10)) + 1} is truncated (no newline)")
     entries = []
     for number, line in enumerate(text.split("\n")[:-1], 1):
+        if line.endswith("\r"):  # a CRLF line end (a copy through Windows): the same line
+            line = line[:-1]
         obj = json_line(line, path, number)
         if not isinstance(obj, dict) or not isinstance(obj.get("ev"), str):
             raise LogError(f"{path}: line {number} is not an event object")
+        if number > 1 and obj["ev"] == "match":
+            raise LogError(
+                f"{path}: line {number}: a second match begins here: a match log holds one"
+                " match (board, device, monitor and the window write each match to its own"
+                " file: FILE, FILE-2, ...)"
+            )
         if obj["ev"] == "lost":  # the data port's gap marker (docs/match-log.md)
             raise LogError(
                 f"{path}: line {number}: {_short(obj.get('lines'))} lines are missing here"
@@ -305,6 +313,17 @@ def _read_micro(entries, path):
             raise LogError(f"{path}: line {number}: {field} in a log whose key times are {stamps}")
         if "keys_us" in obj:
             obj["keys"] = obj.pop("keys_us")
+            lost = next((e for e in obj["keys"] if e[1] < 0), None)
+            if lost is not None:  # (the keypad's loss marks: -1 lost, -2 cleared)
+                raise LogError(
+                    f"{path}: line {number}: a loss mark {compact_json(lost)} in a log whose keys"
+                    " the PIO stamped: it delays a press (late_us), it never loses one"
+                )
+        if "late_us" in obj and not micro:
+            raise LogError(
+                f"{path}: line {number}: late_us in a log whose keys the keypad stamped: only"
+                ' the PIO\'s reader is ever late ("stamped_by":"pio")'
+            )
 
 
 def check_line_fields(path, number, obj, required, fields, keys_check=None):
@@ -397,6 +416,11 @@ def _one_of(*choices):
 
 
 _TIME = (_whole, "a whole number of ms >= 0")
+# match_end's late_us: the PIO reader's bound, whole ms in µs (lib/speedduo/loop/edges.py)
+LATE_US = (
+    lambda v: _whole(v, 1, 1_000_000_000) and v % 1000 == 0,
+    "a whole number of ms in µs (a multiple of 1000), 1000 <= late_us < 10**9",
+)
 _PLAYER = (lambda v: _whole(v, 0, 2), "0 or 1")
 _SLOT = (lambda v: _whole(v, 0, 5), "a hand slot 0-4")
 _CARD = (_card, 'a card name such as "TH"')
@@ -455,7 +479,7 @@ FIELDS = {
         "winner": _WINNER,
         "score": _TWO_COUNTS,
         "points": _TWO_COUNTS,
-        "late_us": (lambda v: _whole(v, 1), "a whole number of µs >= 1"),
+        "late_us": LATE_US,
     },
     "keys": {},  # key events only (docs/match-log.md "Key events"): checked below
 }
@@ -471,6 +495,11 @@ def clip(line, width=200):
     if len(line) <= width:
         return line
     return f"{line[:width]}... ({len(line):,} characters)"
+
+
+def compact_json(value):
+    """``value`` as the board writes it: JSON with no spaces."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _short(value):

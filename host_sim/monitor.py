@@ -45,22 +45,49 @@ def describe(item):
     if kind == "restart":
         return "!! the board restarted (seq began again)"
     if kind == "garbled":
-        return f"!! garbled line: {item.text[:60]}"
+        return f"!! garbled line: {shown(item.text, 60)}"
     if kind == "reply":
-        return f"<< {item.name}: {json.dumps(item.obj, separators=(',', ':'))}"
+        return shown(f"<< {item.name}: {json.dumps(item.obj, separators=(',', ':'))}")
     try:
-        return describe_event(item.obj)
-    except (KeyError, TypeError, IndexError, AttributeError):  # fields this monitor does not know
-        return f"   {item.text}"
+        return shown(describe_event(item.obj))
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError):  # odd fields
+        return "   " + shown(item.text)
+
+
+SHOWN = 200  # characters of a line shown as it is
+
+
+def shown(text, room=SHOWN):
+    """``text`` as one line on the terminal: cut to ``room`` characters, control
+    characters (a newline, an escape sequence in a field) shown as ``?``."""
+    cut = "".join(c if c.isprintable() else "?" for c in text[:room])
+    return cut if len(text) <= room else cut + f"... ({len(text)} characters)"
+
+
+TIME_LIMIT = 1 << 53  # µs or ms beyond any match (a float still holds them exactly)
+
+
+def _whole(e, key, limit=TIME_LIMIT):
+    """Field ``key`` of event ``e``: a whole number 0 <= n < limit, else TypeError (the
+    line is then shown as it is: a huge number or a wrong type is no traceback)."""
+    value = e[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise TypeError(f"{key}: not a whole number below {limit}")
+    return value
 
 
 def _at(e):
-    return f"{e['t'] / 1000:8.3f}s"
+    return f"{_whole(e, 't') / 1000:8.3f}s"
+
+
+def _who(e, key):
+    """``P1``/``P2`` for a player field (0, 1), ``nobody`` for null."""
+    return "nobody" if e[key] is None else f"P{_whole(e, key, 2) + 1}"
 
 
 def describe_event(e):
     ev = e["ev"]
-    player = f"P{e['p'] + 1}" if isinstance(e.get("p"), int) else ""
+    player = _who(e, "p") if "p" in e else ""
     if ev == "match":
         return f"== match: seed {e['seed']}, best of {e['best_of']}"
     if ev == "deal":
@@ -69,11 +96,11 @@ def describe_event(e):
         tie = f" (tie {e['tie']})" if "tie" in e else ""
         return f"{_at(e)} {player} plays {e['card']} on pile {e['pile']}{tie}"
     if ev == "draw":
-        return f"{_at(e)} {player} draws {e['card']} into slot {e['slot'] + 1}"
+        return f"{_at(e)} {player} draws {e['card']} into slot {_whole(e, 'slot', 99) + 1}"
     if ev == "reject":
         return f"{_at(e)} {player} {e['card']} refused: {e['why']}"
     if ev == "penalty":
-        return f"{_at(e)} {player} locked out until {e['until'] / 1000:.3f}s"
+        return f"{_at(e)} {player} locked out until {_whole(e, 'until') / 1000:.3f}s"
     if ev == "stall":
         return f"{_at(e)} stall: nobody can play"
     if ev == "redeal":
@@ -81,11 +108,14 @@ def describe_event(e):
     if ev == "flip":
         return f"{_at(e)} {player} flips {e['card']} onto pile {e['pile']}"
     if ev == "hand_end":
-        who = "nobody" if e["winner"] is None else f"P{e['winner'] + 1}"
+        who = _who(e, "winner")
         return f"{_at(e)} hand over: {who} wins ({e['why']}), cards left {e['left']}"
     if ev == "match_end":
-        who = "nobody" if e["winner"] is None else f"P{e['winner'] + 1}"
-        return f"== match over: {who} wins, score {e['score'][0]}-{e['score'][1]}"
+        score = e["score"]
+        if not isinstance(score, list) or len(score) != 2:
+            raise TypeError("score: not two numbers")
+        points = [_whole({"n": n}, "n", 1 << 30) for n in score]
+        return f"== match over: {_who(e, 'winner')} wins, score {points[0]}-{points[1]}"
     if ev == "keys":
         return f"   ({len(e['keys'])} key events)"
     return f"   {ev}"
@@ -183,4 +213,15 @@ def add_parsers(sub):
     mon = sub.add_parser("monitor", help="watch the board's match log live (USB data port)")
     mon.add_argument("--port", help="the data port (default: found by USB ids)")
     mon.add_argument("--save", metavar="FILE", help="save each match's log (FILE, FILE-2, ...)")
-    mon.add_argument("--matches", type=int, default=0, help="stop after N matches (0: never)")
+    mon.add_argument(
+        "--matches", type=count_type, default=0, help="stop after N matches (0: never)"
+    )
+
+
+def count_type(text):
+    """A count for an option: a whole number 0 <= N < 2**30 (one clear line otherwise)."""
+    import argparse
+
+    if not text.strip().isascii() or not text.strip().isdigit() or len(text.strip()) > 9:
+        raise argparse.ArgumentTypeError(f"bad count {text!r}: a whole number >= 0")
+    return int(text)

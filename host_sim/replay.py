@@ -28,7 +28,7 @@ through ``GameSession`` in ``replay_games.py``.
 import json
 
 from host_sim import use_board_paths
-from host_sim.logfile import clip, decode_log, parse_log, read_bytes
+from host_sim.logfile import clip, compact_json, decode_log, parse_log, read_bytes
 
 use_board_paths()
 
@@ -140,7 +140,7 @@ def check_record(entries, hands=None):
         if ev == "keys":
             if number < len(entries) and "keys" not in entries[number][1]:
                 raise Divergence(number, "a keys line not followed by more key events")
-            if len(_compact(obj["keys"])) - 2 + room <= KEYS_CAPACITY:
+            if len(compact_json(obj["keys"])) - 2 + room <= KEYS_CAPACITY:
                 raise Divergence(number, "a keys line with room for more key events")
         elif ev == "match" and ("keys" in obj or "keys_total" in obj):
             raise Divergence(number, "key events before the match began")
@@ -180,6 +180,8 @@ def check_record(entries, hands=None):
             )
         if "keys" in obj and "keys_total" not in obj:
             raise Divergence(number, "keys without keys_total")
+        if "keys_total" in obj and "keys" not in obj and ev != "match_end":
+            raise Divergence(number, "keys_total without key events (only match_end has one)")
     if key_t >= _MAX_MATCH_MS * unit:
         raise Divergence(len(entries), f"a key time of {key_t // unit} ms is beyond any match")
     if hands is not None:
@@ -363,7 +365,7 @@ def check_rides(entries, spans):
                 continue
             first, last = spans[index]
             index += 1
-            event = _compact([t, key, pressed])
+            event = compact_json([t, key, pressed])
             if position > last:
                 raise Divergence(
                     number,
@@ -380,10 +382,6 @@ def check_rides(entries, spans):
             position += 1
 
 
-def _compact(value):
-    return json.dumps(value, separators=(",", ":"))
-
-
 def _with_keys(line, obj, field="keys"):
     """A regenerated line with the key fields the file gives for it (compact, at the end;
     ``field``: ``keys_us`` in a µs log)."""
@@ -393,7 +391,7 @@ def _with_keys(line, obj, field="keys"):
         return line
     extra = ""
     if "keys" in obj:
-        extra += ',"%s":' % field + _compact(obj["keys"])
+        extra += ',"%s":' % field + compact_json(obj["keys"])
     return line[:-1] + extra + ',"keys_total":%d}' % obj["keys_total"]
 
 
@@ -404,9 +402,9 @@ def replay_lines(entries, spans=None):
     out = iter(replay_events(entries, spans))
     field = "keys_us" if is_micro(entries) else "keys"
     lines = []
-    for line, obj in entries:
-        if obj["ev"] == "keys":
-            lines.append(line)
+    for _, obj in entries:
+        if obj["ev"] == "keys":  # key events only: its fields are the file's, checked
+            lines.append(_with_keys('{"ev":"keys"}', obj, field))  # (nothing else on it)
             continue
         regenerated = next(out, None)
         if regenerated is None:

@@ -9,6 +9,7 @@ differs are ``replay.py``'s, for every version.
 
 from host_sim import use_board_paths
 from host_sim.logfile import (
+    LATE_US,
     LogError,
     _card,
     _cards,
@@ -139,7 +140,7 @@ def _fields(game, n):
     )
 
 
-_OPTIONAL = {"tie": _TIE, "late_us": (lambda v: _whole(v, 1), "a whole number of µs >= 1")}
+_OPTIONAL = {"tie": _TIE, "late_us": LATE_US}
 
 
 def parse_games_log(text, path="log"):

@@ -7,7 +7,7 @@ summary line, and the I2C traces with the panel pictures made from them.
 import json
 import os
 
-from host_sim.logfile import SCRIPT_LIMIT, read_bytes, read_text
+from host_sim.logfile import SCRIPT_LIMIT, read_bytes, read_text, write_atomically
 
 
 def check_game(args, changed):
@@ -61,6 +61,9 @@ def drive_sources(args, values):
     checked before the run: the settings are then the drive's file as it is, so options
     that would write settings are refused (one line, exit 2)."""
     drive, settings = args.drive, args.settings
+    for option, given in (("--drive", drive), ("--settings", settings)):
+        if given is not None and not given.strip():
+            raise ValueError(option + ": empty path (name a file, or leave the option out)")
     if not drive and not settings:
         return None, None
     if values:
@@ -105,6 +108,35 @@ def read_nvm(path):
     if len(data) != NVM_SIZE:
         raise ValueError(f"--nvm {path}: {len(data)} bytes, an nvm image has {NVM_SIZE}")
     return data
+
+
+def match_logs(data, matches=0):
+    """The data port's bytes as match logs, one per match (``[lines]``): seqs stripped,
+    replies left out, a ``lost`` line where lines are missing (as ``monitor`` saves them,
+    host_sim/wire.py); the first ``matches`` (0: all), the last perhaps cut short."""
+    from host_sim.wire import Decoder, MatchAssembler
+
+    decoder = Decoder()
+    assembler = MatchAssembler()
+    logs = []
+    for item in decoder.feed(data) + decoder.end():
+        logs += [lines for lines, _ in assembler.take(item)]
+    logs += [lines for lines, _ in assembler.finish()]
+    return logs[:matches] if matches else logs
+
+
+def write_match_logs(path, logs):
+    """Each match's log to its own file, as ``monitor --save`` and the window's ``--log``
+    do: the first to ``path``, the next to ``path``-2, -3, ... (before the extension), so
+    that ``replay`` reads each (a match log holds one match, docs/match-log.md). No match:
+    ``path`` is written empty. Returns the paths written."""
+    from host_sim.monitor import save_name
+
+    logs = logs or [[]]
+    paths = [save_name(path, i) for i in range(1, len(logs) + 1)]
+    for name, lines in zip(paths, logs, strict=True):
+        write_atomically(name, lines)
+    return paths
 
 
 def summary(kind, args, lines):

@@ -89,17 +89,34 @@ def _string(reader):
             if byte in (0, 10):
                 return None
             if byte in (117, 85):  # u, U
-                digits = bytes(reader.next() for _ in range(4 if byte == 117 else 8))
-                try:
-                    code = int(digits.decode(), 16)
-                except ValueError:
-                    return None
-                if code >= 0x110000:
+                code = _hex_escape(bytes(reader.next() for _ in range(4 if byte == 117 else 8)))
+                if code is None or code >= 0x110000:
                     return None
                 out.extend(chr(code).encode("utf-8"))
                 continue
             byte = _ESCAPES.get(byte, byte)
         out.append(byte)
+
+
+_HEX = b"0123456789abcdefABCDEF"
+
+
+def _hex_escape(digits):
+    """The code of a ``\\u``/``\\U`` escape's bytes as C's ``strtoul(digits, &end, 16)``
+    reads them, or None unless it reads them all (getenv.c): blanks, a sign and ``0x`` may
+    lead; no ``_``, no blank after; a minus wraps around 32 bits (out of Unicode's range)."""
+    at = 0
+    while at < len(digits) and digits[at] in _SPACE:
+        at += 1
+    negative = at < len(digits) and digits[at] == 45  # "-"
+    if at < len(digits) and digits[at] in (43, 45):  # "+", "-"
+        at += 1
+    if digits[at : at + 2] in (b"0x", b"0X") and at + 2 < len(digits) and digits[at + 2] in _HEX:
+        at += 2
+    if at == len(digits) or any(byte not in _HEX for byte in digits[at:]):
+        return None
+    code = int(digits[at:].decode(), 16)
+    return (-code) & 0xFFFFFFFF if negative else code
 
 
 def _bare(reader, byte):

@@ -13,6 +13,24 @@ import time
 from host_sim.data_port import find_data_port, open_port
 from host_sim.wire import REQUESTS, Decoder, request
 
+TIMEOUT_MAX = 3600.0  # an hour: longer is a mistake, not a wait
+
+
+def seconds_type(text):
+    """``--timeout``: seconds, 0 < s <= ``TIMEOUT_MAX`` (nan, inf and negatives refused)."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= TIMEOUT_MAX:  # (false for nan)
+        raise argparse.ArgumentTypeError(
+            f"bad timeout {text!r}: seconds, more than 0 and at most {TIMEOUT_MAX:g}"
+        )
+    return value
+
 
 def add_parsers(sub):
     for name in ("stats", "ask"):
@@ -23,7 +41,9 @@ def add_parsers(sub):
         if name == "ask":
             p.add_argument("request", help=f"{', '.join(REQUESTS)} (others get an error frame)")
         p.add_argument("--port", help="the data port (default: found by USB ids)")
-        p.add_argument("--timeout", type=float, default=3.0, help="seconds to wait (default 3)")
+        p.add_argument(
+            "--timeout", type=seconds_type, default=3.0, help="seconds to wait (default 3)"
+        )
         p.add_argument("--json", action="store_true", help="print the reply as JSON")
 
 

@@ -14,6 +14,47 @@ import json
 
 SEQ_LIMIT = 1000000000  # lib/speedduo/host/logport.py
 REQUESTS = ("stats", "version", "rules")
+# the board's longest line is 1,072 bytes (docs/match-log.md); a longer one is dropped
+# unread (its bytes are not kept: a stream with no newline costs this much, no more)
+LINE_LIMIT = 16384
+DEPTH_LIMIT = 32  # nesting of a JSON value: the board's go 3 deep
+
+
+def load_json(data):
+    """``json.loads(data)`` (bytes or str) for what comes over the wire: ValueError for text
+    that is not UTF-8 or JSON, or JSON nested deeper than ``DEPTH_LIMIT`` (Python's parser
+    recurses: a deep value would raise RecursionError or worse)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if data.count(b"[") + data.count(b"{") > DEPTH_LIMIT and _depth(data) > DEPTH_LIMIT:
+        raise ValueError("JSON nested deeper than %d" % DEPTH_LIMIT)
+    try:
+        return json.loads(data)
+    except RecursionError:  # (not reached with the check above; kept as a guard)
+        raise ValueError("JSON nested too deep") from None
+
+
+def _depth(data):
+    """The deepest nesting of brackets in ``data`` outside strings (one pass)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 92:  # backslash
+                escaped = True
+            elif byte == 34:  # quote
+                in_string = False
+        elif byte == 34:
+            in_string = True
+        elif byte in (91, 123):  # [ {
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif byte in (93, 125):  # ] }
+            depth -= 1
+    return deepest
 
 
 def crc16(data):
@@ -49,8 +90,8 @@ def parse_frame(body):
         raise FrameError("checksum mismatch")
     name, _, text = payload.partition(b" ")
     try:
-        return name.decode(), json.loads(text)
-    except (UnicodeDecodeError, ValueError):
+        return name.decode(), load_json(text)
+    except ValueError:  # UnicodeDecodeError is one
         raise FrameError("the body is not JSON") from None
 
 
@@ -60,7 +101,8 @@ class Item:
     ``lost`` (the board's marker: ``count`` lines up to ``seq`` are gone),
     ``gap`` (``count`` lines before this seq never arrived and no marker said so),
     ``restart`` (seq began again: the board was reset), ``garbled`` (``text``:
-    a line that is not whole, e.g. cut short by an outage)."""
+    a line that is not whole, e.g. cut short by an outage, or that cannot be read;
+    ``count`` 1 when it took a seq of the log: a line missing from the match)."""
 
     def __init__(self, kind, seq=None, text=None, count=0, name=None, obj=None):
         self.kind = kind
@@ -78,35 +120,71 @@ class Decoder:
     """Bytes from the data port -> ``Item``s, checking the seq of every line."""
 
     def __init__(self):
-        self._partial = b""
+        self._partial = bytearray()  # the line being read (at most LINE_LIMIT bytes)
+        self._dropped = 0  # bytes of an over-long line dropped so far (0: none)
         self.last_seq = None  # the last whole line's seq (None: none yet)
 
     def feed(self, data):
-        """Items for the whole lines in ``data`` (a line cut by the read waits for the rest)."""
-        lines = (self._partial + data).split(b"\n")
-        self._partial = lines.pop()
+        """Items for the whole lines in ``data`` (a line cut by the read waits for the rest).
+
+        Each byte is looked at once: a line with no newline grows the buffer up to
+        ``LINE_LIMIT`` bytes and is then dropped (time and room stay linear)."""
         items = []
-        for raw in lines:
-            self._line(raw.rstrip(b"\r"), items)
-        return items
+        start = 0
+        while True:
+            end = data.find(b"\n", start)
+            stop = len(data) if end < 0 else end
+            if self._dropped:
+                self._dropped += stop - start
+            elif len(self._partial) + stop - start > LINE_LIMIT:
+                self._dropped = len(self._partial) + stop - start
+                self._partial = bytearray()
+            else:
+                self._partial += memoryview(data)[start:stop]
+            if end < 0:
+                return items
+            self._line_end(items)
+            start = end + 1
+
+    @property
+    def buffered(self):
+        """Bytes held of the line being read (never more than ``LINE_LIMIT``)."""
+        return len(self._partial)
+
+    def _line_end(self, items):
+        if self._dropped:
+            items.append(Item("garbled", text=self._too_long()))
+            self._dropped = 0
+            return
+        raw = bytes(self._partial)
+        self._partial = bytearray()
+        self._line(raw.rstrip(b"\r"), items)
+
+    def _too_long(self):
+        return "a line of %d bytes (over %d): dropped unread" % (self._dropped, LINE_LIMIT)
 
     def end(self):
         """The stream ended: a line without its newline is garbled."""
-        partial, self._partial = self._partial, b""
+        if self._dropped:
+            text, self._dropped = self._too_long(), 0
+            return [Item("garbled", text=text)]
+        partial, self._partial = bytes(self._partial), bytearray()
         return [Item("garbled", text=partial.decode("utf-8", "replace"))] if partial else []
 
     def _line(self, raw, items):
         if not raw:
             return
         body, tab, seq_text = raw.rpartition(b"\t")
-        if not tab or not seq_text.isdigit() or not body:
+        if not tab or not seq_text.isdigit() or len(seq_text) > 10 or not body:
             items.append(Item("garbled", text=raw.decode("utf-8", "replace")))
             return
         seq = int(seq_text)
         if body.startswith(b'{"ev":"lost"'):
             try:
-                count = json.loads(body)["lines"]
+                count = load_json(body)["lines"]
             except (ValueError, KeyError, TypeError):
+                count = None
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 < count < SEQ_LIMIT:
                 items.append(Item("garbled", text=raw.decode("utf-8", "replace")))
                 return
             last = self.last_seq or 0  # None: the host saw no line before
@@ -140,16 +218,16 @@ class Decoder:
         elif body.startswith(b"{"):
             try:
                 text = body.decode("utf-8")
-                obj = json.loads(text)
-            except ValueError:  # not UTF-8, or not JSON
-                items.append(Item("garbled", seq=seq, text=body.decode("utf-8", "replace")))
-                return
+                obj = load_json(body)
+            except ValueError:  # not UTF-8, not JSON, or nested too deep
+                text = body.decode("utf-8", "replace")
+                obj = None
             if isinstance(obj, dict) and isinstance(obj.get("ev"), str):
                 items.append(Item("log", seq=seq, text=text, obj=obj))
-            else:
-                items.append(Item("garbled", seq=seq, text=text))
+            else:  # a line of the log that cannot be read: missing from it (count 1)
+                items.append(Item("garbled", seq=seq, text=text, count=1))
         else:
-            items.append(Item("garbled", seq=seq, text=body.decode("utf-8", "replace")))
+            items.append(Item("garbled", seq=seq, text=body.decode("utf-8", "replace"), count=1))
 
 
 def lost_line(count, unseen=0):
@@ -182,8 +260,8 @@ class MatchAssembler:
     def take(self, item):
         done = []
         kind = item.kind
-        if kind in ("lost", "gap"):
-            count = item.count
+        if kind in ("lost", "gap") or (kind == "garbled" and item.count):
+            count = item.count  # (a garbled line with a seq: one line of the log unreadable)
             unseen = count if kind == "gap" else 0
             if self._lines is not None:
                 if kind == "lost":  # lines the board counted lost, though (part of) one arrived

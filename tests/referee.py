@@ -34,11 +34,36 @@ class LogChecker:
     def check_log(self, lines):
         import json
 
+        pio = False
         for number, line in enumerate(lines, 1):
             try:
-                self.check(json.loads(line))
+                event = json.loads(line)
+                if number == 1:
+                    pio = event.get("stamped_by") == "pio"
+                self.check_key_fields(event, pio)
+                self.check(event)
             except RefereeError as e:
                 raise RefereeError(f"line {number}: {e}\n  {line}") from None
+
+    def check_key_fields(self, e, pio):
+        """The key record's fields where docs/match-log.md allows them: a ``keys`` line holds
+        key events only, ``keys_total`` rides with key events (and on match_end), a log the
+        PIO stamped has no loss marks (it delays a press, never loses one) and is the only
+        kind with ``late_us`` (match_end's, whole ms in µs)."""
+        ev = e["ev"]
+        field = "keys_us" if pio else "keys"
+        if ev == "keys" and not set(e) <= {"ev", field, "keys_total"}:
+            self.fail("a keys line holds key events only, not %s" % sorted(set(e) - {"ev"}))
+        if "keys_total" in e and field not in e and ev != "match_end":
+            self.fail("keys_total without key events")
+        if pio and any(entry[1] < 0 for entry in e.get(field, ())):
+            self.fail("a loss mark in a log the PIO stamped")
+        if "late_us" in e:
+            late = e["late_us"]
+            if not pio or ev != "match_end":
+                self.fail("late_us outside the match_end of a log the PIO stamped")
+            if not (isinstance(late, int) and late > 0 and late % 1000 == 0):
+                self.fail("late_us %r is not whole ms in µs" % (late,))
 
     def fail(self, message):
         raise RefereeError(message)

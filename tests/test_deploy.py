@@ -551,20 +551,49 @@ def test_the_familys_settings_are_kept_and_backed_up_before_settings_replaces_th
 @pytest.mark.parametrize(
     "text, expected",
     [
-        (b"SPEED_BEST_OF = [", "is not TOML"),
-        (b"SPEED_X = 1.5\n", "a string or an integer"),
+        (b"OTHER = [", "is not TOML"),
+        (b"OTHER = 1.5\n", "a string, an integer, true or false"),
+        # what the board would ignore (issue 27.3): said as the board's notice says it
+        (b"SPEED_BEST_OF = 5\nSPEED_BEST_OF = 7\n", r"SPEED_BEST_OF \(again on line 2"),
+        (b'"SPEED_PENALTY" = 1\n', r"SPEED_PENALTY \(in quotes"),
+        (b"[speed]\nSPEED_PENALTY = 1\n", r"SPEED_PENALTY \(under the \[table\] of line 1"),
+        (b"speed_penalty = 1\n", r"speed_penalty \(unknown\)"),
+        (b"SPEED_BEST_OF = 9\n", r"SPEED_BEST_OF \(3, 5 or 7\)"),
+        ('SPEED_VOLUME = "\u0661"\n'.encode(), r"SPEED_VOLUME \(0..3\)"),
         (b"SPEED_BEST_OF = 5\n\xff\n", "is not UTF-8 text"),
         (b"\xef\xbb\xbfSPEED_BEST_OF = 5\n", "byte order mark"),  # hides the key on the board
     ],
 )
 def test_a_bad_settings_file_is_refused_before_anything_changes(tmp_path, text, expected):
+    """One line, and the drive as it was."""
     drive = deployed(tmp_path)
     bad = tmp_path / "bad.toml"
     bad.write_bytes(text)
     before = snapshot(drive)
-    with pytest.raises(dp.DeployError, match=expected):
+    with pytest.raises(dp.DeployError, match=expected) as refused:
         dp.deploy(str(drive), settings=str(bad), say=quiet, mpy_cross="")
+    assert "\n" not in str(refused.value)
     assert snapshot(drive) == before
+
+
+def test_an_empty_settings_path_is_refused_not_skipped(tmp_path):
+    drive = deployed(tmp_path)
+    before = snapshot(drive)
+    with pytest.raises(dp.DeployError, match="--settings: empty path"):
+        dp.deploy(str(drive), settings="", say=quiet, mpy_cross="")
+    assert snapshot(drive) == before
+
+
+def test_a_switch_written_true_is_taken_as_the_board_takes_it(tmp_path):
+    good = tmp_path / "good.toml"
+    good.write_bytes(b'SPEED_PENALTY = true\nSPEED_CLAIM = "race"\n')
+    assert dp.check_settings_file(str(good)) == good.read_bytes()
+
+
+def test_the_default_settings_file_is_one_the_board_reads_whole():
+    path = os.path.join(ROOT, "settings.toml")
+    with open(path, "rb") as f:
+        assert dp.board_ignores(path, f.read()) == []
 
 
 # --- finding the drive ---------------------------------------------------------------

@@ -414,3 +414,66 @@ def test_pins_module_loads_under_micropython(tmp_path):
     result = subprocess.run([micropython, str(script)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["14", "60", PINMAP["piezo"]["pin"]]
+
+
+# --- The build guide and the notes a parent reads (issue 31) --------------------------------
+
+
+def _doc(name: str) -> str:
+    with open(os.path.join(HARDWARE, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def _shopping_list() -> list:
+    """BUILD.md's shopping list: (part, needed, buy) rows."""
+    text = _doc("BUILD.md")
+    table = text[text.index("| Part | Needed | Buy |") :].split("\n\n")[0].splitlines()[2:]
+    return [tuple(cell.strip() for cell in row.strip("|").split("|")[:3]) for row in table]
+
+
+def test_the_shopping_list_has_the_cells_and_a_spare_of_the_parts_easy_to_lose():
+    rows = {part: (needed, buy) for part, needed, buy in _shopping_list()}
+    assert rows["AA cells"][0] == "3"
+    for part in ("OLED display", "Tactile switch", "Jumper shunts", "Screws"):
+        needed, buy = rows[part]
+        assert int(buy.split()[0]) > int(needed.split()[0]), part
+
+
+def test_the_guide_names_every_printed_part_with_its_print_settings():
+    text = _doc("BUILD.md")
+    for part in gen_case.PARTS:
+        assert f"case/case-{part}.stl" in text, part
+    for setting in ("0.2 mm layers", "3 perimeters", "20 %", "no supports", "220 x 220 mm"):
+        assert setting in text, setting
+
+
+def test_the_guide_shunt_table_is_the_boards_two_pin_orders():
+    import pcb_layout
+
+    text = _doc("BUILD.md")
+    for order in pcb_layout.SHUNT_ORDERS:
+        assert f"| {order} | **" in text, order
+    assert "DS hole 1 beeps to Pico pin 38" in text  # the meter check before the module
+
+
+def test_the_guide_covers_lipo_leads_order_number_headers_the_door_and_the_release():
+    text = _doc("BUILD.md")
+    for words in (
+        "**Never a LiPo**",
+        "Trim every lead on the underside",
+        "`JLCJLCJLCJLC`",
+        "Surface finish",
+        "loose in the\n  bag",
+        "Changing the cells",
+        "holder's own switch",
+        "(../../../releases/latest)",
+    ):
+        assert words in text, words
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        assert "(../../releases/latest)" in f.read()
+
+
+def test_fresh_alkaline_cells_are_given_as_about_4_6_to_4_8_volts():
+    assert "about 4.6-4.8 V fresh alkaline" in _doc("ELECTRICAL.md")
+    assert "+4.6 to +4.8 V with fresh alkaline cells" in _doc("BUILD.md")
+    assert "4.5 V fresh" not in _doc("ELECTRICAL.md") + _doc("BUILD.md")

@@ -26,7 +26,16 @@ from speedduo.host.logport import SEQ_LIMIT, LogPort
 
 from host_sim.logfile import LogError, parse_log
 from host_sim.monitor import Monitor, PortError, describe, find_data_port
-from host_sim.wire import Decoder, FrameError, MatchAssembler, log_lines, parse_frame, request
+from host_sim.wire import (
+    LINE_LIMIT,
+    Decoder,
+    FrameError,
+    Item,
+    MatchAssembler,
+    log_lines,
+    parse_frame,
+    request,
+)
 
 LINE = '{"ev":"stall","t":%d,"due":%d}'
 
@@ -389,3 +398,89 @@ def test_a_board_run_with_the_cable_pulled_finishes_and_its_log_says_what_is_mis
     replay = run_cli("replay", str(log), check=False)
     assert replay.returncode == 2
     assert "lines are missing here" in replay.stderr and len(replay.stderr.splitlines()) == 1
+
+
+# --- odd input on the wire: one line each, and the tools go on (issue 27.5) -------------
+
+
+def test_a_line_with_no_newline_is_held_only_up_to_the_limit_then_dropped():
+    """Each byte is looked at once: a 5 MB line with no end costs LINE_LIMIT bytes of room
+    and linear time (the old buffer was copied whole at every read: quadratic)."""
+    decoder = Decoder()
+    chunk = b"x" * 4096
+    for _ in range(1280):  # 5 MB, as the port delivers it
+        assert decoder.feed(chunk) == []
+        assert decoder.buffered <= LINE_LIMIT
+    items = decoder.feed(b"\n" + _wire((MATCH, 1)))
+    assert [i.kind for i in items] == ["garbled", "log"]
+    assert items[0].text == "a line of 5242880 bytes (over 16384): dropped unread"
+    assert decoder.feed(b"y" * 20000) == [] and decoder.end()[0].kind == "garbled"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"ev":"play","x":' + "[" * 3000 + "]" * 3000 + "}",  # Python's parser recursed
+        '{"ev":"lost","lines":"7"}',  # a wrong type in the marker
+        '{"ev":"lost","lines":1e999}',
+        '{"ev":"lost","lines":true}',
+        '{"ev":"lost","lines":-3}',
+        '{"ev":"lost","lines":' + "[" * 3000 + "]" * 3000 + "}",
+    ],
+)
+def test_a_deep_or_odd_line_is_garbled_not_a_traceback(body):
+    """...and the match it was in is saved marked incomplete: a line of it is missing."""
+    items = Decoder().feed(_wire((MATCH, 1), (body, 2), (END, 3)))
+    assert [i.kind for i in items][:2] == ["log", "garbled"] and items[-1].kind == "log"
+    assert all(describe(item) for item in items)
+    assert _assemble(_wire((MATCH, 1), (body, 2), (END, 3))) == [
+        ([MATCH, '{"ev":"lost","lines":1' + ("}" if '"lost"' not in body else ',"unseen":1}'),
+          END], False)
+    ]  # fmt: skip
+
+
+def test_a_seq_of_thousands_of_digits_is_garbled():
+    items = Decoder().feed(MATCH.encode() + b"\t" + b"9" * 5000 + b"\n")
+    assert [i.kind for i in items] == ["garbled"]
+
+
+def test_a_reply_nested_too_deep_is_refused_as_a_frame():
+    body = b"stats " + b"[" * 5000 + b"]" * 5000
+    with pytest.raises(FrameError, match="not JSON"):
+        parse_frame(b"$%s*%04X" % (body, binascii.crc_hqx(body, 0xFFFF)))
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        {"ev": "play", "t": 10**400, "p": 0, "card": "5H", "pile": 0},  # a huge number
+        {"ev": "play", "t": 5, "p": 7, "card": "5H", "pile": 0},
+        {"ev": "penalty", "t": 5, "p": 0, "until": float("inf")},
+        {"ev": "draw", "t": 5, "p": 0, "card": "5H", "slot": "2"},
+        {"ev": "hand_end", "t": 5, "winner": [0], "why": "out", "left": 3},
+        {"ev": "match_end", "winner": 0, "score": [10**5000, 1]},
+        {"ev": "match_end", "winner": 0, "score": "2-1"},
+        {"ev": "play", "t": 5, "p": 0, "card": "\x1b[2J" + "x" * 5000, "pile": 0},
+    ],
+)
+def test_an_event_with_a_wrong_type_or_a_huge_number_is_shown_as_one_short_line(event):
+    sys.set_int_max_str_digits(0)  # (only to build the line: the wire's JSON refuses it)
+    try:
+        text = json.dumps(event)
+    finally:
+        sys.set_int_max_str_digits(4300)
+    shown = describe(Item("log", seq=1, text=text, obj=event))
+    assert "\n" not in shown and "\x1b" not in shown and len(shown) < 260
+
+
+@pytest.mark.parametrize("timeout", ["nan", "-1", "0", "inf", "x", "1e9"])
+def test_a_timeout_that_is_not_a_wait_is_refused_in_one_line(timeout):
+    result = run_cli("stats", "--port", "x", "--timeout", timeout, check=False)
+    assert result.returncode == 2 and "bad timeout" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_negative_match_count_for_monitor_is_refused_in_one_line():
+    result = run_cli("monitor", "--port", "x", "--matches", "-1", check=False)
+    assert result.returncode == 2 and "bad count" in result.stderr
+    assert len(result.stderr.splitlines()) == 1

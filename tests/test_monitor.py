@@ -7,6 +7,7 @@ away mid-match (its log marked incomplete, the lost lines counted), requests
 answered, bad frames answered with error frames.
 """
 
+import binascii
 import json
 import os
 import subprocess
@@ -222,3 +223,80 @@ def test_no_port_or_a_bad_port_is_one_line_and_exit_2(tmp_path):
         "monitor", "--port", "x", "--save", str(tmp_path / "no" / "m.jsonl"), check=False
     )
     assert result.returncode == 2 and "no folder" in result.stderr
+
+
+# --- odd input on the port: one line each, and the tools go on (issue 27.5) -------------
+
+
+def _numbered(lines, first):
+    return b"".join(b"%s\t%d\n" % (line.encode(), first + i) for i, line in enumerate(lines))
+
+
+class _Pty:
+    """A pseudo-terminal whose far end a tool opens as the data port; ``write`` feeds it
+    from a thread (a pty holds a few KB: the writer waits for the tool to read)."""
+
+    def __init__(self):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+
+    def write(self, data):
+        import threading
+
+        def feed():
+            try:
+                os.write(self.master, data)  # blocks until read; fails once closed
+            except OSError:
+                pass
+
+        threading.Thread(target=feed, daemon=True).start()
+
+    def close(self):
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def test_odd_lines_on_the_port_are_one_line_each_and_the_monitor_saves_the_match(tmp_path):
+    """A huge number, wrong types, a value nested 3000 deep, a bad lost marker and a
+    300 KB line with no end: each one line on the terminal, then the whole match saved."""
+    golden = os.path.join(ROOT, "tests", "golden", "logs")
+    with open(os.path.join(golden, sorted(os.listdir(golden))[0])) as f:
+        match = f.read().splitlines()
+    odd = [
+        '{"ev":"play","t":' + "9" * 400 + ',"p":0,"card":"5H","pile":0}',
+        '{"ev":"match_end","winner":"x","score":[1,"2"]}',
+        '{"ev":"deal","x":' + "[" * 3000 + "]" * 3000 + "}",
+        '{"ev":"lost","lines":"7"}',
+        '{"ev":"lost","lines":1e999}',
+    ]
+    pty = _Pty()
+    try:
+        pty.write(_numbered(odd, 1) + b"x" * 300_000 + b"\n" + _numbered(match, 7))
+        saved = tmp_path / "m.jsonl"
+        result = _monitor("--port", pty.path, "--save", str(saved), "--matches", "2")
+    finally:
+        pty.close()
+    # the odd play and match_end make a match of their own, saved as incomplete: exit 1
+    assert result.returncode == 1 and result.stderr == "", result.stderr[-2000:]
+    assert "m.jsonl: 3 lines, INCOMPLETE" in result.stdout
+    assert (tmp_path / "m-2.jsonl").read_text().splitlines() == match
+    out = result.stdout.splitlines()
+    assert sum("garbled line" in line for line in out) == 4  # deep, 2 markers, the long one
+    assert "a line of 300000 bytes (over 16384): dropped unread" in result.stdout
+    assert all(len(line) < 300 for line in out)
+
+
+def test_stats_skips_a_reply_nested_too_deep_and_prints_the_next(tmp_path):
+    def frame(body, seq):
+        return b"$%s*%04X\t%d\n" % (body, binascii.crc_hqx(body, 0xFFFF), seq)
+
+    pty = _Pty()
+    try:
+        deep = frame(b"stats " + b"[" * 5000 + b"]" * 5000, 1)
+        pty.write(deep + frame(b'stats {"games":3}', 2))
+        result = run_cli("stats", "--port", pty.path, "--timeout", "30", check=False)
+    finally:
+        pty.close()
+    assert result.returncode == 0 and result.stderr == "", result.stderr[-2000:]
+    assert result.stdout.splitlines() == ["stats:", "  games: 3"]

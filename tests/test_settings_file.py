@@ -66,10 +66,128 @@ def test_a_file_the_board_cannot_read_gives_the_defaults_and_one_problem(
 
 
 def test_a_good_file_is_read_and_its_names_listed(tmp_path, monkeypatch):
-    path = _write(tmp_path, GOOD + b"[table]\nSPEED_VOLUME = 0\n")
+    path = _write(tmp_path, GOOD + b'[wifi]\nCIRCUITPY_WIFI_SSID = "home"\n')
     chosen = _board_settings(monkeypatch, path, DriveOS(path, os).getenv)
     assert chosen.problems == [] and chosen.best_of == 5 and chosen.rules.penalty
     assert scan_settings(path) == (["SPEED_BEST_OF", "SPEED_PENALTY"], None, [])
+
+
+# --- what getenv ignores is said (issue 27.3) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "data, problem",
+    [
+        (  # getenv.c stops at the first match: the second line is never read
+            b"SPEED_BEST_OF = 5\nSPEED_BEST_OF = 7\n",
+            ("SPEED_BEST_OF", "again on line 2: ignored"),
+        ),
+        (  # key_matches compares the name byte for byte: a quote never matches
+            b'"SPEED_PENALTY" = 1\nSPEED_BEST_OF = 5\n',
+            ("SPEED_PENALTY", "in quotes: ignored (no quotes around a name)"),
+        ),
+        (  # "[" ends what getenv reads (seek_eof)
+            b"SPEED_BEST_OF = 5\n[speed]\nSPEED_PENALTY = 1\n",
+            ("SPEED_PENALTY", "under the [table] of line 2: ignored"),
+        ),
+    ],
+)
+def test_a_setting_getenv_never_reads_is_named(tmp_path, monkeypatch, data, problem):
+    path = _write(tmp_path, data)
+    chosen = _board_settings(monkeypatch, path, DriveOS(path, os).getenv)
+    assert chosen.problems == [problem]
+    assert chosen.best_of == 5 and not chosen.rules.penalty  # the first line is the one
+
+
+def test_a_broken_second_line_of_a_key_does_not_hide_the_first(tmp_path, monkeypatch):
+    path = _write(tmp_path, b'SPEED_CLAIM = "race"\nSPEED_CLAIM = "simple\n')
+    chosen = _board_settings(monkeypatch, path, DriveOS(path, os).getenv)
+    assert chosen.rules.claim == "race"  # what getenv gives
+    assert chosen.problems == [("SPEED_CLAIM", "again on line 2: ignored")]
+
+
+@pytest.mark.parametrize("name", [b"speed_penalty", b"Speed_Penalty", b"idle_off_min"])
+def test_a_name_of_ours_in_lower_case_is_unknown(tmp_path, monkeypatch, name):
+    path = _write(tmp_path, name + b" = 1\n")
+    chosen = _board_settings(monkeypatch, path, DriveOS(path, os).getenv)
+    assert chosen.unknown == [name.decode()] and not chosen.rules.penalty
+
+
+def test_an_over_long_name_is_unknown(tmp_path, monkeypatch):
+    path = _write(tmp_path, b"SPEED_" + b"X" * 60 + b" = 1\n")
+    chosen = _board_settings(monkeypatch, path, DriveOS(path, os).getenv)
+    assert chosen.unknown == ["SPEED_" + "X" * 35 + "..."]
+    assert "  unknown: ignored" in chosen.report_lines(21)
+
+
+def test_max_rounds_is_read_for_spit_and_california(tmp_path, monkeypatch):
+    """V8.11, V9.7: a game's own option is a setting, not an unknown name."""
+    path = _write(tmp_path, b"SPEED_MAX_ROUNDS = 7\n")
+    chosen = _board_settings(monkeypatch, path, DriveOS(path, os).getenv)
+    assert chosen.unknown == [] and chosen.problems == [] and chosen.rules.max_rounds == 7
+    bad = Settings({"SPEED_MAX_ROUNDS": "0"}.get, ["SPEED_MAX_ROUNDS"])
+    assert bad.problems == [("SPEED_MAX_ROUNDS", "1..3600000")]
+    assert not hasattr(bad.rules, "max_rounds")  # the game's default (gamerules.OPTIONS)
+
+
+@pytest.mark.parametrize("value", ["9", "4", "1", "x", "99999999999999999999"])
+def test_the_notice_for_best_of_names_what_is_allowed_whatever_the_value(value):
+    chosen = Settings({"SPEED_BEST_OF": value}.get, ["SPEED_BEST_OF"])
+    assert chosen.problems == [("SPEED_BEST_OF", "3, 5 or 7")] and chosen.best_of == 3
+
+
+@pytest.mark.parametrize(
+    "five",
+    [
+        "\u0665",  # ARABIC-INDIC DIGIT FIVE: CPython's int() takes it, CircuitPython's not
+        "5\u00a0",  # a trailing no-break space: CPython strips it, CircuitPython not
+        "\uff15",  # FULLWIDTH DIGIT FIVE
+        "0_5",  # underscores: our reading takes none ("_" alone is 0 to CircuitPython's int)
+        "0x5",
+        "",
+        "-",
+    ],
+)
+def test_a_number_is_only_ascii_digits_on_the_board_and_the_simulator(tmp_path, monkeypatch, five):
+    data = 'SPEED_BEST_OF = "%s"\nSPEED_IDLE_MS = "%s000"\n' % (five, five)
+    path = _write(tmp_path, data.encode())
+    chosen = _board_settings(monkeypatch, path, DriveOS(path, os).getenv)
+    assert chosen.best_of == 3 and chosen.rules.idle_ms == 60000
+    assert [name for name, _ in chosen.problems] == ["SPEED_IDLE_MS", "SPEED_BEST_OF"]
+
+
+@pytest.mark.parametrize(
+    "value, number",
+    [(" 5 ", 5), ("+5", 5), ("-5", -5), ("007", 7), ("0000000000003", 3), (5, 5)],
+)
+def test_a_number_may_have_blanks_a_sign_and_leading_zeros(value, number):
+    assert settings_module.whole_number(value) == number
+
+
+@pytest.mark.parametrize(
+    "setting, value, allowed",
+    [
+        ("SPEED_IDLE_MS", "-5", "must be at least 1000 (R17 ends every silent match)"),
+        ("SPEED_IDLE_MS", "0", "must be at least 1000 (R17 ends every silent match)"),
+        ("SPEED_MAX_ROUNDS", "-2", "1..3600000"),
+        ("SPEED_PENALTY_MS", "-1", "must be a whole number >= 0"),
+    ],
+)
+def test_a_notice_names_the_range_that_holds_for_the_option(setting, value, allowed):
+    """A negative idle_ms is told "at least 1000", not ">= 0" (0 is refused too)."""
+    assert Settings({setting: value}.get, [setting]).problems == [(setting, allowed)]
+
+
+def test_a_huge_number_is_out_of_range_not_a_crash():
+    chosen = Settings({"SPEED_IDLE_MS": "9" * 400, "SPEED_SEED": "-" + "9" * 40}.get)
+    assert chosen.problems[0] == ("SPEED_IDLE_MS", "must be at most 3600000")
+    assert chosen.problems[1][0] == "SPEED_SEED" and chosen.seed == -1
+
+
+def test_an_empty_settings_path_is_refused(tmp_path):
+    result = run_cli("board", "--settings", "", "--script", os.path.join(ROOT, SCRIPT), check=False)
+    assert result.returncode == 2
+    assert "--settings: empty" in result.stderr and result.stderr.count("\n") == 1
 
 
 class _Endless:
@@ -169,6 +287,15 @@ def test_getenv_gives_the_default_for_a_line_it_cannot_read(line):
     assert lookup(line, "SPEED_CLAIM", "dflt") == "dflt"
 
 
+@pytest.mark.parametrize(
+    "escape, value",
+    [(b"0041", "A"), (b"+041", "A"), (b" 041", "A"), (b"0x41", "A"), (b"-041", None),
+     (b"0_41", None), (b"41  ", None), (b"zz00", None)],
+)  # fmt: skip
+def test_getenv_reads_a_unicode_escape_as_strtoul_does(escape, value):
+    assert lookup(b'K = "\\u' + escape + b'"\n', "K") == value
+
+
 def test_getenv_raises_for_a_value_that_is_not_utf8():
     with pytest.raises(UnicodeError):
         lookup(b'SPEED_CLAIM = "r\xffce"\n', "SPEED_CLAIM")
@@ -243,7 +370,10 @@ def _have_firmware():
     "data, shown",
     [
         (BAD["one 0xFF byte"], "settings.toml / not UTF-8 text: / save it as UTF-8"),
-        (b'SPEED_CLAIM = "race\nSPEED_BEST_OF = 4\n', "SPEED_CLAIM / no closing quote"),
+        (  # and a key set again (issue 27.3): 10.2.1's getenv reads only the first
+            b'SPEED_CLAIM = "race\nSPEED_BEST_OF = 4\nSPEED_BEST_OF = 5\n',
+            "SPEED_CLAIM / no closing quote / SPEED_BEST_OF / again on line 3: / ignored",
+        ),
     ],
 )
 def test_the_firmware_shows_a_bad_file_and_goes_on(tmp_path, data, shown):
@@ -262,3 +392,20 @@ def test_the_firmware_shows_a_bad_file_and_goes_on(tmp_path, data, shown):
     assert len(notice) == 1 and shown in notice[0], console[-1000:]
     for bus in (0, 1):  # both panels drew more than their set-up
         assert len((keep / ("i2c%d.jsonl" % bus)).read_text().splitlines()) > 10
+
+
+def test_the_board_program_shows_what_getenv_ignores_and_plays_max_rounds(tmp_path):
+    """Issue 27.3 on the board program: the notice names the key set again and the name in
+    lower case; SPEED_MAX_ROUNDS reaches Spit's rules (V8.11)."""
+    data = (
+        b'SPEED_GAME = "spit"\nSPEED_MAX_ROUNDS = 3\nSPEED_GAME = "california"\nspeed_penalty = 1\n'
+    )
+    path = _write(tmp_path, data)
+    result, _ = run_board_program(tmp_path, SCRIPT, SPEEDDUO_SETTINGS=path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert _notice(result) == [
+        "SETTINGS.TOML: SPEED_GAME / again on line 3: / ignored / speed_penalty"
+        " / unknown: ignored / (defaults used)"
+    ]
+    first = _first_event(result)
+    assert first["game"] == "spit" and first["rules"]["max_rounds"] == 3

@@ -20,13 +20,16 @@ class Pull:
     DOWN = 2
 
 
+EDGES_KEPT = 4096  # an output's first edges kept (SPEED_PROFILE's LED: 2 per loop pass)
+
+
 class DigitalInOut:
     def __init__(self, pin):
         self.pin = pin
         self.direction = Direction.INPUT
         self.pull = None
         self._value = False
-        self.edges = []
+        self.edges = []  # (t_us, level) of the first EDGES_KEPT changes of an output
 
     def switch_to_input(self, pull=None):
         self.direction = Direction.INPUT
@@ -63,7 +66,7 @@ class DigitalInOut:
     @value.setter
     def value(self, value):
         value = bool(value)
-        if value != self._value:
+        if value != self._value and len(self.edges) < EDGES_KEPT:
             self.edges.append((current().now_us, value))
         self._value = value
 

@@ -23,6 +23,11 @@ still for it). ``spills``: the passes whose records did not fit classic Speed's 
 and went out early (matchlog.py; the other games' logs: 0).
 The onboard LED pin is high for the whole of each ``App.step()``, so the
 emulator (or a logic analyser) times every step to the microsecond.
+
+An interpreter without ``gc.mem_free``/``gc.mem_alloc`` (CPython: the simulator's
+``board``) runs the same way and says so once at boot (``profile: ... heap figures -1``);
+every heap figure (``free``, ``live_min``, ``alloc``, ``gcs``, ``link_alloc``) is then
+``-1``, the counts and times are measured as on the board.
 """
 
 import gc
@@ -35,8 +40,17 @@ from speedduo.game.ticks import ticks_diff
 _FAR = 1 << 29  # more free memory than any board has; a small int
 _SHOWN = 8  # windows that allocated, printed with where they were
 _WINDOW = 128  # steps between two readings of gc.mem_alloc()
-_mem_free = gc.mem_free  # type: ignore[attr-defined]  # CircuitPython/MicroPython only
-_mem_alloc = gc.mem_alloc  # type: ignore[attr-defined]
+
+
+# CircuitPython/MicroPython only: CPython (the simulator) has neither; there ``int()``, 0,
+# stands in for mem_alloc and the figures are printed as -1
+_mem_free = getattr(gc, "mem_free", None)
+_mem_alloc = getattr(gc, "mem_alloc", int)
+
+
+def _free() -> int:
+    """``gc.mem_free()``, -1 where the interpreter cannot say."""
+    return -1 if _mem_free is None else _mem_free()
 
 
 class Profiler:
@@ -44,11 +58,13 @@ class Profiler:
         self.probe = digitalio.DigitalInOut(probe_pin)
         self.probe.switch_to_output(value=False)
         self.shown = 0
+        if _mem_free is None:
+            print("profile: this Python has no gc.mem_free/gc.mem_alloc: heap figures -1")
         print("speedduo-profile boot free=%d" % free_at_boot)
 
     def imported(self) -> None:
         gc.collect()
-        print("speedduo-profile import free=%d" % _mem_free())
+        print("speedduo-profile import free=%d" % _free())
 
     def run(self, app, feed=None, link=None) -> None:
         """``app.run(feed)``, measured (``link``: the ``Link`` whose ``poll`` is ``feed``).
@@ -76,7 +92,7 @@ class Profiler:
                 self._close(before, steps)
                 phase = match.phase
                 gc.collect()
-                free = _mem_free()
+                free = _free()
                 if free < live_min:
                     live_min = free
                 window = 0
@@ -102,9 +118,11 @@ class Profiler:
         self._close(before, steps)
         app.log.drain_into(app.send_line)
         gc.collect()
-        free = _mem_free()
+        free = _free()
         if free < live_min:
             live_min = free
+        if _mem_free is None:  # (nothing was read: not "no allocation")
+            self.alloc = self.collections = self.link_alloc = -1
         print(
             "speedduo-profile match live_min=%d alloc=%d presses=%d steps=%d gcs=%d"
             " link_polls=%d link_alloc=%d link_ms_max=%d spills=%d"

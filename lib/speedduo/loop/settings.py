@@ -17,7 +17,18 @@ with no key before both panels go dark and the board dozes (docs/device.md);
 A bad value never stops the board: ``Settings`` notes it in ``problems`` as
 (setting, what is allowed), keeps the default, and the board shows the list on
 both panels before the menu. ``unknown`` names the ``SPEED_*`` settings the
-game does not know (most likely a typo). Not on the play path.
+game does not know (most likely a typo; a name of ours in lower case too: getenv
+matches names byte for byte). Not on the play path.
+
+Numbers are read by ``whole_number``, not ``int()``: CPython's ``int`` takes Unicode
+digits, a no-break space and ``_`` where CircuitPython's differs, so the simulator
+would take what the board refuses; ours takes ASCII blanks, a sign and ASCII digits
+only, the same everywhere.
+
+CircuitPython 10.2.1's getenv (``supervisor/shared/settings.c``: ``key_matches``,
+``read_value``) stops at the first line whose key matches byte for byte (a key set
+again is never read), reads nothing after a line starting with ``[``, and never
+matches a quoted key: ``scan_settings`` names each such key of ours.
 
 A bad file never stops it either. ``read_settings`` first reads the file itself in
 small pieces (never a whole line: a 5 MB line costs 128 bytes of heap) and refuses
@@ -44,6 +55,9 @@ OTHER_SETTINGS = (
     "SPEED_PROFILE",
     "SPEED_VOLUME",
     "SPEED_KEYS",
+    "SPEED_MAX_ROUNDS",  # Spit's and California's (gamerules.OPTIONS)
+    "IDLE_OFF_MIN",
+    "IDLE_OFF_S",
 )
 SETTINGS_PATH = "/settings.toml"  # CircuitPython's; the simulator points it at a drive's file
 _SIZE_LIMIT = const(16384)  # bytes; ours is under 1 KB
@@ -52,6 +66,45 @@ _NAME_LIMIT = const(40)  # a longer key is no setting of ours
 IDLE_OFF_MIN_DEFAULT = 5
 OPPONENTS = ("off", "easy", "medium", "hard")  # SPEED_OPPONENT: opponent.LEVEL_NAMES 0-3
 GAMES = BOARD_GAMES  # SPEED_GAME: the registry's (games.py)
+
+
+_DIGITS_KEPT = const(9)  # more digits than this: a number beyond every range of ours
+
+
+def whole_number(value):
+    """``value`` (a str from getenv) as an int, read the same on the board, the simulator
+    and the PC: ASCII blanks around it, an optional sign and ASCII digits, nothing else
+    (no Unicode digits, no ``_``, no no-break space). ValueError otherwise. A number of
+    more than ``_DIGITS_KEPT`` digits reads as +-999999999 (out of every range)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("a whole number")
+    start = 0
+    end = len(value)
+    while start < end and value[start] in " \t\r\n\v\f":
+        start += 1
+    while end > start and value[end - 1] in " \t\r\n\v\f":
+        end -= 1
+    sign = 1
+    if start < end and value[start] in "+-":
+        sign = -1 if value[start] == "-" else 1
+        start += 1
+    if start == end:
+        raise ValueError("a whole number")
+    number = 0
+    digits = 0
+    for i in range(start, end):
+        c = value[i]
+        if not "0" <= c <= "9":
+            raise ValueError("a whole number")
+        if number or c != "0":
+            digits += 1
+        if digits <= _DIGITS_KEPT:
+            number = number * 10 + ord(c) - 48
+    if digits > _DIGITS_KEPT:
+        number = 999999999
+    return sign * number
 
 
 def _flag(value):
@@ -67,10 +120,20 @@ class Settings:
         self.problems = []  # (setting, what is allowed), in the order read
         self._getenv = getenv
         self.rules = self._rules()
-        self.best_of = self.whole("SPEED_BEST_OF", 3, 3, 7)
-        if self.best_of not in (3, 5, 7):
-            self.problems.append(("SPEED_BEST_OF", "3, 5 or 7"))
-            self.best_of = 3
+        self.best_of = 3
+        best_of = self.get("SPEED_BEST_OF")
+        if best_of is not None:
+            try:
+                self.best_of = whole_number(best_of)
+            except ValueError:
+                self.best_of = 0
+            if self.best_of not in (3, 5, 7):
+                self.problems.append(("SPEED_BEST_OF", "3, 5 or 7"))
+                self.best_of = 3
+        # V8.11, V9.7: Spit's and California's own option (game_app takes it from the rules)
+        max_rounds = self.whole("SPEED_MAX_ROUNDS", 0, 1, 3600000)
+        if max_rounds:
+            self.rules.max_rounds = max_rounds
         self.opponent = 0  # no opponent: two players
         opponent = self.get("SPEED_OPPONENT")
         if opponent is not None:
@@ -96,7 +159,8 @@ class Settings:
         self.idle_off_ms = self.whole("IDLE_OFF_S", idle_off_s, 0, 14400) * 1000  # 0: never
         known = ["SPEED_" + name.upper() for name in option_names()]
         known.extend(OTHER_SETTINGS)
-        self.unknown = [n for n in names if n.startswith("SPEED_") and n not in known]
+        # a name of ours in lower case is one getenv never finds: unknown too
+        self.unknown = [n for n in names if _ours(n) and n not in known]
 
     def get(self, name):
         """``getenv(name)``; None, and a problem noted, when its line cannot be read
@@ -120,7 +184,7 @@ class Settings:
                 if isinstance(default, bool):
                     value = _flag(value)
                 elif isinstance(default, int):
-                    value = int(value)
+                    value = whole_number(value)
                 rules.set(name, value)
             except ValueError as error:
                 allowed = str(error)
@@ -137,13 +201,17 @@ class Settings:
         if value is None:
             return default
         try:
-            value = int(value)
+            value = whole_number(value)
         except ValueError:
             value = low - 1
         if not low <= value <= high:
             self.problems.append((name, "%d..%d" % (low, high)))
             return default
         return value
+
+    def ignored(self):
+        """(setting, why) of every problem and unknown name: what the notice says."""
+        return self.problems + [(name, "unknown") for name in self.unknown]
 
     def report_lines(self, width=21):
         """The problems as short lines for a 128-pixel panel (``width`` characters)."""
@@ -184,22 +252,23 @@ def _skipping(getenv, skip):
     return get
 
 
-def read_settings(getenv, environ=None, frequency=400000, max_frequency=1000000):
-    """The board's Settings from ``SETTINGS_PATH`` through ``getenv``; never raises.
+def read_settings(getenv, environ=None, frequency=400000, max_frequency=1000000, path=None):
+    """The board's Settings from ``path`` (``SETTINGS_PATH``) through ``getenv``; never raises.
 
     A file ``scan_settings`` refuses gives every default and one problem naming the
     file; a broken line is its setting's problem (its default used), whatever getenv
     would make of it. No file: the names are ``environ``'s SPEED_* keys (the
     simulator's)."""
-    names, trouble, broken = scan_settings(SETTINGS_PATH)
+    names, trouble, broken = scan_settings(path or SETTINGS_PATH)
     if names is None:
         names = [name for name in environ if name.startswith("SPEED_")] if environ else []
     if trouble is not None:
         settings = Settings(_none, (), frequency, max_frequency)
         settings.problems.insert(0, ("settings.toml", trouble))
         return settings
-    if broken:
-        getenv = _skipping(getenv, [name for name, _ in broken])
+    skip = [name for name, why in broken if why in UNREADABLE]
+    if skip:
+        getenv = _skipping(getenv, skip)
     settings = Settings(getenv, names, frequency, max_frequency)
     settings.problems[:0] = broken
     return settings
@@ -215,11 +284,13 @@ def settings_names(path=None):
 def scan_settings(path):
     """(names, trouble, broken) of the file at ``path``, read ``_CHUNK`` bytes at a time.
 
-    ``names``: the keys set before any [table] (None: no file). ``trouble``: why the
-    file is not settings CircuitPython reads as written (None: it is). ``broken``:
-    (setting, why) of lines CircuitPython cannot read: a value that is empty, an
-    unfinished string or text after one (CircuitPython 10 quietly gives the default,
-    9 raises ValueError), and the first line with no ``=`` (it is ignored)."""
+    ``names``: the keys CircuitPython's getenv can find (before any [table]; the first
+    of a key set twice; None: no file). ``trouble``: why the file is not settings
+    CircuitPython reads as written (None: it is). ``broken``: (setting, why) of what
+    getenv ignores: a line it cannot read (a value that is empty, an unfinished string,
+    text after one: CircuitPython 10 quietly gives the default, 9 raised ValueError; the
+    setting's default is used), a key set again (getenv takes the first), a key of ours
+    in quotes or under a [table] (getenv never finds it), and the first line with no ``=``."""
     try:
         f = open(path, "rb")
     except OSError:
@@ -232,45 +303,151 @@ def scan_settings(path):
         f.close()
 
 
-# _scan's states: where in a line the last byte was
+# _Scan's states: where in a line the last byte was
 _START = const(0)  # before the key (blanks)
 _KEY = const(1)
 _SKIP = const(2)  # a comment, or a line already judged
-_TABLE = const(3)  # after a [table]: nothing more is read
 _BEFORE_VALUE = const(4)  # after "="
 _STRING = const(5)
 _ESCAPE = const(6)  # after a backslash in a string
 _AFTER_STRING = const(7)
 _BARE = const(8)  # a value without quotes
+_BLANKS = (32, 9, 11, 12, 13)  # getenv's spaces (unichar_isspace) but the newline
+# why getenv gives the default for a key's first line: the setting is not asked for
+UNREADABLE = ("no closing quote", "text after the quotes", "no value")
+
+
+def _ours(name):
+    """A key meant for this game (any case): SPEED_*, IDLE_OFF_*."""
+    name = name.upper()
+    return name.startswith("SPEED_") or name.startswith("IDLE_OFF_")
+
+
+def _key_name(key):
+    """The key's text: blanks around it dropped, bytes beyond ASCII shown as ``?``, a
+    key over ``_NAME_LIMIT`` cut there and marked with ``...`` (no setting of ours)."""
+    text = "".join(chr(b) if 32 <= b < 127 else "?" for b in bytes(key).strip())
+    return text + "..." if len(key) > _NAME_LIMIT else text
+
+
+class _Scan:
+    """One pass over a file's bytes: the keys, and what getenv would ignore."""
+
+    def __init__(self):
+        self.names = []  # type: list[str]
+        self.broken = []  # type: list[tuple[str, str]]
+        self.name = ""  # the current line's key, once its "=" is seen
+        self.judge = False  # its value is what getenv reads for it
+        self.key = bytearray()
+        self.line = 1
+        self.table = 0  # the line of the first [table] (0: none yet)
+        self.no_equals = False  # a line with no "=" was named
+        self.state = _START
+
+    def step(self, byte):
+        """One byte of a line that is not its end."""
+        state = self.state
+        if state == _START:
+            if byte == 91 and not self.table:  # "[": getenv reads no key after a table
+                self.table = self.line
+                self.state = _SKIP
+            elif byte == 35 or byte == 91:  # "#", or another table
+                self.state = _SKIP
+            elif byte not in _BLANKS:
+                self.key.append(byte)
+                self.state = _KEY
+        elif state == _KEY:
+            if byte == 61:  # "="
+                self.state = _BEFORE_VALUE
+                self._named(_key_name(self.key))
+            elif len(self.key) <= _NAME_LIMIT:
+                self.key.append(byte)
+        elif state == _BEFORE_VALUE:
+            if byte == 34:  # a quote
+                self.state = _STRING
+            elif byte == 35:  # a comment where the value should be
+                self._unreadable("no value")
+            elif byte not in _BLANKS:
+                self.state = _BARE
+        elif state == _STRING:
+            if byte == 92:  # a backslash
+                self.state = _ESCAPE
+            elif byte == 34:
+                self.state = _AFTER_STRING
+        elif state == _ESCAPE:
+            self.state = _STRING
+        elif state == _AFTER_STRING:
+            if byte == 35:
+                self.state = _SKIP
+            elif byte not in _BLANKS:
+                self._unreadable("text after the quotes")
+
+    def _named(self, name):
+        """The line's key is ``name``: is it one getenv finds, and first?"""
+        self.name = name
+        self.judge = False
+        quoted = name[:1] in ("'", '"')
+        if quoted:
+            name = name.strip("'\"")
+        if not _ours(name):
+            if not self.table and not quoted:
+                self.names.append(name)
+            return
+        if self.table:
+            self.broken.append((name, "under the [table] of line %d: ignored" % self.table))
+        elif quoted:
+            self.broken.append((name, "in quotes: ignored (no quotes around a name)"))
+        elif name in self.names:
+            self.broken.append((name, "again on line %d: ignored" % self.line))
+        else:
+            self.names.append(name)
+            self.judge = True
+
+    def _unreadable(self, why):
+        if self.judge:
+            self.broken.append((self.name, why))
+        self.state = _SKIP
+
+    def end_line(self):
+        """Judge a line at its end (or the file's)."""
+        state = self.state
+        if state in (_STRING, _ESCAPE):
+            self._unreadable("no closing quote")
+        elif state == _BEFORE_VALUE:
+            self._unreadable("no value")
+        elif state == _KEY and bytes(self.key).strip() and not self.no_equals:
+            if not self.table:
+                self.broken.append(("settings.toml", "line %d has no =" % self.line))
+                self.no_equals = True
+        self.line += 1
+        self.state = _START
+        if self.key:
+            self.key = bytearray()
 
 
 def _scan(f):
-    names = []  # type: list[str]
-    broken = []  # type: list[tuple[str, str]]
-    name = ""
-    key = bytearray()
+    scan = _Scan()
     chunk = bytearray(_CHUNK)
     size = 0
-    line = 1
     follow = 0  # continuation bytes the current UTF-8 character still needs
-    state = _START
     while True:
         n = f.readinto(chunk)
         if not n:
             break
         if size == 0:
             if chunk[0] in (0xFE, 0xFF):
-                return names, "UTF-16 text: save it as UTF-8", broken
+                return scan.names, "UTF-16 text: save it as UTF-8", scan.broken
             if chunk[0] == 0xEF and n > 2 and chunk[1] == 0xBB and chunk[2] == 0xBF:
-                return names, "starts with a byte order mark: save it as UTF-8 without one", broken
+                why = "starts with a byte order mark: save it as UTF-8 without one"
+                return scan.names, why, scan.broken
         size += n
         if size > _SIZE_LIMIT:
-            return names, "over %d KB: not read" % (_SIZE_LIMIT // 1024), broken
+            return scan.names, "over %d KB: not read" % (_SIZE_LIMIT // 1024), scan.broken
         for i in range(n):
             byte = chunk[i]
             if follow:
                 if byte & 0xC0 != 0x80:
-                    return names, "not UTF-8 text: save it as UTF-8", broken
+                    return scan.names, "not UTF-8 text: save it as UTF-8", scan.broken
                 follow -= 1
             elif byte >= 0x80:
                 if 0xC2 <= byte <= 0xDF:
@@ -280,73 +457,14 @@ def _scan(f):
                 elif 0xF0 <= byte <= 0xF4:
                     follow = 3
                 else:
-                    return names, "not UTF-8 text: save it as UTF-8", broken
+                    return scan.names, "not UTF-8 text: save it as UTF-8", scan.broken
             elif byte == 0:
-                return names, "NUL bytes (UTF-16?): save it as UTF-8", broken
+                return scan.names, "NUL bytes (UTF-16?): save it as UTF-8", scan.broken
             if byte == 10:  # the line's end
-                _line_end(state, name, key, line, broken)
-                line += 1
-                if state != _TABLE:
-                    state = _START
-                if key:
-                    key = bytearray()
+                scan.end_line()
             else:
-                state, name = _step(state, byte, name, key, names, broken)
-    _line_end(state, name, key, line, broken)
+                scan.step(byte)
+    scan.end_line()
     if follow:
-        return names, "not UTF-8 text: save it as UTF-8", broken
-    return names, None, broken
-
-
-def _step(state, byte, name, key, names, broken):
-    """One byte of a line that is not its end: (the new state, the line's setting)."""
-    blank = byte in (32, 9, 13)
-    if state == _START:
-        if byte == 91:  # "[": CircuitPython reads no key after a table starts
-            return _TABLE, name
-        if byte == 35:  # "#"
-            return _SKIP, name
-        if not blank:
-            key.append(byte)
-            return _KEY, name
-    elif state == _KEY:
-        if byte == 61:  # "="
-            name = "settings.toml"  # a key too long to be ours: the file is named
-            if len(key) <= _NAME_LIMIT:
-                name = bytes(key).strip().decode()
-                names.append(name)
-            return _BEFORE_VALUE, name
-        if len(key) <= _NAME_LIMIT:
-            key.append(byte)
-    elif state == _BEFORE_VALUE:
-        if byte == 34:  # a quote
-            return _STRING, name
-        if byte == 35:  # a comment where the value should be
-            broken.append((name, "no value"))
-            return _SKIP, name
-        if not blank:
-            return _BARE, name
-    elif state == _STRING:
-        if byte == 92:  # a backslash
-            return _ESCAPE, name
-        if byte == 34:
-            return _AFTER_STRING, name
-    elif state == _ESCAPE:
-        return _STRING, name
-    elif state == _AFTER_STRING:
-        if byte == 35:
-            return _SKIP, name
-        if not blank:
-            broken.append((name, "text after the quotes"))
-            return _SKIP, name
-    return state, name
-
-
-def _line_end(state, name, key, line, broken):
-    """Judge a line at its end (or the file's)."""
-    if state in (_STRING, _ESCAPE):
-        broken.append((name, "no closing quote"))
-    elif state == _BEFORE_VALUE:
-        broken.append((name, "no value"))
-    elif state == _KEY and bytes(key).strip() and not any(p[0] == "settings.toml" for p in broken):
-        broken.append(("settings.toml", "line %d has no =" % line))
+        return scan.names, "not UTF-8 text: save it as UTF-8", scan.broken
+    return scan.names, None, scan.broken
