@@ -261,6 +261,28 @@ def test_a_newer_uf2_over_an_older_speed_duo_keeps_settings_and_stats(tmp_path, 
     assert after["settings.toml"] == settings and after["mine.txt"] == b"the owner's\n"
 
 
+@needs_frozen
+@pytest.mark.timeout(1200)
+def test_a_code_py_of_the_owners_own_is_left_as_it_is_and_runs(tmp_path, frozen_uf2):
+    """Only CircuitPython's sample or a Speed Duo file is ever replaced (board.c): the
+    owner's code.py stays and runs (the game does not start); the missing files are brought."""
+    mine = b'print("the owner\'s own program")\n'
+    drive = tmp_path / "drive"
+    drive.mkdir()
+    (drive / "code.py").write_bytes(mine)
+    keep = tmp_path / "keep"
+    result = run_cli(
+        "device", "--uf2", frozen_uf2, "--drive", str(drive), "--drive-writes",
+        "--matches", "0", "--limit-ms", "4000", "--keep", str(keep), check=False, timeout=1200,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert (keep / "data.bin").read_bytes() == b""  # the game never started
+    after = _drive_after(keep)
+    assert after["code.py"] == mine
+    for name in ("boot.py", "settings.toml"):  # they were missing
+        assert after[name] == open(os.path.join(ROOT, name), "rb").read()
+
+
 def _stock_script(path):
     """PLAY at 6 s, then from 9.1 s both players press 1-5 in turn every 150 ms for 3 s."""
     lines = ["6000000 0 1"]
