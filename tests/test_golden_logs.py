@@ -67,12 +67,11 @@ def _check_golden(name, lines):
 
 @pytest.mark.parametrize("name", sorted(GAME_CASES))
 def test_seeded_game_run_matches_its_golden_log(name):
-    from runner import GameSimulation
     from speedduo.game.gamerules import GameRules
 
     game, seed, players = GAME_CASES[name]
     lines = []
-    GameSimulation(game, seed, GameRules(game), 3, players).run(lines.append)
+    Simulation(seed, GameRules(game), 3, players, game=game).run(lines.append)
     _check_golden(name, lines)
 
 
