@@ -271,7 +271,9 @@ class _Direct:
 
 
 def _pending_time(bot):
-    return bot.pending_us
+    """Bots fire in time order, the same time in player order (MicroPython's sort is not
+    stable)."""
+    return (bot.pending_us, bot.player)
 
 
 def _level(kind, p):
