@@ -165,7 +165,7 @@ def test_a_headless_run_of_a_board_game_goes_through_the_boards_loop(game):
     lines = []
     sim = Simulation(4, GameRules(game), 3, ["bot:hard", "bot:medium"], game=game)
     sim.run(lines.append)
-    presses = [k for _, obj in _replays(lines) for k in obj.get("keys_us", ()) if k[2] == 1]
+    presses = [k for _, obj in _replays(lines) for k in obj.get("keys", ()) if k[2] == 1]
     assert isinstance(sim.app, GameApp)
     assert sim.app.arbiter.presses == len(presses) > 10  # every press read by the arbiter
 
