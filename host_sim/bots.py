@@ -81,8 +81,12 @@ def make_plan(game, players, player, level, rng, rules):
 class Bot:
     """Player ``player``'s buttons pressed as ``plan`` says (the module docstring)."""
 
-    def __init__(self, player, plan, buttons):
+    def __init__(self, player, plan, buttons, least_us=0):
+        """``least_us``: the shortest reaction (1 with the PIO's µs stamps, so a press is
+        never stamped with the change it reacts to, as the board opponent's; perfect's is
+        0, and the keypad stamps it at a later scan anyway)."""
         self.player = player
+        self.least_us = least_us
         self.plan = plan
         self.buttons = buttons
         self.pending_us = -1  # when the chosen keys will be pressed
@@ -98,7 +102,7 @@ class Bot:
         if not keys:
             return
         self.pending_keys = keys
-        self.pending_us = now_us + self.plan.reaction_us()
+        self.pending_us = now_us + max(self.least_us, self.plan.reaction_us())
 
     def forget(self):
         """Between hands a bot starts afresh."""

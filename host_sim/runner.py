@@ -77,8 +77,13 @@ class Simulation(_LogLines):
 
         if keys not in ("pio", "keypad"):
             raise ValueError("keys must be pio or keypad, got %r" % keys)
-        self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset, tick_offset))
-        self._start_tick = self.clock.tick_at_or_before(0)
+        clock = self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset, tick_offset))
+        if keys == "pio" and len(players) == 2:
+            # the match begins on a tick whose ticks_ms begins a millisecond, so the loop's
+            # clock is never ahead of the µs stamps (``ticks_ms`` falls behind time by up to
+            # a tick): what it writes by a ms, it writes after every press stamped before it
+            clock.advance_to(clock.tick_time(-tick_offset % 128))
+        self._start_tick = clock.tick_at_or_before(clock.now_us)
         if len(players) > 2:
             self.loop = _Direct(game, seed, rules, best_of, players)
         else:
@@ -96,8 +101,8 @@ class Simulation(_LogLines):
             if kind != "none":
                 level = _level(kind, p)
                 plan = make_plan(game, len(players), p, level, _bot_stream(seed, p), rules)
-                self.bots.append(Bot(p, plan, self.buttons))
-        start_us = self.match.countdown_ms * 1000
+                self.bots.append(Bot(p, plan, self.buttons, 1 if self.loop.micro else 0))
+        start_us = clock.now_us + self.match.countdown_ms * 1000  # the first hand's start
         for t_us, player, key, closed in script:
             contacts.set_contact(player * 7 + key, start_us + t_us, closed)
         self.on_pass = on_pass  # called after every loop pass (snapshots)
@@ -248,6 +253,7 @@ class _Direct:
         self.keys = self.contacts = self
         self.match = self.session.match
         self.log = self.session.log
+        self.micro = False  # key events in ms
         self._edges = {}  # match ms -> [(key, pressed)]
 
     def set_contact(self, key, t_us, closed):
