@@ -6,7 +6,6 @@ legal, every refusal was right (late vs invalid vs locked), a stall comes only
 when nobody can play, and every hand ends. SPEED_SOAK=1 runs many more examples.
 """
 
-import json
 import os
 
 from conftest import SOAK
