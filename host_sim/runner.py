@@ -212,7 +212,9 @@ class _BoardLoop:
             from speedduo.game.gamematch import GameSession
             from speedduo.loop.game_app import GameApp
 
-            session = GameSession(make_core(game, rules, 2), seed, rules, 1, micro)  # V8/V9
+            session = GameSession(
+                make_core(game, rules, 2), seed, rules, best_of_for(game, best_of), micro
+            )
             self.app = GameApp(
                 self.keys.events, ticks_ms, session, send_line, screens, event=event()
             )
