@@ -10,8 +10,8 @@ from speedduo.game.codes import KEYS_PER_PLAYER
 
 
 class Buttons:
-    def __init__(self, keys, rng, bounce_max_us=0):
-        self.keys = keys  # the keypad.Keys shim
+    def __init__(self, contacts, rng, bounce_max_us=0):
+        self.contacts = contacts  # the key reader's shim (keypad.Keys, rp2pio's), or V10's
         self.rng = rng
         self.bounce_max_us = bounce_max_us
 
@@ -33,9 +33,9 @@ class Buttons:
             at = t_us
             state = closed
             for i in range(toggles):
-                self.keys.set_contact(key, at, state)
+                self.contacts.set_contact(key, at, state)
                 state = not state
                 at = t_us + (chatter * (i + 1)) // toggles
-            self.keys.set_contact(key, t_us + chatter, closed)
+            self.contacts.set_contact(key, t_us + chatter, closed)
         else:
-            self.keys.set_contact(key, t_us, closed)
+            self.contacts.set_contact(key, t_us, closed)

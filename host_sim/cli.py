@@ -74,6 +74,12 @@ def build_parser():
             default=0,
             help="supervisor.ticks_ms at power-on (test the 2**29 wrap)",
         )
+        run.add_argument(
+            "--keys",
+            choices=("pio", "keypad"),
+            default=None,
+            help="who stamps the presses, as on `board` (default pio: to the µs; keypad: ms)",
+        )
         run.add_argument("--vm", choices=("cpython", "micropython"), default="cpython")
         run.add_argument(
             "--heap", type=heap_type, default="160K", help="MicroPython heap (default 160K): 32K"
@@ -194,48 +200,43 @@ def _load_script(path):
 
 
 def _run(args):
-    others = (args.max_rounds, args.p3, args.p4)  # options only the other games take
-    if args.game != "speed" or args.players != 2 or others != (None, None, None):
-        return _run_games(args)
-    args.best_of = args.best_of or 3
-    rules, changed = rules_from_args(args)
-    if args.snap and not args.screens:
-        raise ValueError("--snap needs --screens DIR (the folder for the PNGs)")
+    """``run`` and ``play``, every game (docs/rules.md; V8, V9, V10): only the options a
+    game takes are accepted; anything else is one clear line and exit status 2 before
+    anything is played."""
+    classic = args.game == "speed" and args.players == 2
+    _check_run_args(args, classic)
+    if classic:
+        rules, options = rules_from_args(args)
+    else:
+        rules = _game_rules(args)
+        options = rules.as_pairs()
     check_out_paths(args)
     if args.screens and args.vm == "cpython":
         _check_screens_path(args.screens)
-    if not 0 <= args.phase_us < 977:
-        raise ValueError("--phase-us must be 0..976 (one 1/1024 s tick)")
-    if not 0 <= args.bounce_us <= 20000:
-        raise ValueError("--bounce-us must be 0..20000")
-    if not 0 <= args.ms_offset < 1 << 29:
-        raise ValueError("--ms-offset must be 0 <= N < 2**29")
-    script = ()
-    if args.script:
-        script = _load_script(args.script)
-    players = [args.p1, args.p2]
+    script = _load_script(args.script) if args.script else ()
+    players = [args.p1, args.p2, args.p3, args.p4][: args.players]
+    players = [kind or args.p2 for kind in players]  # unnamed players play like player 1
     if args.vm == "micropython":
-        if args.screens or args.snap:
-            raise ValueError("--screens/--snap need --vm cpython")
-        lines = _run_in_vm(args, players, changed)
+        lines = _run_in_vm(args, players, options)
     else:
         lines = []
-        watch = _Watcher() if args.command == "play" else None
+        watch = _Watcher(classic) if args.command == "play" else None
         on_pass = _screens_hook(args) if (args.screens or args.snap) else None
-        screens = on_pass.screens if on_pass else None
         from runner import Simulation
 
         sim = Simulation(
             args.seed,
             rules,
-            args.best_of,
+            args.best_of or 3,
             players,
             script,
             args.bounce_us,
             args.phase_us,
             args.ms_offset,
             on_pass,
-            screens,
+            on_pass.screens if on_pass else None,
+            game=args.game,
+            keys=args.keys or "pio",
         )
 
         def write(line):
@@ -247,19 +248,50 @@ def _run(args):
         sim.run(write)
     if args.log:
         write_atomically(args.log, lines)
-    say(_summary(args, lines))
+    say(_summary(args, lines, players, classic))
     return 0
 
 
-# run options of classic Speed that the other games do not take, with their defaults
-_SPEED_ONLY = (
+# run options only the games of two rows of keys take (not V10), and classic Speed's
+# screens; with their defaults
+_TWO_ROWS_ONLY = (
     ("script", None),
     ("bounce_us", 0),
     ("phase_us", 0),
     ("ms_offset", 0),
-    ("screens", None),
-    ("snap", []),
+    ("keys", None),
 )
+_CLASSIC_ONLY = (("screens", None), ("snap", []))
+
+
+def _check_run_args(args, classic):
+    if args.players != 2 and args.game != "speed":
+        raise ValueError(f"--players {args.players}: {args.game} is a two-player game (V10)")
+    if args.game != "speed" and args.best_of is not None:
+        raise ValueError(f"--best-of: {args.game} is one game played in rounds (V8/V9)")
+    if args.players == 2 and (args.p3 or args.p4):
+        raise ValueError("--p3/--p4 need --players 3 or 4 (V10)")
+    if classic and args.max_rounds is not None:
+        raise ValueError("--max-rounds does not apply to --game speed --players 2")
+    refused = () if classic else _CLASSIC_ONLY
+    if args.players > 2:
+        refused += _TWO_ROWS_ONLY
+    for name, default in refused:
+        if getattr(args, name) != default:
+            flag = "--" + name.replace("_", "-")
+            if (name, default) in _CLASSIC_ONLY:
+                raise ValueError(f"{flag} is for classic two-player Speed only")
+            raise ValueError(f"{flag} is for the two-player games only (not V10)")
+    if args.snap and not args.screens:
+        raise ValueError("--snap needs --screens DIR (the folder for the PNGs)")
+    if (args.screens or args.snap) and args.vm != "cpython":
+        raise ValueError("--screens/--snap need --vm cpython")
+    if not 0 <= args.phase_us < 977:
+        raise ValueError("--phase-us must be 0..976 (one 1/1024 s tick)")
+    if not 0 <= args.bounce_us <= 20000:
+        raise ValueError("--bounce-us must be 0..20000")
+    if not 0 <= args.ms_offset < 1 << 29:
+        raise ValueError("--ms-offset must be 0 <= N < 2**29")
 
 
 def _game_rules(args):
@@ -281,65 +313,6 @@ def _game_rules(args):
     return rules
 
 
-def _check_game_args(args):
-    if args.players != 2 and args.game != "speed":
-        raise ValueError(f"--players {args.players}: {args.game} is a two-player game (V10)")
-    if args.game != "speed" and args.best_of is not None:
-        raise ValueError(f"--best-of: {args.game} is one game played in rounds (V8/V9)")
-    for name, default in _SPEED_ONLY:
-        if getattr(args, name) != default:
-            flag = "--" + name.replace("_", "-")
-            raise ValueError(f"{flag} is for classic two-player Speed only")
-
-
-def _run_games(args):
-    """``run --game spit|california`` and ``--players 3|4`` (docs/rules.md V8, V9, V10):
-    only what these games support is accepted; anything else is one clear line and exit
-    status 2 before anything is played."""
-    _check_game_args(args)
-    rules = _game_rules(args)
-    check_out_paths(args)
-    players = [args.p1, args.p2, args.p3, args.p4][: args.players]
-    if args.players == 2 and (args.p3 or args.p4):
-        raise ValueError("--p3/--p4 need --players 3 or 4 (V10)")
-    players = [kind or args.p2 for kind in players]  # unnamed players play like player 1
-    lines = []
-    watch = say if args.command == "play" else None
-
-    def write(line):
-        lines.append(line)
-        if watch:
-            watch(line)
-
-    if args.vm == "micropython":
-        for line in _run_in_vm(args, players, rules.as_pairs()):
-            write(line)
-        end = json.loads(lines[-1])
-        winner = -1 if end["winner"] is None else end["winner"]
-        score = end["score"]
-    else:
-        from runner import GameSimulation
-
-        sim = GameSimulation(args.game, args.seed, rules, args.best_of or 3, players)
-        match = sim.run(write)
-        winner, score = match.winner, match.wins
-    if args.log:
-        write_atomically(args.log, lines)
-    hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
-    unit = ("round" if args.game != "speed" else "hand") + ("" if hands == 1 else "s")
-    if winner < 0:
-        result = f"no winner, score {score}"
-    else:
-        result = f"player {winner} ({players[winner]}) won, score {score}"
-    where = f", log {args.log}" if args.log else ""
-    say(
-        f"{args.game}, {len(players)} players, seed {args.seed} ({args.vm}): {result} in"
-        f" {hands} {unit},"
-        f" {len(lines)} log lines{where}"
-    )
-    return 0
-
-
 def _screens_hook(args):
     from host_sim.screens_hook import ScreensHook
 
@@ -359,6 +332,7 @@ def _run_in_vm(args, players, options):
     command += [ROOT, args.game, str(args.seed), str(args.best_of or 3), str(args.bounce_us)]
     command += [str(args.phase_us), str(args.ms_offset)]
     command.append(os.path.abspath(args.script) if args.script else "-")
+    command.append(args.keys or "pio")
     command += [*players, "--", *(f"{name}={_vm_value(value)}" for name, value in options)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=3600)
     if result.returncode != 0:
@@ -375,19 +349,30 @@ def _vm_value(value):
     return str(value)
 
 
-def _summary(args, lines):
+def _summary(args, lines, players, classic):
+    """The run's one line: who won, in how many hands (rounds) and plays."""
     end = json.loads(lines[-1])
     hands = sum(1 for line in lines if line.startswith('{"ev":"hand_end"'))
-    plays = sum(1 for line in lines if line.startswith('{"ev":"play"'))
-    score = end["score"]
-    who = ["Player 1 (%s)" % args.p1, "Player 2 (%s)" % args.p2]
-    if end["winner"] is None:
-        result = f"match stopped unfinished at {score[0]}-{score[1]}"
-    else:
-        w = end["winner"]
-        result = f"{who[w]} beat {who[1 - w]} {score[w]}-{score[1 - w]}"
     where = f", log {args.log}" if args.log else ""
-    return f"seed {args.seed} ({args.vm}): {result} in {hands} hands, {plays} plays{where}"
+    score = end["score"]
+    winner = end["winner"]
+    if classic:
+        plays = sum(1 for line in lines if line.startswith('{"ev":"play"'))
+        who = ["Player 1 (%s)" % args.p1, "Player 2 (%s)" % args.p2]
+        if winner is None:
+            result = f"match stopped unfinished at {score[0]}-{score[1]}"
+        else:
+            result = f"{who[winner]} beat {who[1 - winner]} {score[winner]}-{score[1 - winner]}"
+        return f"seed {args.seed} ({args.vm}): {result} in {hands} hands, {plays} plays{where}"
+    unit = ("round" if args.game != "speed" else "hand") + ("" if hands == 1 else "s")
+    if winner is None:
+        result = f"no winner, score {score}"
+    else:
+        result = f"player {winner} ({players[winner]}) won, score {score}"
+    return (
+        f"{args.game}, {len(players)} players, seed {args.seed} ({args.vm}): {result} in"
+        f" {hands} {unit}, {len(lines)} log lines{where}"
+    )
 
 
 def _replay(args):
@@ -411,10 +396,11 @@ class _Watcher:
     """A plain terminal view of a match for `play`: one line per event, in words, at real time
     (each line waits until the wall clock has caught up with the match's clock) unless --fast."""
 
-    def __init__(self):
+    def __init__(self, classic):
         import time
 
         self._start = time.monotonic()
+        self._classic = classic  # the other games' lines are shown as they are
 
     def pace(self, now_us, fast):
         import time
@@ -424,6 +410,9 @@ class _Watcher:
             time.sleep(wait)
 
     def show(self, line):
+        if not self._classic:
+            say(line)
+            return
         e = json.loads(line)
         ev = e["ev"]
         if ev == "match":

@@ -301,6 +301,7 @@ def replay_events(entries, spans=None):
     out = []
     unit = 1000 if is_micro(entries) else 1  # the key times' (µs or ms)
     log = MatchLog(micro=unit > 1)
+    log.sink = lambda line: out.append(bytes(line).decode())  # a full ring's, as the board's
     match = Match(header["seed"], rules, header["best_of"], log)
     hand = match.hand
     deal = hand.deal

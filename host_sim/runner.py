@@ -1,37 +1,31 @@
-"""The headless simulator: a whole match, bots and scripts pressing keys, through the
-board's own loop (``speedduo.loop.app.App.step``, docs/architecture.md) for every game the
-board plays.
+"""The headless simulator: one match of any game, bots and scripts pressing buttons, through
+the board's own loop (``speedduo.loop.app.App.step``, docs/architecture.md).
 
-Classic Speed (``Simulation``): the scanner is made from the pin map by
-``speedduo.loop.keys`` over the ``board``/``keypad``/``supervisor`` shims on the virtual
-clock, the arbiter drains the keypad queue and feeds the match, the screens (when
-given) are refreshed and the match log is drained to ``write`` after every loop pass.
-The loop jumps over idle time and steps one tick at a time while keys are moving.
+One runner (``Simulation``) for every game. For the games of two rows of keys (classic
+Speed, V8 Spit, V9 California Speed) it drives the board's loop (``App``, or
+``game_app.GameApp`` for V8/V9) on the virtual clock, the keys read by the board's own
+reader (``speedduo.loop.keys.make_keys`` over the shims): the PIO's edge stamps, to the
+µs, by default (``keys="pio"``, as the board), or the keypad scanner's ms stamps
+(``keys="keypad"``, the board's ``SPEED_KEYS = "keypad"``). Bots (``bots.Bot``: the
+board's opponent plans, classic Speed's ``Brain`` and the other games' ``GameBot``) and
+scripts close and open the contacts of simulated buttons (``buttons.Buttons``, with
+bounce when asked), so every press goes through the reader, the stamp and the arbiter as
+a human's does, and a race is decided as the board decides it. The screens (when given)
+are refreshed and the match log is handed to ``write`` after every loop pass. The clock
+jumps from one thing to the next: a contact change (and, for a few ms after one, every
+scan: chatter settles), a bot's planned press, something the match has due.
 
-The other games (``GameSimulation``: V8 Spit, V9 California Speed): the board's
-``game_app.GameApp`` on a millisecond clock. The bots (the board's opponent code,
-``game_opponent.GameBot``) put their key events into a ``keypad.EventQueue`` stamped
-with their match millisecond, in key-number order (as the keypad queues one scan),
-and the loop passes once that millisecond is over, so the arbiter hands each
-millisecond's events to the session as one instant, as the replay, which groups the
-log's key events by millisecond, does. The clock jumps from one thing to the next: a
-key edge, a bot's planned press, something the match has due.
-
-Speed for three or four players (V10) has three or four rows of keys, which the
-board's loop (two rows, 14 keys) cannot hold, and never runs on the board: its run
-takes the direct path (``GameSimulation`` with ``direct``: the same bots and clock,
-the key events handed to ``GameSession.step``). Runs under CPython and MicroPython
+Speed for three or four players (V10) has three or four rows of keys, which the board's
+loop (two rows, 14 keys) cannot hold, and never runs on the board: its run takes the
+direct path (``_Direct``: the same clock, bots and buttons, each millisecond's key
+events handed to ``GameSession.step``). Runs under CPython and MicroPython
 (``--vm micropython``).
 """
 
-import keypad
 from speedduo.game.codes import OVER, PLAYING
 from speedduo.game.rng import Rng
 
 _MAX_LOOPS = 5000000
-_MAX_STEPS = 2000000
-_TICKS_MASK = (1 << 29) - 1  # supervisor.ticks_ms wraps here
-_QUEUE = 64  # as many events as the board's keypad queue holds
 
 
 class _LogLines:
@@ -55,6 +49,11 @@ class _LogLines:
 
 
 class Simulation(_LogLines):
+    """One match of ``game`` (the registry's name; ``speed`` with three or four
+    ``players`` is V10) to its end; see the module docstring. ``players``: one
+    ``bot:LEVEL`` or ``none`` each; ``script``: (t_us since play starts, player, key,
+    closed) contact changes; ``keys``: ``pio`` or ``keypad`` (two-row games)."""
+
     def __init__(
         self,
         seed,
@@ -69,44 +68,43 @@ class Simulation(_LogLines):
         screens=None,
         loop_us=0,
         tick_offset=0,
+        game="speed",
+        keys="pio",
     ):
-        # classic Speed's own modules, imported only for it (the MicroPython VM's heap is small)
-        import board
         import vclock
-        from bots import Bot
+        from bots import Bot, make_plan
         from buttons import Buttons
-        from speedduo.loop.app import App
-        from speedduo.loop.keys import make_keys
 
-        self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset, tick_offset))
-        self.keys = make_keys(board, pio=False)  # the keypad's ms stamps (the golden logs)
-        self._start_tick = self.clock.tick_at_or_before(0)
-        self.app = App(
-            self.keys.events,
-            self.clock.ticks_ms,
-            seed,
-            rules,
-            best_of,
-            self._emit,
-            screens,
-            event=keypad.Event(),
-        )
-        self.match = self.app.match
-        self.log = self.app.log
-        self.arbiter = self.app.arbiter
+        if keys not in ("pio", "keypad"):
+            raise ValueError("keys must be pio or keypad, got %r" % keys)
+        clock = self.clock = vclock.install(vclock.VirtualClock(phase_us, ms_offset, tick_offset))
+        if keys == "pio" and len(players) == 2:
+            # the match begins on a tick whose ticks_ms begins a millisecond, so the loop's
+            # clock is never ahead of the µs stamps (``ticks_ms`` falls behind time by up to
+            # a tick): what it writes by a ms, it writes after every press stamped before it
+            clock.advance_to(clock.tick_time(-tick_offset % 128))
+        self._start_tick = clock.tick_at_or_before(clock.now_us)
+        if len(players) > 2:
+            self.loop = _Direct(game, seed, rules, best_of, players)
+        else:
+            self.loop = _BoardLoop(game, seed, rules, best_of, self._emit, screens, keys)
+        self.app = self.loop.app
+        self.keys = self.loop.keys
+        self.match = self.loop.match
+        self.log = self.loop.log
+        self.arbiter = self.app.arbiter if self.app is not None else None
         # bots and bounce draw from streams of their own, so a script does not shift the deal
-        self.buttons = Buttons(self.keys, Rng((seed * 7 + 3) & 0x3FFFFFFF), bounce_max_us)
+        contacts = self.loop.contacts
+        self.buttons = Buttons(contacts, Rng((seed * 7 + 3) & 0x3FFFFFFF), bounce_max_us)
         self.bots = []
-        for p in range(2):
-            kind = players[p]
-            if kind == "none":
-                continue
-            self.bots.append(
-                Bot(p, _level(kind, p), _bot_stream(seed, p), self.buttons, rules.claim_mode)
-            )
-        start_us = self.match.countdown_ms * 1000
+        for p, kind in enumerate(players):
+            if kind != "none":
+                level = _level(kind, p)
+                plan = make_plan(game, len(players), p, level, _bot_stream(seed, p), rules)
+                self.bots.append(Bot(p, plan, self.buttons, 1 if self.loop.micro else 0))
+        start_us = clock.now_us + self.match.countdown_ms * 1000  # the first hand's start
         for t_us, player, key, closed in script:
-            self.keys.set_contact(player * 7 + key, start_us + t_us, closed)
+            contacts.set_contact(player * 7 + key, start_us + t_us, closed)
         self.on_pass = on_pass  # called after every loop pass (snapshots)
         self.loop_us = loop_us  # the shortest time one pass of the board's loop takes
         self.passes = 0
@@ -114,12 +112,7 @@ class Simulation(_LogLines):
     def _next_time(self):
         clock = self.clock
         now = clock.now_us
-        best = -1
-        keys = self.keys
-        if not keys.settled() or len(keys.events) or self.arbiter.held_back:
-            best = clock.tick_time(clock.tick_at_or_before(now) + 1)  # keep scanning
-        elif keys.next_change_us() >= 0:
-            best = clock.first_tick_at_or_after(keys.next_change_us())  # skip to the change
+        best = self.loop.next_us(self)
         for bot in self.bots:
             if bot.pending_us >= 0 and (best < 0 or bot.pending_us < best):
                 best = bot.pending_us
@@ -127,22 +120,27 @@ class Simulation(_LogLines):
                 best = bot.resume_us
         due = self.match.next_due()
         if due >= 0:
-            # the arbiter handles what is due at ms `due` once ticks_ms passes it
-            due_us = self._match_ms_to_us(due + 1)
+            # the loop handles what is due at ms `due` once its clock passes it
+            due_us = self.loop.due_us(self, due)
             if best < 0 or due_us < best:
                 best = due_us
         if best <= now:
-            best = clock.tick_time(clock.tick_at_or_before(now) + 1)
+            best = self.next_tick()
         return best
 
-    def _match_ms_to_us(self, ms):
+    def next_tick(self):
+        """The time of the next 1/1024 s supervisor tick (``ticks_ms`` may move there)."""
+        clock = self.clock
+        return clock.tick_time(clock.tick_at_or_before(clock.now_us) + 1)
+
+    def match_ms_to_us(self, ms):
         """The first tick time at which ticks_ms has reached match time `ms`."""
         offset = self.clock.tick_offset
         target = (self._start_tick + offset) * 1000 // 1024 + ms
         return self.clock.tick_time((target * 1024 + 999) // 1000 - offset)
 
     def run(self, write):
-        """Play the match to its end, writing every log line; returns the Match."""
+        """Play the match to its end, writing every log line; returns the match."""
         self._begin(write)
         match = self.match
         log = self.log
@@ -164,7 +162,7 @@ class Simulation(_LogLines):
                     clock.advance_to(at)
                     bot.fire(at)
             clock.advance_to(t)
-            self.app.step()
+            self.loop.step(t, write)
             if match.phase == PLAYING:
                 hand = match.hand
                 if hand.hand_no != hand_seen:
@@ -179,8 +177,111 @@ class Simulation(_LogLines):
         return match
 
 
+class _BoardLoop:
+    """The board's loop of a two-row game and its key reader, on the virtual clock."""
+
+    def __init__(self, game, seed, rules, best_of, send_line, screens, keys):
+        import board
+        import vclock
+        from speedduo.loop.keys import make_keys
+
+        self.keys = make_keys(board, pio=keys == "pio")
+        self.contacts = vclock.current().scanners[-1]  # the reader's: keypad.Keys or rp2pio's
+        micro = getattr(self.keys, "micro", False)
+        event = getattr(self.keys, "Event", None)
+        if event is None:
+            import keypad
+
+            event = keypad.Event
+        ticks_ms = vclock.current().ticks_ms
+        if game == "speed":
+            from speedduo.loop.app import App
+
+            self.app = App(
+                self.keys.events,
+                ticks_ms,
+                seed,
+                rules,
+                best_of,
+                send_line,
+                screens,
+                event=event(),
+                micro=micro,
+            )
+        else:
+            from speedduo.game.gamematch import GameSession
+            from speedduo.loop.game_app import GameApp
+
+            session = GameSession(
+                make_core(game, rules, 2), seed, rules, best_of_for(game, best_of), micro
+            )
+            self.app = GameApp(
+                self.keys.events, ticks_ms, session, send_line, screens, event=event()
+            )
+        self.match = self.app.match
+        self.log = self.app.log
+        self.micro = micro
+        if micro:
+            self.log.late_of = self.keys  # match_end says how late a stamp may be
+
+    def next_us(self, sim):
+        """When the loop must pass next for its keys (-1: not for them): at every scan
+        while the reader may still report something, else at the next contact change
+        (the PIO's stamp is that µs; the keypad's, its first scan)."""
+        contacts = self.contacts
+        if not contacts.settled() or len(self.keys.events) or self.app.arbiter.held_back:
+            return sim.next_tick()
+        change = contacts.next_change_us()
+        if change < 0 or self.micro:
+            return change
+        return sim.clock.first_tick_at_or_after(change)
+
+    def due_us(self, sim, due):
+        return sim.match_ms_to_us(due + 1)
+
+    def step(self, now_us, write):
+        self.app.step()
+
+
+class _Direct:
+    """V10: the same clock, bots and buttons; each millisecond's key events go to the
+    session (``GameSession.step``), in key order, once the clock reaches it."""
+
+    def __init__(self, game, seed, rules, best_of, players):
+        from speedduo.game.gamematch import GameSession
+
+        self.session = GameSession(make_core(game, rules, len(players)), seed, rules, best_of)
+        self.app = None
+        self.keys = self.contacts = self
+        self.match = self.session.match
+        self.log = self.session.log
+        self.micro = False  # key events in ms
+        self._edges = {}  # match ms -> [(key, pressed)]
+
+    def set_contact(self, key, t_us, closed):
+        """A button's contact (``buttons.Buttons``): its key event at its millisecond."""
+        self._edges.setdefault(t_us // 1000, []).append((key, 1 if closed else 0))
+
+    def next_us(self, sim):
+        best = -1
+        for t in self._edges:
+            if best < 0 or t < best:
+                best = t
+        return best * 1000 if best >= 0 else -1
+
+    def due_us(self, sim, due):
+        return due * 1000
+
+    def step(self, now_us, write):
+        now = now_us // 1000
+        self.session.step(now, sorted(self._edges.pop(now, [])))
+        self.log.drain(write)
+
+
 def _pending_time(bot):
-    return bot.pending_us
+    """Bots fire in time order, the same time in player order (MicroPython's sort is not
+    stable)."""
+    return (bot.pending_us, bot.player)
 
 
 def _level(kind, p):
@@ -218,100 +319,3 @@ def view_class(game, players):
 def best_of_for(game, best_of):
     """V8/V9 play one game of rounds: the log's best_of is 1; V10 plays best of 3/5/7."""
     return best_of if game == "speed" else 1
-
-
-class GameSimulation(_LogLines):
-    """One match of V8, V9 (through the board's loop, ``GameApp``) or V10 (the direct
-    path); see the module docstring."""
-
-    def __init__(self, game, seed, rules, best_of, players):
-        from bots import GameBot
-        from speedduo.game.gamematch import GameSession
-
-        core = make_core(game, rules, len(players))
-        self.session = GameSession(core, seed, rules, best_of_for(game, best_of))
-        self.match = self.session.match
-        self.core = core
-        self.bots = []
-        for p, kind in enumerate(players):
-            if kind != "none":
-                self.bots.append(GameBot(p, _level(kind, p), _bot_stream(seed, p)))
-        self._edges = {}  # match ms -> [(key, pressed)]
-        self.steps = 0
-        self.direct = len(players) > 2  # V10: more rows of keys than the board's loop holds
-        self.app = None
-        if not self.direct:
-            from speedduo.loop.game_app import GameApp
-
-            self._now = 0
-            self.queue = keypad.EventQueue(_QUEUE)
-            self.app = GameApp(
-                self.queue,
-                self._ticks,
-                self.session,
-                self._emit,
-                start_ticks=0,
-                event=keypad.Event(),
-            )
-
-    def _ticks(self):
-        return self._now & _TICKS_MASK
-
-    def run(self, write):
-        """Play the match to its end, writing every log line; returns the GameMatch."""
-        self._begin(write)
-        session = self.session
-        match = self.match
-        session.log.drain(write)
-        hand_seen = -1
-        now = 0
-        while match.phase != OVER:
-            self.steps += 1
-            if self.steps > _MAX_STEPS:
-                raise RuntimeError("simulation did not finish")
-            now = self._next_time(now)
-            for bot in self.bots:
-                if bot.press_at == now:
-                    key = bot.fire()
-                    down, up = bot.down_at, bot.up_at
-                    self._edges.setdefault(down, []).append((key, 1))
-                    self._edges.setdefault(up, []).append((key, 0))
-            events = sorted(self._edges.pop(now, []))
-            if self.direct:
-                session.step(now, events)
-                session.log.drain(write)
-            else:
-                self._pass(now, events)
-            if match.phase == PLAYING:
-                if self.core.hand_no != hand_seen:
-                    hand_seen = self.core.hand_no
-                    for bot in self.bots:
-                        bot.forget()
-                for bot in self.bots:
-                    bot.observe(now, self.core)
-        session.log.drain(write)
-        return match
-
-    def _pass(self, now, events):
-        """The board's loop once millisecond ``now`` is over: its key events (queued as one
-        scan) are one instant, and the match's clock moves on to ``now``."""
-        stamp = now & _TICKS_MASK
-        for key, pressed in events:
-            self.queue._record(key, pressed == 1, stamp)
-        self._now = now + 1
-        app = self.app
-        app.step()
-        while len(self.queue) or app.arbiter.held_back:  # a batch more than one pass reads
-            app.step()
-
-    def _next_time(self, now):
-        best = self.match.next_due()
-        for t in self._edges:
-            if best < 0 or t < best:
-                best = t
-        for bot in self.bots:
-            if bot.press_at >= 0 and (best < 0 or bot.press_at < best):
-                best = bot.press_at
-            if bot.press_at < 0 and bot.resume_at > now and (best < 0 or bot.resume_at < best):
-                best = bot.resume_at
-        return best

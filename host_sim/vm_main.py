@@ -1,12 +1,12 @@
 """Entry point inside the MicroPython VM: play one match of any game, print the log to stdout.
 
 Started by ``python -m host_sim run --vm micropython``, which passes
-ROOT GAME SEED BEST_OF BOUNCE_US PHASE_US MS_OFFSET SCRIPT_FILE|- and one kind per
-player, then ``--`` and NAME=VALUE rule options, and which owns writing the file.
-Classic Speed (GAME ``speed``, two players) runs ``runner.Simulation`` with the
-classic rules; the other games (V8, V9; V10 for three or four players)
-``runner.GameSimulation`` with the game's. Only the board modules, the shims and the
-simulator's MicroPython-safe modules are imported.
+ROOT GAME SEED BEST_OF BOUNCE_US PHASE_US MS_OFFSET SCRIPT_FILE|- KEYS and one kind
+per player, then ``--`` and NAME=VALUE rule options, and which owns writing the file.
+Every game runs ``runner.Simulation``: classic Speed (GAME ``speed``, two players) with
+the classic rules, the other games (V8, V9; V10 for three or four players) with the
+game's. Only the board modules, the shims and the simulator's MicroPython-safe modules
+are imported.
 """
 
 import gc
@@ -19,7 +19,9 @@ from vm_common import RULES_MODULES, option_value  # noqa: E402  (after the path
 
 # what classic Speed brings in besides the rules modules; what the other games bring in
 # (their rules core, the registry's, last): none of classic Speed's own match, core or log
+_KEY_MODULES = ("loop.pins", "loop.keys", "loop.edges", "loop.edge_program")  # the readers
 _CLASSIC_MODULES = RULES_MODULES + ("log.keylog", "loop.app", "loop.opponent")
+_CLASSIC_MODULES += ("loop.game_opponent",) + _KEY_MODULES
 _GAMES_MODULES = (
     "game.codes",
     "game.cards",
@@ -38,7 +40,7 @@ _GAMES_MODULES += (
     "game.seat",
     "loop.opponent",
 )
-_GAMES_MODULES += ("loop.game_opponent",)
+_GAMES_MODULES += ("loop.game_opponent",) + _KEY_MODULES
 
 
 def main(argv):
@@ -49,8 +51,9 @@ def main(argv):
     phase_us = int(argv[6])
     ms_offset = int(argv[7])
     script_path = argv[8]
+    keys = argv[9]
     split = argv.index("--")
-    players = argv[9:split]
+    players = argv[10:split]
     classic = game == "speed" and len(players) == 2
     gc.collect()
     if classic:
@@ -86,12 +89,9 @@ def main(argv):
     import runner
 
     gc.collect()
-    if classic:
-        sim = runner.Simulation(
-            seed, rules, best_of, players, script, bounce_us, phase_us, ms_offset
-        )
-    else:
-        sim = runner.GameSimulation(game, seed, rules, best_of, players)
+    sim = runner.Simulation(
+        seed, rules, best_of, players, script, bounce_us, phase_us, ms_offset, game=game, keys=keys
+    )
     gc.collect()
     sim.run(print)
 

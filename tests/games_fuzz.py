@@ -10,7 +10,7 @@ import json
 import os
 import random
 
-from runner import GameSimulation
+from runner import Simulation
 from speedduo.game.gamerules import GameRules
 
 SOAK = os.environ.get("SPEED_SOAK") == "1"
@@ -21,7 +21,7 @@ _VALUES = [0, 1, -1, 2, 5, 9, 100, 10**12, None, True, "AS", "X1", "zz", [], [0]
 def bot_match(game, seed, players, **rules):
     lines = []
     kinds = [LEVELS[(seed + k) % 4] for k in range(players)]
-    GameSimulation(game, seed, GameRules(game, **rules), 3, kinds).run(lines.append)
+    Simulation(seed, GameRules(game, **rules), 3, kinds, game=game).run(lines.append)
     return lines
 
 

@@ -299,6 +299,7 @@ def simulator_writes(data):
             script,
             phase_us=phase_us,
             tick_offset=tick_offset,
+            keys="keypad",  # (its scans are what this search tries)
         )
         if any(change[0] == -_START_US for change in script):
             # keys held at the start: the board's menu took their presses (and cleared the queue)

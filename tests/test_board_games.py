@@ -153,29 +153,30 @@ def test_the_boards_opponent_plays_player_1_through_the_key_record(game):
 
 def test_the_simulators_bots_are_the_boards_opponent_code():
     import bots
+    from speedduo.game.rng import Rng
 
-    assert bots.GameBot is GameBot
+    assert isinstance(bots.GameBotPlan(0, "hard", Rng(1)).bot, GameBot)
 
 
 @pytest.mark.parametrize("game", ["spit", "california"])
 def test_a_headless_run_of_a_board_game_goes_through_the_boards_loop(game):
-    from runner import GameSimulation
+    from runner import Simulation
 
     lines = []
-    sim = GameSimulation(game, 4, GameRules(game), 3, ["bot:hard", "bot:medium"])
+    sim = Simulation(4, GameRules(game), 3, ["bot:hard", "bot:medium"], game=game)
     sim.run(lines.append)
     presses = [k for _, obj in _replays(lines) for k in obj.get("keys", ()) if k[2] == 1]
-    assert isinstance(sim.app, GameApp) and not sim.direct
+    assert isinstance(sim.app, GameApp)
     assert sim.app.arbiter.presses == len(presses) > 10  # every press read by the arbiter
 
 
 def test_speed_for_three_takes_the_runners_direct_path():
-    from runner import GameSimulation
+    from runner import Simulation
 
     lines = []
-    sim = GameSimulation("speed", 4, GameRules("speed"), 3, ["bot:hard"] * 3)
+    sim = Simulation(4, GameRules("speed"), 3, ["bot:hard"] * 3)
     sim.run(lines.append)
-    assert sim.direct and sim.app is None  # three rows of keys: more than the loop's 14
+    assert sim.app is None  # three rows of keys: more than the loop's 14
     assert json.loads(lines[0])["players"] == 3 and json.loads(lines[-1])["ev"] == "match_end"
 
 

@@ -98,6 +98,7 @@ def test_app_shows_refusals_and_a_keypad_overflow_on_the_screens():
         parse_script("".join(mash)),
         screens=spy,
         loop_us=30000,
+        keys="keypad",  # its queue overflows (the PIO's FIFO: late, never lost)
     )
     sim.run(lambda line: None)
     kinds = {m[0] for m in spy.moments}

@@ -7,7 +7,7 @@ from conftest import deal_game
 from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from referee import CaliforniaReferee, RefereeError
-from runner import GameSimulation
+from runner import Simulation
 from speedduo.game.california import California
 from speedduo.game.cards import card_from_name
 from speedduo.game.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
@@ -129,14 +129,14 @@ def test_bot_matches_of_california_speed_pass_the_referee(seed):
     lines = []
     players = [LEVELS[seed % 4], LEVELS[(seed // 4) % 4]]
     rules = GameRules("california", max_rounds=1 + seed % 3)
-    match = GameSimulation("california", seed, rules, 3, players).run(lines.append)
+    match = Simulation(seed, rules, 3, players, game="california").run(lines.append)
     CaliforniaReferee().check_log(lines)
     assert json.loads(lines[-1])["score"] == match.wins
 
 
 def test_the_referee_catches_a_cover_of_a_dead_rank():
     lines = []
-    GameSimulation("california", 3, GameRules("california"), 3, ["bot:hard"] * 2).run(lines.append)
+    Simulation(3, GameRules("california"), 3, ["bot:hard"] * 2, game="california").run(lines.append)
     at = next(i for i, line in enumerate(lines) if '"ev":"cover"' in line)
     e = json.loads(lines[at])
     e["col"] = (e["col"] + 1) % 5

@@ -139,6 +139,7 @@ def _without_keys(line):
     """A log line as the README shows it: without the key record (docs/match-log.md)."""
     obj = json.loads(line)
     obj.pop("keys", None)
+    obj.pop("keys_us", None)
     obj.pop("keys_total", None)
     return json.dumps(obj, separators=(",", ":"))
 

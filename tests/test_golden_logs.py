@@ -67,12 +67,11 @@ def _check_golden(name, lines):
 
 @pytest.mark.parametrize("name", sorted(GAME_CASES))
 def test_seeded_game_run_matches_its_golden_log(name):
-    from runner import GameSimulation
     from speedduo.game.gamerules import GameRules
 
     game, seed, players = GAME_CASES[name]
     lines = []
-    GameSimulation(game, seed, GameRules(game), 3, players).run(lines.append)
+    Simulation(seed, GameRules(game), 3, players, game=game).run(lines.append)
     _check_golden(name, lines)
 
 
@@ -93,9 +92,12 @@ OLDER = os.path.join(os.path.dirname(__file__), "golden", "older")
 
 @pytest.mark.parametrize("name", sorted(os.listdir(OLDER)))
 def test_logs_written_before_a_change_of_the_writer_still_replay(name):
-    """Logs the board wrote before its writer changed (``*_opponent_by_pass``: the board's
-    opponent looked at the table at the loop's passes, before issue 27) stay readable:
-    replay re-plays them from their key record and finds every line."""
+    """Logs written before their writer changed stay readable: replay re-plays them from
+    their key record and finds every line. ``*_opponent_by_pass``: the board's opponent
+    looked at the table at the loop's passes (before issue 27); ``*_run_keypad_ms``:
+    ``run``'s classic matches stamped by the keypad's scan in ms, ``*_run_ms_queue``: its
+    Spit and California matches' key events put into the keypad queue by ms (before
+    issue 29: ``run`` stamps as the board does, the PIO's µs by default)."""
     from host_sim.replay import replay_file
 
     ok, message = replay_file(os.path.join(OLDER, name))

@@ -7,7 +7,7 @@ from conftest import cards, deal_game
 from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from referee import RefereeError, SpeedNReferee
-from runner import GameSimulation
+from runner import Simulation
 from speedduo.game.codes import INVALID, LATE, PLAYED
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import GameRules
@@ -150,14 +150,14 @@ def test_bot_matches_with_more_players_pass_the_referee(n, seed):
     lines = []
     players = [LEVELS[(seed + k) % 4] for k in range(n)]
     rules = GameRules("speed", same_rank=seed % 2 == 0, points=seed % 3 == 0)
-    match = GameSimulation("speed", seed, rules, 3, players).run(lines.append)
+    match = Simulation(seed, rules, 3, players).run(lines.append)
     SpeedNReferee().check_log(lines)
     assert match.winner in range(n)
 
 
 def test_the_referee_catches_a_flip_onto_another_players_pile():
     lines = []
-    GameSimulation("speed", 5, GameRules("speed"), 3, ["bot:hard"] * 3).run(lines.append)
+    Simulation(5, GameRules("speed"), 3, ["bot:hard"] * 3).run(lines.append)
     at = next(i for i, line in enumerate(lines) if '"ev":"flip"' in line)
     e = json.loads(lines[at])
     e["pile"] = (e["pile"] + 1) % 3

@@ -36,6 +36,7 @@ CASES = [
 def _play(seed, rules, players, best_of, **kw):
     lines = []
     kw.setdefault("phase_us", seed % 977)
+    kw.setdefault("keys", "keypad")  # the cases were found at the keypad's scans
     Simulation(seed, Rules(**rules), best_of, players, **kw).run(lines.append)
     return lines
 
@@ -43,6 +44,7 @@ def _play(seed, rules, players, best_of, **kw):
 def _scripted(script, rules=None, **kw):
     lines = []
     rules = Rules(**(rules or {"idle_ms": 6000}))
+    kw.setdefault("keys", "keypad")  # the cases edit ms key times
     Simulation(2, rules, 3, ["none", "none"], parse_script(script), **kw).run(lines.append)
     return lines
 
@@ -102,6 +104,7 @@ def _mashing(trial):
         ["none", "none"],
         parse_script("".join(script)),
         loop_us=rng.choice([20000, 30000, 60000]),
+        keys="keypad",  # its queue overflows
     ).run(lines.append)
     return lines
 

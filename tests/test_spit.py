@@ -7,7 +7,7 @@ from conftest import cards, deal_game
 from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from referee import RefereeError, SpitReferee
-from runner import GameSimulation
+from runner import Simulation
 from speedduo.game.cards import card_from_name
 from speedduo.game.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
 from speedduo.game.gamematch import GameSession
@@ -40,9 +40,8 @@ EMPTY5 = ((), (), (), (), ())
 
 def run(seed, players=("bot:hard", "bot:medium"), **rules):
     lines = []
-    match = GameSimulation("spit", seed, GameRules("spit", **rules), 3, list(players)).run(
-        lines.append
-    )
+    rules = GameRules("spit", **rules)
+    match = Simulation(seed, rules, 3, list(players), game="spit").run(lines.append)
     return match, lines
 
 
@@ -260,7 +259,8 @@ def test_replay_names_the_first_line_of_a_tampered_spit_log(cli, tmp_path):
         (["--game", "spit", "--players", "3"], "two-player game"),
         (["--game", "spit", "--claim", "race"], "--claim does not apply"),
         (["--game", "spit", "--best-of", "5"], "one game played in rounds"),
-        (["--game", "spit", "--bounce-us", "100"], "classic two-player Speed only"),
+        (["--game", "spit", "--screens", "shots"], "classic two-player Speed only"),
+        (["--players", "3", "--script", "s.txt"], "two-player games only (not V10)"),
         (["--game", "spit", "--max-rounds", "0"], "max_rounds must be at least 1"),
     ],
 )

@@ -11,6 +11,10 @@ from conftest import run_cli
         (2, ["--p1", "bot:perfect", "--p2", "bot:perfect", "--same-rank"]),
         (77, ["--penalty", "--bounce-us", "3000", "--phase-us", "500"]),
         (123456, ["--claim", "race", "--pile-redeal", "--best-of", "5"]),
+        (1, ["--keys", "keypad"]),
+        (3, ["--game", "spit", "--bounce-us", "2000"]),
+        (4, ["--game", "california", "--keys", "keypad", "--p1", "bot:perfect"]),
+        (5, ["--players", "3"]),
     ],
 )
 def test_micropython_log_is_identical_to_cpython(tmp_path, seed, extra):

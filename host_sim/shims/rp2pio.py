@@ -20,6 +20,7 @@ from vclock import add_change, current
 _MASK = 0x3FFFFFFF
 _WORDS = 8  # the joined RX FIFO
 _KEYS = 14
+_SETTLE_US = 7000  # edges.DEBOUNCE_US and two ms
 
 
 def _loop_at(t_us, start):
@@ -44,6 +45,7 @@ class StateMachine:
         self._start = clock.now_us
         self._closed = [False] * _KEYS
         self._changes = []  # [t_us, key, closed], time-sorted, not yet seen
+        self._seen_us = -_SETTLE_US  # the last change seen
         for t_us, key, closed in clock.contacts:
             self.set_contact(key, t_us, closed)
         self._fifo = []
@@ -60,6 +62,15 @@ class StateMachine:
     def set_contact(self, key, t_us, closed):
         """The contact of ``key`` opens or closes at virtual time t_us (µs)."""
         add_change(self._changes, _KEYS, key, t_us, closed)
+
+    def next_change_us(self):
+        """When the next contact change happens (-1: none): the simulator's runner."""
+        return self._changes[0][0] if self._changes else -1
+
+    def settled(self):
+        """No change for longer than the reader's debounce (and a ms of ``ticks_ms``): the
+        reader has reported where every button settled (the simulator's runner)."""
+        return self._clock.now_us - self._seen_us >= _SETTLE_US
 
     def run_until(self, t_us):
         """Every loop up to ``t_us`` that can push (called by the virtual clock)."""
@@ -78,7 +89,7 @@ class StateMachine:
             if k < 0 or k > last:
                 return
             while changes and _loop_at(changes[0][0], start) <= k:
-                _, key, closed = changes.pop(0)
+                self._seen_us, key, closed = changes.pop(0)
                 self._closed[key] = closed
             self._look(k)
 

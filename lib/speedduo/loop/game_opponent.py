@@ -7,8 +7,8 @@ a reaction time of its level (``opponent.py``'s: easy 700-1500 ms, medium
 450-900, hard 250-500, in whole ms; ``perfect`` reacts in 1 ms, the next
 millisecond) and commits to it: if the table changes meanwhile it still
 presses and may lose the race (R8). It holds the key 60-120 ms and looks again
-once the key is up and has settled. The simulator's headless runner
-(``host_sim/runner.py``'s ``GameSimulation``) drives it on its own clock.
+once the key is up and has settled. The simulator's bots press buttons as it
+plans (``host_sim/bots.py``'s ``GameBotPlan``).
 
 ``GameOpponent`` is the board's side, as ``opponent.Opponent`` is for classic
 Speed (whose merge and look it inherits; its ``_plan`` is the bot's): it stands
