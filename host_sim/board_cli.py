@@ -224,7 +224,8 @@ def add_parsers(sub):
         else:
             p.add_argument("--report", help="write the measured figures (JSON) here")
             p.add_argument("--firmware-dir", help="firmware.uf2 + bootrom.bin (docs/device.md)")
-            p.add_argument("--deploy", choices=("py", "mpy"), default="py")
+            p.add_argument("--deploy", choices=("py", "mpy", "frozen"), default="py")
+            p.add_argument("--uf2", help="run this firmware (frozen game: --deploy frozen)")
             p.add_argument(
                 "--limit-ms",
                 type=int,

@@ -2,10 +2,13 @@
 
 The firmware (``firmware.uf2``, the RP2040 ``bootrom.bin``, optionally CircuitPython's
 ``mpy-cross``) is never part of the repository: it is looked for in ``--firmware-dir``,
-else ``$SPEEDDUO_DEVICE_DIR``, else ``~/.cache/speedduo/device/``. What this does:
+else ``$SPEEDDUO_DEVICE_DIR``, else ``~/.cache/speedduo/device/``; ``--uf2 FILE`` runs
+another firmware with that folder's bootrom (a Speed Duo UF2 with the game frozen in, run
+with ``--deploy frozen``). What this does:
 
 1. builds a CIRCUITPY FAT12 image (``host_sim/fatimage.py``) holding exactly what
-   ``firmware/deploy.py``'s ``board_files()`` lists, plus the run's ``settings.toml``;
+   ``firmware/deploy.py``'s ``board_files()`` lists (``--deploy frozen``: ``code.py`` and
+   ``boot.py`` only, the game being in the firmware), plus the run's ``settings.toml``;
 2. runs ``host_sim/device/harness.mjs`` (Node, rp2040js) with the script's presses on the
    button GPIOs and both panels answered on their I2C buses, bus time modelled;
 3. writes ``--log`` from the data port, ``--screens`` from the recorded bus bytes,
@@ -142,7 +145,9 @@ def _deploy_module():
 def drive_files(settings_text, deploy_kind="py", mpy_cross=None, build_dir=None):
     """[(path on the drive, bytes)]: what deploy copies, plus this run's settings.toml."""
     deploy = _deploy_module()
-    if deploy_kind == "mpy":
+    if deploy_kind == "frozen":  # the game is in the firmware: no lib/speedduo on the drive
+        pairs = [pair for pair in deploy.board_files() if not pair[1].startswith("lib/")]
+    elif deploy_kind == "mpy":
         if "mpy_cross" not in inspect.signature(deploy.board_files).parameters:
             raise DeviceError("device: --deploy mpy needs firmware/deploy.py with mpy_cross")
         pairs = deploy.board_files(mpy_cross=mpy_cross, build_dir=build_dir)
@@ -365,6 +370,10 @@ def run_device(args, changed):
     if args.data_port.startswith("pull:"):
         raise ValueError("--data-port pull: is a board (shims) fault; the harness has none")
     firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy")
+    if getattr(args, "uf2", None):
+        if not os.path.isfile(args.uf2):
+            raise DeviceError(f"device: --uf2 {args.uf2}: no such file")
+        firmware["firmware.uf2"] = args.uf2
     script = load_script(args.script)
     nvm_image = read_nvm(args.nvm) if args.nvm else None
     values = settings_values(args, changed)
@@ -747,6 +756,18 @@ def press_to_pixel(presses, changes):
     return out
 
 
+def power_on_to_menu(traces, script, address=0x3C):
+    """µs from power-on to the menu drawn on both panels: the last write that changed a
+    panel's pixels before the script's first press (the menu waits for it), the later
+    panel's; -1 when a panel showed nothing before it."""
+    first_press = min((t for t, _, _, _ in script), default=None)
+    last = [-1 for _ in traces]
+    for bus, _, t1, _, _ in _pixel_writes(traces, address):
+        if first_press is None or t1 < first_press:
+            last[bus] = max(last[bus], t1)
+    return -1 if min(last, default=-1) < 0 else int(max(last))
+
+
 def measure(console, lines, traces, led, script):
     """The report's figures (docs/device.md); -1 where the run gave nothing to measure."""
     profile = profile_lines(console)
@@ -785,4 +806,5 @@ def measure(console, lines, traces, led, script):
         "press_to_pixel_us_p99": _percentile([int(a) for a, _ in latencies], 99),
         "panel_skew_us_max": int(max((s for _, s in latencies), default=-1)),
         "plays_measured": len(latencies),
+        "power_on_to_menu_us": power_on_to_menu(traces, script),
     }

@@ -43,5 +43,3 @@ def test_settings_take_each_board_game_by_its_registry_id():
         assert settings.game == index and not settings.problems
 
 
-def test_a_games_modules_are_its_core_and_view():
-    assert games.modules("spit") == ("game.spit", "display.spit_view")

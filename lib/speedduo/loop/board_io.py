@@ -2,8 +2,9 @@
 
 ``code.py`` only calls ``main()``. What only power-on does (pins, buses and scanner from
 the pin map, the settings, the notices) is ``poweron.py``, a match's start and end
-``board_play.py``: each is loaded for its moment and forgotten, so a match's heap holds
-neither (nor the menu's code: ``Choices`` keeps what the menu chose).
+``board_play.py``, the menu ``menu_loop.py``. On the board the game is frozen into the
+firmware: its code and names live in flash, not in the heap (docs/device.md), so every
+module is simply imported.
 The same module runs in the simulator, whose shims stand in for ``board``,
 ``busio``, ``keypad``, ``supervisor``, ``usb_cdc`` and ``digitalio``.
 
@@ -24,13 +25,14 @@ at power-on, or the menu's SELF TEST, runs the bring-up self-test (``selftest.py
 """
 
 import os
-import sys
 
 import keypad
 import supervisor
 
 from speedduo.game.rng import SEED_LIMIT
-from speedduo.loader import load, unload
+from speedduo.loop import board_play, menu_loop
+from speedduo.loop.game_app import board_match
+from speedduo.loop.poweron import start
 
 
 def new_seed():
@@ -72,29 +74,10 @@ class HostStats:
         return summary
 
 
-def _play():
-    """``board_play`` (a match's start and end), loaded around a match, not during it."""
-    load(("loop.board_play",))
-    return sys.modules["speedduo.loop.board_play"]
-
-
-def _forget_match():
-    """The match's modules and ``board_play`` forgotten (board_play.forget_match)."""
-    _play().forget_match()
-    unload("loop.board_play")
-
-
-def _menu():
-    """``menu_loop`` (the menu and what it opens), loaded when the menu shows; forgotten
-    during a match (main)."""
-    load(("loop.menu_loop",))
-    return sys.modules["speedduo.loop.menu_loop"]
-
-
 class Choices:
     """What the menu chose (a ``menu.Menu``'s state: the rules, best of, opponent,
-    volume, game and the selected item), kept while the menu's code is off the heap:
-    during a match the match, the link's ``rules`` reply and the next menu read it here."""
+    volume, game and the selected item), kept between two menus: during a match the
+    match, the link's ``rules`` reply and the next menu read it here."""
 
     def __init__(self, menu) -> None:
         self.keep(menu)
@@ -114,12 +97,10 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
 
     ``keys``: the keypad, when ``code.py`` made it before importing this module;
     ``testing``: Player 1's L was held at power-on (code.py): the self-test first."""
-    load(("loop.poweron",))  # what only power-on needs, forgotten after (poweron.py)
-    (keys, screens, log_port, sound, link, profiler, menu, seed, idle_off_ms) = sys.modules[
-        "speedduo.loop.poweron"
-    ].start(os, free_at_boot, keys, testing)
-    unload("loop.poweron")
-    choices = Choices(menu)  # the menu's code leaves the heap at its first PLAY (_choose)
+    (keys, screens, log_port, sound, link, profiler, menu, seed, idle_off_ms) = start(
+        os, free_at_boot, keys, testing
+    )
+    choices = Choices(menu)
     menu = None
     stats_box = [None]  # HostStats.stats()
     host_stats = HostStats(log_port, stats_box)
@@ -131,23 +112,18 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     played = 0
     while True:
         try:
-            # the menu until PLAY; then its code leaves the heap for the match (menu_loop,
-            # menu, the games' registry and the rules' checks, loaded again when needed)
-            play_ticks = _menu().choose_for(
+            play_ticks = menu_loop.choose_for(
                 choices, keys, screens, link, feed, host_stats.stats, sound, idle_off_ms
             )
-            for name in ("loop.menu_loop", "display.menu", "games", "game.rule_check"):
-                unload(name)
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first
-            app = _play().load_match(
+            app = board_play.begin_match(
                 choices, match_seed, play_ticks, keys.events, screens, log_port, sound
             )
-            unload("loop.board_play")  # (loaded again at the match's end)
             if choices.game:  # V8, V9: game_app's board_match builds and plays it
                 event = getattr(keys.events, "Event", keypad.Event)()  # (the PIO reader's)
                 board_ = (supervisor.ticks_ms, event, sound, feed, profiler, link)
-                app = sys.modules["speedduo.loop.game_app"].board_match(
+                app = board_match(
                     choices,
                     choices.rules,
                     match_seed,
@@ -161,21 +137,18 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
                 app.run(feed)
             else:
                 profiler.run(app, feed, link)
-            _play().finish(app, choices, host_stats, screens, log_port, sound, feed)
+            board_play.finish(app, choices, host_stats, screens, log_port, sound, feed)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
             app = None
             screens.release()  # the menu's views again (a match's may still show)
-            _forget_match()
-            _menu().show_fault(error, keys, screens, feed, sound)
+            menu_loop.show_fault(error, keys, screens, feed, sound)
             continue
         if seed >= 0:
             seed = (seed + 1) % SEED_LIMIT
         played += 1
         host_stats.matches = played
         if matches and played >= matches:
-            _forget_match()
             return app
-        app = None  # the match leaves the heap, and the modules it brought in
-        _forget_match()
+        app = None  # the match leaves the heap
