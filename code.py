@@ -29,6 +29,7 @@ if __name__ == "__main__":
 
     _testing = held(board, SELF_TEST_KEY)  # Player 1's L held at power-on: the self-test
     _keys = make_keys(board, wants_pio(os.getenv))  # the PIO's µs stamps, or the keypad
+    del held, make_keys, wants_pio  # (board_io forgets the module after power-on)
 
     from speedduo.loop.board_io import main
 
