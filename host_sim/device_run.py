@@ -625,14 +625,6 @@ def step_durations(led):
     return out
 
 
-def pile_region(pile):
-    """(x0, x1, y0, y1) of a pile's top card on a player's panel, as the viewer sees it."""
-    from speedduo.display import large_ranks, piles
-
-    x = piles._PILE_X[pile]
-    return x, x + max(large_ranks.LARGE_W, piles._SUIT_DX + 6), 8, 40
-
-
 def _region_bytes(emulator, region):
     """The GDDRAM byte offsets that hold the region's pixels (emulator's current mapping)."""
     from ssd1306_emulator import WIDTH
@@ -651,57 +643,57 @@ def _region_bytes(emulator, region):
     return sorted(out)
 
 
-def _pixel_writes(traces, address):
-    """Per bus, its panel's emulator and each write to it that changed pixels:
-    ``(bus, emulator, t1_us, before, after)``, the GDDRAM before and after it."""
-    from host_sim.run_files import panel_emulators
+class PixelWrites:
+    """Each panel's writes that changed pixels, decoded by its emulator: ``first_change``
+    finds the first one at or after a time that changed a region (as its viewer sees
+    it: the emulator's mapping after the panel's set-up)."""
 
-    emulators = panel_emulators()
-    for bus, transactions in enumerate(traces):
-        emulator = emulators[bus]
-        for t in transactions:
-            if not (t["ack"] and t["addr"] == address and t["data"]) or t.get("read"):
-                continue
-            before = bytes(emulator.gddram)
-            emulator.receive(t["data"])
-            if before != emulator.gddram:
-                yield bus, emulator, t["t1"], before, emulator.gddram
+    def __init__(self, traces, address=0x3C):
+        from host_sim.run_files import panel_emulators
 
+        self.emulators = panel_emulators()
+        self.writes = [[] for _ in traces]  # per bus: (t1_us, before, after)
+        for bus, transactions in enumerate(traces):
+            emulator = self.emulators[bus]
+            for t in transactions:
+                if not (t["ack"] and t["addr"] == address and t["data"]) or t.get("read"):
+                    continue
+                before = bytes(emulator.gddram)
+                emulator.receive(t["data"])
+                if before != emulator.gddram:
+                    self.writes[bus].append((t["t1"], before, bytes(emulator.gddram)))
 
-def panel_changes(traces, address=0x3C):
-    """Per bus: [(t1_us, 0)] for every write that changed any pixel (the other games' views
-    lay their tables out their own way: a press shows as the first change after it)."""
-    result = [[] for _ in traces]
-    for bus, _, t1, _, _ in _pixel_writes(traces, address):
-        result[bus].append((t1, 0))
-    return result
-
-
-def pile_changes(traces, address=0x3C):
-    """Per bus: [(t1_us, pile)] for every write that changed a pile's pixels."""
-    result = [[] for _ in traces]
-    for bus, emulator, t1, before, after in _pixel_writes(traces, address):
-        for pile in (0, 1):
-            offsets = _region_bytes(emulator, pile_region(pile))
-            if any(before[i] != after[i] for i in offsets):
-                result[bus].append((t1, pile))
-    return result
+    def first_change(self, bus, region, at_us, until_us=None):
+        """t1 (µs) of the first write to panel ``bus`` at or after ``at_us`` (and before
+        ``until_us``, when given) that changed ``region`` (x0, x1, y0, y1); None when none
+        did."""
+        offsets = _region_bytes(self.emulators[bus], region)
+        for t1, before, after in self.writes[bus]:
+            if until_us is not None and t1 >= until_us:
+                return None
+            if t1 >= at_us and any(before[i] != after[i] for i in offsets):
+                return t1
+        return None
 
 
 def play_presses(lines, script):
-    """(press µs, pile) of each accepted play, matched to its scripted press.
+    """(press µs, (region on panel 0, region on panel 1)) of each accepted play, matched
+    to its scripted press.
 
-    The menu is replayed over the script's presses to find each match's PLAY press
-    (the match's time 0); a play's match time is its hand's start (speedduo.game.match:
-    the countdown, then each hand's end + result + countdown) plus its ``t``; its
-    press is that player's press of that slot's key within 2 ms of it.
+    The game's view (the registry's, ``View.played``) says which log lines are plays,
+    which key made each, and where its pile is drawn on each panel. The menu is replayed
+    over the script's presses to find each match's PLAY press (the match's time 0); a
+    play's match time is its hand's start (speedduo.game.match: the countdown, then each
+    hand's end + result + countdown) plus its ``t``; its press is that player's press of
+    that key within 2 ms of it.
     """
     from speedduo.display.menu import START, Menu
     from speedduo.game.match import COUNTDOWN_MS, RESULT_MS
     from speedduo.game.rules import Rules
+    from speedduo.games import view_class
 
     downs = [(t, p, k) for t, p, k, closed in script if closed]
-    games = bool(lines) and json.loads(lines[0]).get("v") == 2  # V8/V9 (game_app.py)
+    view = None
     menu = Menu(Rules(), 3)
     cursor = 0
     play_us = None
@@ -712,6 +704,7 @@ def play_presses(lines, script):
         e = json.loads(line)
         ev = e["ev"]
         if ev == "match":
+            view = view_class(e.get("game", "speed"))
             play_us = None
             hand_start = COUNTDOWN_MS
             while cursor < len(downs):
@@ -720,38 +713,44 @@ def play_presses(lines, script):
                 if menu.press(p * 7 + k) == START:
                     play_us = t
                     break
-        elif ev in ("play", "cover") and play_us is not None:
-            # (V8 Spit's play: a place 0-4 is key 1-5; V9's cover: a column 0-4; their
-            # pixels are any change on the panel, panel_changes(): pile 0)
-            slot = e["slot"] if ev == "play" else e["col"]
-            match_ms = hand_start + e["t"]
-            for i in range(cursor, len(downs)):
-                t, p, k = downs[i]
-                if i in used or p != e["p"] or k != slot + 1:
-                    continue
-                if abs((t - play_us) / 1000 - match_ms) <= 2:
-                    used.add(i)
-                    out.append((t, e["pile"] if ev == "play" and not games else 0))
-                    break
         elif ev == "hand_end":
             hand_start += e["t"] + RESULT_MS + COUNTDOWN_MS
         elif ev == "match_end" and play_us is not None:
             end_us = play_us + (hand_start - COUNTDOWN_MS) * 1000
             while cursor < len(downs) and downs[cursor][0] < end_us:
                 cursor += 1
+        elif play_us is not None and view is not None:
+            seen = [view.played(e, viewer) for viewer in (0, 1)]
+            if seen[0] is None:
+                continue
+            match_ms = hand_start + e["t"]
+            for i in range(cursor, len(downs)):
+                t, p, k = downs[i]
+                if i in used or p != e["p"] or k != seen[0][0]:
+                    continue
+                if abs((t - play_us) / 1000 - match_ms) <= 2:
+                    used.add(i)
+                    out.append((t, (seen[0][1:], seen[1][1:])))
+                    break
     return out
 
 
-def press_to_pixel(presses, changes):
-    """[(latency_us, skew_us)] per accepted play: to the later panel's pile write, and the gap."""
+def press_to_pixel(presses, writes):
+    """[(latency_us, skew_us)] per accepted play: to the later panel's write of that play's
+    own pile, and the gap between the two panels' (``writes``: a PixelWrites). A play
+    is looked for until the next play on the same pile: one that changed no pixel there
+    (a card drawn as the one it covered: California's places show ranks) is left out,
+    and one that only one panel showed gives the skew to that next play."""
     out = []
-    for press_us, pile in presses:
-        finishes = []
-        for bus_changes in changes:
-            done = next((t1 for t1, p in bus_changes if p == pile and t1 >= press_us), None)
-            finishes.append(done)
-        if any(f is None for f in finishes):
+    for i, (press_us, regions) in enumerate(presses):
+        until = next((t for t, r in presses[i + 1 :] if r == regions), None)
+        finishes = [writes.first_change(bus, regions[bus], press_us, until) for bus in (0, 1)]
+        if finishes == [None, None]:
             continue
+        if None in finishes:
+            if until is None:
+                continue  # the match's last play on that pile: nothing to measure it by
+            finishes = [until if f is None else f for f in finishes]
         out.append((max(finishes) - press_us, max(finishes) - min(finishes)))
     return out
 
@@ -786,9 +785,7 @@ def measure(console, lines, traces, led, script):
     link_ms_max = max((m.get("link_ms_max", -1) for m in matches), default=-1)
     log_spills = sum(m.get("spills", 0) for m in matches)
     steps = step_durations(led)
-    games = bool(lines) and json.loads(lines[0]).get("v") == 2
-    changes = panel_changes(traces) if games else pile_changes(traces)
-    latencies = press_to_pixel(play_presses(lines, script), changes)
+    latencies = press_to_pixel(play_presses(lines, script), PixelWrites(traces))
     return {
         "mem_free_boot": boot,
         "mem_free_after_import": after_import,

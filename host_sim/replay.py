@@ -311,26 +311,30 @@ def replay_events(entries, spans=None):
     queue = KeyQueue()
     arbiter = Arbiter(queue, match, 0, KeyEvent(0, False, 0), unit > 1)
     # Loop passes at each key event's time (every instant before it is complete: nothing
-    # before it is held back), and with ``spans`` also PASS_MAX_MS + 1 before each: any
-    # pass may come between two events, and the lines are the same.
-    times = [t // unit for t, _, _ in keys]  # ms
+    # before it is held back; with µs stamps, at its µs: an event of the same ms but a
+    # later µs may be read by a later pass than an earlier one's), and with ``spans``
+    # also PASS_MAX_MS + 1 before each: any pass may come between two events, and the
+    # lines are the same. Pass times are in the key times' unit.
+    times = [t for t, _, _ in keys]
     passes = set(times)
+    back = (PASS_MAX_MS + 1) * unit
     if spans is not None:
-        passes.update(t - PASS_MAX_MS - 1 for t in times if t > PASS_MAX_MS)
+        passes.update(t // unit * unit - back for t in times if t // unit > PASS_MAX_MS)
     if times:
-        passes.add(times[-1] + 1)
+        passes.add((times[-1] // unit + 1) * unit)
     written = {}  # pass time -> lines written by then (every instant before it)
     i = 0
     for at in sorted(passes):
-        arbiter.service(at & _TICKS_MASK)
+        ms = at // unit
+        arbiter.service(ms & _TICKS_MASK)
         log.drain(out.append)
         written[at] = len(out)
         while i < len(keys) and times[i] == at:
             t, key, pressed = keys[i]
-            queue.items.append(KeyEvent(key, pressed == 1, at & _TICKS_MASK, t - at * unit))
+            queue.items.append(KeyEvent(key, pressed == 1, ms & _TICKS_MASK, t - ms * unit))
             i += 1
     if spans is not None:
-        spans.extend((written.get(t - PASS_MAX_MS - 1, 0), written[t]) for t in times)
+        spans.extend((written.get(t // unit * unit - back, 0), written[t]) for t in times)
     while match.phase != OVER:
         match.advance(match.next_due())
         log.drain(out.append)

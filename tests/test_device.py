@@ -143,9 +143,45 @@ def test_report_figures_from_recordings():
     assert report["step_us_p50"] == 2000 and report["step_us_p99"] == 7000
     # polls that answered the host are not a press's (profiling.py)
     assert (report["link_polls"], report["link_alloc"], report["link_ms_max"]) == (2, 3000, 31)
-    assert device_run.press_to_pixel([(3500000, 0)], [[(3520000, 0)], [(3522000, 0)]]) == [
-        (22000, 2000)
-    ]
+
+
+class _Writes:
+    """PixelWrites' answer from a table: per panel, (t1, region) of each change."""
+
+    def __init__(self, changes):
+        self.changes = changes
+
+    def first_change(self, bus, region, at_us, until_us=None):
+        late = until_us if until_us is not None else 1 << 62
+        return next((t for t, r in self.changes[bus] if r == region and at_us <= t < late), None)
+
+
+def test_press_to_pixel_waits_for_each_panels_write_of_the_plays_own_pile():
+    """Issue 29.6: a change elsewhere on a panel (the other pile, a count) is not the play's
+    pixels: each panel's first write of that play's own pile region counts."""
+    pile0, pile1 = (9, 40, 8, 40), (89, 120, 8, 40)
+    writes = _Writes([[(3510000, pile1), (3520000, pile0)], [(3522000, pile0)]])
+    presses = [(3500000, (pile0, pile0))]
+    assert device_run.press_to_pixel(presses, writes) == [(22000, 2000)]
+    # a play that changed no pixel of its pile is left out: the next play's write is not its
+    presses = [(3400000, (pile0, pile0)), (3500000, (pile0, pile0))]
+    writes = _Writes([[(3520000, pile0)], [(3522000, pile0)]])
+    assert device_run.press_to_pixel(presses, writes) == [(22000, 2000)]
+
+
+def test_every_games_view_says_where_a_play_shows_on_each_panel():
+    from speedduo.games import view_class
+
+    play = {"ev": "play", "t": 5, "p": 0, "slot": 2, "card": "4C", "pile": 1}
+    for game in ("speed", "spit"):
+        seen = [view_class(game).played(play, viewer) for viewer in (0, 1)]
+        assert seen[0] == seen[1] and seen[0][0] == 3  # key 3; pile 1 right on both
+        assert seen[0][1] > 64
+    cover = {"ev": "cover", "t": 5, "p": 1, "row": 0, "col": 3, "card": "4C"}
+    own, other = (view_class("california").played(cover, viewer) for viewer in (0, 1))
+    assert own[0] == other[0] == 4 and own[1:3] == other[1:3]
+    assert own[3] > other[3]  # row 0 is player 0's own row (nearest them), player 1's far one
+    assert view_class("california").played(play, 0) is None
 
 
 def test_the_log_stops_at_the_last_match_asked_for():
@@ -323,20 +359,33 @@ def test_long_a_stalled_log_port_does_not_stop_the_game(tmp_path):
     assert figures["steps_measured"] > 500  # the loop ran on after the host stopped reading
 
 
+@needs_firmware
+@slow
+def test_one_player_against_the_boards_opponent_byte_identical_to_board(tmp_path):
+    """Issue 27.1: the opponent's presses carry µs and its reaction counts from the change
+    it saw, not from a loop pass, so the firmware's log equals the simulator's byte for
+    byte (before: the firmware's opponent played at 3701 ms, the shims' at 3722)."""
+    board, device, report = _board_and_device(
+        tmp_path, "tests/scripts/opponent_race.txt", "--opponent", "hard", "--idle-ms", "5000"
+    )
+    assert device == board
+    entries = parse_log(device)
+    check_entries(entries)
+    assert {obj["p"] for _, obj in entries if obj["ev"] == "play"} == {0, 1}
+    assert json.loads(report.read_text())["alloc_per_press"] == 0
+
+
 @needs_long
 @slow
 def test_long_one_player_against_the_boards_opponent_replays(tmp_path):
-    """The opponent on the firmware: its presses in the key record, the whole match replays.
-    (Not compared with ``board``: when it looks at the table follows the loop's passes.)"""
-    log, report = tmp_path / "d.jsonl", tmp_path / "r.json"
-    result = _host_sim(
-        "device", "--opponent", "medium", "--seed", "2", "--idle-ms", "4000",
-        "--script", os.path.join(ROOT, "tests/scripts/opponent_mash.txt"),
-        "--log", str(log), "--report", str(report),
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    entries = parse_log(log.read_text())
+    """The opponent on the firmware against a mashing child: its presses in the key record,
+    the whole match replays, and the log equals ``board``'s."""
+    board, device, report = _board_and_device(
+        tmp_path, "tests/scripts/opponent_mash.txt", "--opponent", "medium", "--idle-ms", "4000"
+    )
+    entries = parse_log(device)
     check_entries(entries)
     plays = [obj for _, obj in entries if obj["ev"] == "play"]
     assert {e["p"] for e in plays} == {0, 1} and entries[-1][1]["ev"] == "match_end"
     assert json.loads(report.read_text())["alloc_per_press"] == 0
+    assert _events(device) == _events(board)  # (a burst may ride other lines: README)

@@ -86,3 +86,17 @@ def _board_match(game, seed):
 @pytest.mark.parametrize("name", sorted(BOARD_CASES))
 def test_a_board_loop_match_matches_its_golden_log(name):
     _check_golden(name, _board_match(*BOARD_CASES[name]))
+
+
+OLDER = os.path.join(os.path.dirname(__file__), "golden", "older")
+
+
+@pytest.mark.parametrize("name", sorted(os.listdir(OLDER)))
+def test_logs_written_before_a_change_of_the_writer_still_replay(name):
+    """Logs the board wrote before its writer changed (``*_opponent_by_pass``: the board's
+    opponent looked at the table at the loop's passes, before issue 27) stay readable:
+    replay re-plays them from their key record and finds every line."""
+    from host_sim.replay import replay_file
+
+    ok, message = replay_file(os.path.join(OLDER, name))
+    assert ok, message

@@ -54,8 +54,8 @@ def _drain(source):
 def _plan(opponent, at, slot):
     """A planned press of ``slot`` at match time ``at``, held 80 ms."""
     key = 7 + 1 + slot
-    opponent._put(0, at, 1 + slot, 1)
-    opponent._put(1, at + 80, 1 + slot, 0)
+    opponent._put(0, at, 0, 1 + slot, 1)
+    opponent._put(1, at + 80, 0, 1 + slot, 0)
     opponent._n = 2
     opponent._i = 0
     return key
@@ -148,21 +148,79 @@ def test_a_press_not_yet_down_is_dropped_when_its_hand_ends_but_a_held_key_is_re
     match, hand, _ = new_hand()
     lay_out(hand, (["9C"], ["3C", "8H"]), (["4H"], ["9D"]))
     opponent = _opponent(match, EventQueue())
-    opponent.look(START + match.hand_start + 10)  # plans a press (hard: 250-500 ms)
+    start = match.hand_start
+    opponent.look(START + start + 10)
+    opponent.changed(start, 0)
+    opponent.look_at(start + 10, 0)  # plans a press (hard: 250-500 ms after the change)
     assert opponent._n == 2
     at = opponent._t[0]
+    assert 250 <= at - start <= 500
     hand.over = True  # the hand ends before the press
-    opponent.look(START + at - 5)
+    opponent.changed(at - 5, 0)
     assert opponent._n == 0
     hand.over = False
-    opponent.look(START + match.hand_start + 10)
+    opponent.changed(at - 4, 0)
+    opponent.look_at(at - 3, 0)
     at = opponent._t[0]
     opponent.look(START + at + 1)
     assert len(_drain(opponent)) == 1  # down
     hand.over = True
+    opponent.changed(at + 1, 0)
     opponent.look(START + at + 500)
     assert [e[2] for e in _drain(opponent)] == [False]  # the key still goes up
     assert opponent._resume >= at + 60 + SETTLE_MS
+
+
+def test_its_presses_carry_microseconds_and_merge_with_a_childs_in_microsecond_order():
+    """Issue 27.1: with the PIO's µs stamps the board's own player is ordered to the µs
+    (R4, R8): a child's press 556 µs into a ms goes after the opponent's 100 µs into it,
+    before one 900 µs into it, and the key record's time never runs backwards."""
+    match, hand, _ = new_hand()
+    queue = EventQueue([(START + 150, 2, True, 556), (START + 150, 3, True, 900)])
+    opponent = _opponent(match, queue)
+    opponent.micro = True
+    opponent._real = KeyEvent()
+    key = 8
+    opponent._put(0, 150, 100, 1, 1)
+    opponent._put(1, 230, 100, 1, 0)
+    opponent._n = 2
+    opponent._now = 151
+    event = KeyEvent()
+    seen = []
+    while opponent.get_into(event):
+        seen.append((event.timestamp - START, event.sub_us, event.key_number))
+    assert seen == [(150, 100, key), (150, 556, 2), (150, 900, 3)]
+
+
+def test_its_reaction_counts_from_the_change_it_saw_not_from_the_loop_pass():
+    """Issue 27.1: the moment it plans does not depend on when a loop pass comes, so the
+    board and the simulator give it the same presses (µs: the change's own µs)."""
+    plans = []
+    for pass_at in (3, 37):  # a pass right after the change, or a slow one 35 ms later
+        match, hand, _ = new_hand()
+        lay_out(hand, (["9C"], ["3C", "8H"]), (["4H"], ["9D"]))
+        opponent = _opponent(match, EventQueue())
+        opponent.micro = True
+        start = match.hand_start
+        opponent.look(START + start + pass_at)
+        opponent.changed(start + 2, 417)  # a play 2.417 ms into the hand changed the table
+        opponent.look_at(start + pass_at, 0)
+        plans.append((opponent._t[0] - start, opponent._sub[0], opponent._t[1] - start))
+    assert plans[0] == plans[1]
+    assert plans[0][1] != 0  # a µs reaction, not a whole-ms one
+
+
+def test_a_press_is_never_stamped_before_the_pass_that_planned_it():
+    match, hand, _ = new_hand()
+    lay_out(hand, (["9C"], ["3C", "8H"]), (["4H"], ["9D"]))
+    opponent = Opponent(4, 5)  # perfect: 0 ms
+    opponent.join(EventQueue(), match, START, _Event())
+    opponent.micro = True
+    start = match.hand_start
+    opponent.look(START + start + 50)  # the board was busy for 50 ms
+    opponent.changed(start + 2, 417)
+    opponent.look_at(start + 50, 0)
+    assert (opponent._t[0], opponent._sub[0]) == (start + 51, 0)
 
 
 def test_settings_and_menu_choose_the_opponent():

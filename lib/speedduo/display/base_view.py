@@ -72,6 +72,14 @@ class View:
 
     _word_page = 2  # the centre's one-word moments (STALL, LATE...): this page
 
+    @staticmethod
+    def played(event, viewer):
+        """A log line's event (a dict) that put a card on a pile: (the key 1-5 that played
+        it, and x0, x1, y0, y1: where that pile is drawn on player ``viewer``'s panel, as
+        they see it); None for any other event. The device report measures press to
+        pixel and the panels' skew on each play's own pile (host_sim/device_run.py)."""
+        return None
+
     def __init__(self, panel, player):
         self.panel = panel
         self.player = player

@@ -47,6 +47,7 @@ from speedduo.game.codes import COUNTDOWN, NULL_PLAYER
 _COLS = const(5)
 _COL_X0 = const(12)  # column c's card: x = _COL_X0 + c * _COL_DX, 12 px wide
 _COL_DX = const(22)
+_CARD_W = const(12)
 _ROW_X = const(8)  # a row drawn as the target: inverted from here, this wide
 _ROW_W = const(108)
 _OWN_PAGE = const(4)
@@ -99,6 +100,16 @@ class CaliforniaView(GameView):
     def __init__(self, panel, player):
         self._grid = bytearray(2 * _COLS)  # the top card drawn on each place (core order)
         GameView.__init__(self, panel, player)
+
+    @staticmethod
+    def played(event, viewer):
+        """``View.played``: a ``cover`` line's key (its column's) and the covered place,
+        drawn in ``viewer``'s own row or the other's (V9.1)."""
+        if event["ev"] != "cover":
+            return None
+        page = _OWN_PAGE if event["row"] == viewer else _OTHER_PAGE
+        x = _COL_X0 + event["col"] * _COL_DX
+        return 1 + event["col"], x, x + _CARD_W, 8 * page, 8 * (page + glyphs.MEDIUM_PAGES)
 
     def _forget(self):
         View._forget(self)

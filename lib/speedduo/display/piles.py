@@ -38,6 +38,22 @@ def places(panel):
     return tuple(rows)
 
 
+def pile_region(pile):
+    """(x0, x1, y0, y1): where pile ``pile``'s top is drawn on a panel, as its viewer sees
+    it (the same on both panels: pile 0 on the left). Host tools measure press to pixel
+    there (``View.played``)."""
+    x = _PILE_X[pile]
+    return x, x + _SUIT_DX + 6, 8, 8 * (1 + LARGE_PAGES)
+
+
+def played_on_pile(event, viewer):
+    """``View.played`` for the games whose plays go on these piles (classic Speed, Spit): a
+    ``play`` line's key (its slot's) and its pile's region."""
+    if event["ev"] != "play":
+        return None
+    return (1 + event["slot"],) + pile_region(event["pile"])
+
+
 def draw_piles(view, left, right, target):
     """Both pile tops (cards ``left``, ``right``) with ``target`` inverted: what
     changed only, a new card before a pile whose aim alone changed."""

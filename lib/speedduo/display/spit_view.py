@@ -38,7 +38,7 @@ from speedduo.display.game_view import (
     NOT_AIMED,
     GameView,
 )
-from speedduo.display.piles import draw_count, draw_piles, places
+from speedduo.display.piles import draw_count, draw_piles, places, played_on_pile
 from speedduo.display.ssd1306 import PRIVATE, SHARED
 from speedduo.game.cards import NO_CARD
 from speedduo.game.codes import COUNTDOWN, EV_DEAL, EV_SPIT
@@ -63,6 +63,7 @@ class SpitView(GameView):
 
     _draw_piles = draw_piles  # the spit piles' tops, as classic Speed's (piles.py)
     _draw_count = draw_count
+    played = staticmethod(played_on_pile)  # a play of a place's top onto a spit pile
 
     def _forget(self):
         View._forget(self)

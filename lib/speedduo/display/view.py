@@ -36,7 +36,7 @@ no hand between matches and the board loads no ``seat`` for it.
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.display.base_view import FONT, INDEX, View
-from speedduo.display.piles import draw_count, draw_piles, places
+from speedduo.display.piles import draw_count, draw_piles, places, played_on_pile
 from speedduo.display.ssd1306 import PRIVATE, WIDTH
 from speedduo.game.cards import HAND_SLOTS
 from speedduo.game.codes import (  # not matchlog: the menu and the other games do without it
@@ -88,6 +88,7 @@ class PlayerView(View):
 
     _draw_piles = draw_piles  # the pile tops (piles.py), shared with Spit
     _draw_count = draw_count
+    played = staticmethod(played_on_pile)
 
     # ---- the app's moments ----
 

@@ -83,6 +83,7 @@ class App:
         self.match = match
         self.arbiter = arbiter
         self.opponent = opponent
+        arbiter.watcher = opponent  # it looks at every change of the table (arbiter.py)
         self.screens = screens
         self.sound = sound
         self.send_line = send_line

@@ -46,6 +46,11 @@ first and wins; a tie is only the same µs. The match's clock stays in ms (the
 instants of one ms are handed over one after another, each at that ms), rebounce
 too; the instant's µs is the match's ``group_sub`` while it is handed over (the key
 record writes it).
+
+The board's opponent (``watcher``: ``opponent.Opponent``) looks at the table at moments
+that do not depend on the loop's passes: before every change (an instant, or what the
+match's clock runs out: ``next_due``) it is asked to look (``look_at``), and after it
+is told (``changed``), so the same presses give the same match on every machine.
 """
 
 from array import array
@@ -55,6 +60,11 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.game.codes import OVER
 from speedduo.game.ticks import ticks_diff
 from speedduo.loop.keybatch import KeyBatch
+
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
 
 KEY_NAMES = "L12345R"
 # A press this soon after the same key's release is chatter: longer than the
@@ -89,6 +99,7 @@ class Arbiter:
         self.applied = 0  # presses applied (not bounce), so the app knows to redraw
         self.bounces = 0  # presses dropped as contact bounce
         self.overflows = 0  # times the keypad queue overflowed
+        self.watcher = None  # type: Any  # the board's opponent (the module docstring)
 
     @property
     def held_back(self) -> int:
@@ -136,6 +147,8 @@ class Arbiter:
         """The match's clock moves on to ``now`` (countdowns, stalls, R17)."""
         if now > self.moved_to and self.match.phase != OVER:
             self.moved_to = now
+            if self.watcher is not None:
+                self._watch(now + 1, 0)  # the opponent's look: after all of ms ``now``
             self.match.advance(now)
 
     def _bounce(self, k: int, now: int) -> bool:
@@ -192,7 +205,31 @@ class Arbiter:
                 self.moved_to = t
             self._instant_at = at
             self._instant_t = t
+            sub = 0
             if self._micro:
-                match.group_sub = batch.sub[first]
+                sub = match.group_sub = batch.sub[first]
+            watcher = self.watcher
+            if watcher is not None:
+                self._watch(t, sub)
             match.step_group(t, n)
+            if watcher is not None:
+                watcher.changed(t, sub)
         self.applied += presses
+
+    def _watch(self, t: int, sub: int) -> None:
+        """The match's clock runs out what is due before ms ``t``, the opponent looking
+        before and told after each; then it looks at ms ``t`` + ``sub`` µs. (What is due
+        at ``t`` itself the match runs out with the instant: V8/V9's key record goes
+        first.)"""
+        match = self.match
+        watcher = self.watcher
+        due = match.next_due()
+        while 0 <= due < t and match.phase != OVER:
+            watcher.look_at(due, 0)
+            match.advance(due)
+            watcher.changed(due, 0)
+            after = match.next_due()
+            if after == due:  # (nothing more runs out by itself at this moment)
+                break
+            due = after
+        watcher.look_at(t, sub)

@@ -102,19 +102,26 @@ class GameOpponent(Opponent):
         self.bot = GameBot(player, LEVEL_NAMES[level], Rng(opponent_seed(seed, player)))
         self._seen_hand = -1
 
-    def _plan(self, now: int, core) -> int:
-        """The bot looks at the table: a press planned is two key events."""
+    def _plan(self, w: int, ws: int, core) -> int:
+        """The bot looks at the table, as it stood at ms ``w`` + ``ws`` µs: a press
+        planned is two key events (the bot's whole-ms reaction, from that moment)."""
         bot = self.bot
         if core.hand_no != self._seen_hand:  # a new round: nothing planned carries over
             self._seen_hand = core.hand_no
             bot.forget()
-        bot.observe(now, core)
+        bot.observe(w, core)
         if bot.press_at < 0:
             return 0
         key = bot.fire() - self.player * KEYS_PER_PLAYER
-        self._put(0, bot.down_at, key, 1)
-        self._put(1, bot.up_at, key, 0)
+        self._press_at(w, ws, (bot.down_at - w) * 1000)
+        at = self._t[0]
+        sub = self._sub[0]
+        up = at + bot.up_at - bot.down_at
+        self._resume = bot.resume_at = up + SETTLE_MS
+        self._put(0, at, sub, key, 1)
+        self._put(1, up, sub, key, 0)
         return 2
 
     def _forget(self) -> None:
+        self._resume = 0
         self.bot.forget()

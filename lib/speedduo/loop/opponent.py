@@ -19,11 +19,20 @@ brain pressing the simulated buttons.
 ``Opponent`` is the board's side: player ``player``'s row (player 1 on the
 board) played by a ``Brain``. It stands where the ``keypad.EventQueue`` stands
 (``get_into``, ``overflowed``, ``len()``, ``clear()``) and hands on the real
-queue's events with the opponent's planned key events merged in, in timestamp
-order (same millisecond: key order, as one keypad scan reports them). So its
-presses go through the same key record (``keylog.py``) and arbiter as a
-human's (R4, R8, ties), and ``replay`` checks the whole match. The physical
-buttons of its row are ignored while it plays (not recorded, not played).
+queue's events with the opponent's planned key events merged in, in time
+order to the microsecond (with the PIO's µs stamps its presses carry µs too; the
+same instant: key order, as one keypad scan reports them). So its presses go
+through the same key record (``keylog.py``) and arbiter as a human's (R4, R8,
+ties), and ``replay`` checks the whole match. The physical buttons of its row
+are ignored while it plays (not recorded, not played).
+
+When it looks does not depend on the loop's passes, so the same presses give the
+same match on the board and in the simulator (issue 27): the arbiter tells it of
+every change of the table (``changed``: an instant applied, a countdown or stall
+run out) and asks it to look before each one (``look_at``). It looks at the table
+as it stood at the moment it could first see it (the last change, or the end of
+its previous press, whichever is later) and its reaction time counts from then;
+a press is never stamped before the pass that plans it (``look``'s time).
 Allocation-free once made (bench/mp_heap_lock.py).
 """
 
@@ -122,14 +131,15 @@ class Opponent:
     """The keypad's event queue with the board's opponent playing player ``player``'s row
     (every game's: ``game_opponent.GameOpponent`` plans with its own bot, ``_plan``).
 
-    ``join(events, match, start_ticks)`` puts it in front of the real queue;
-    the App calls ``look(now_ticks)`` at the start of every loop pass (before the
-    arbiter reads the keys): the opponent looks at the table and may plan a
-    press, and its key events stamped before ``now_ticks`` become due. An event
-    is handed on only once every scan of its millisecond is in the real queue
-    (``now_ticks`` is later), and a real event later than it waits for it (a
-    scan during the pass may stamp one), so the merge is in the order the scans
-    happened and the key record's time never runs backwards.
+    ``join(events, match, start_ticks)`` puts it in front of the real queue. The
+    App calls ``look(now_ticks)`` at the start of every loop pass (before the
+    arbiter reads the keys): its key events stamped before ``now_ticks`` become
+    due. The arbiter calls ``changed(t, sub)`` after every change of the table and
+    ``look_at(t, sub)`` before it (match ms and µs past it): the opponent plans
+    there, on the table of the moment it could first see it. An event is handed on
+    only once every scan of its millisecond is in the real queue (``now_ticks`` is
+    later), and a real event later than it waits for it, so the merge is in the
+    order the presses happened and the key record's time never runs backwards.
     The arbiter must read into ``event`` (a ``KeyEvent``: the App sees to it).
     """
 
@@ -143,14 +153,19 @@ class Opponent:
         self.event = KeyEvent()  # the arbiter reads every event through this one
         self._real = None  # type: Any  # a keypad.Event: the real queue's next event, read ahead
         self._has_real = False
-        self._t = array("i", [0] * _PLAN)  # the plan's key events: match time, key, down
+        self._t = array("i", [0] * _PLAN)  # the plan's key events: match ms, µs past it,
+        self._sub = array("H", [0] * _PLAN)  # key, down
         self._key = bytearray(_PLAN)
         self._down = bytearray(_PLAN)
         self._n = 0
         self._i = 0  # the next of them to hand on
         self._hand_no = 0  # the hand the plan was made in
-        self._resume = 0  # no new plan before this match time (a game's bot: always 0)
-        self._now = 0
+        self._resume = 0  # no new plan before this match time
+        self._changed = 0  # the last change of the table: match ms, µs past it
+        self._changed_sub = 0
+        self._looked = -1  # the last moment it looked and found nothing to press
+        self._looked_sub = 0
+        self._now = 0  # match ms of the pass (``look``)
         self.events = None  # type: Any  # the real keypad.EventQueue
         self.match = None  # type: Any
         self.start_ticks = 0
@@ -168,60 +183,108 @@ class Opponent:
         self._n = 0
         self._i = 0
         self._resume = 0
+        self._changed = 0
+        self._changed_sub = 0
+        self._looked = -1
         self._has_real = False
         return self
 
     def look(self, now_ticks: int) -> None:
-        """The start of a loop pass: the time now, and a look at the table (every game's
-        rules core: ``hand``, ``over``, ``hand_no``); a plan is ``_plan``'s."""
-        now = ticks_diff(now_ticks, self.start_ticks)
-        self._now = now
-        match = self.match
-        hand = match.hand
-        playing = match.phase == PLAYING and not hand.over
-        if self._n:
-            # a press whose key is not down yet is dropped when its hand ends
-            same_hand = playing and hand.hand_no == self._hand_no
-            if self._i == 0 and self._t[0] >= now and not same_hand:
+        """The start of a loop pass: the time now (its events before it become due)."""
+        self._now = ticks_diff(now_ticks, self.start_ticks)
+
+    def changed(self, t: int, sub: int) -> None:
+        """The table changed at match ms ``t`` + ``sub`` µs (the arbiter: an instant
+        applied, or something due by the clock). A press whose key is not down yet is
+        dropped when its hand has ended."""
+        self._changed = t
+        self._changed_sub = sub
+        if self._n and self._i == 0:
+            match = self.match
+            hand = match.hand
+            if match.phase != PLAYING or hand.over or hand.hand_no != self._hand_no:
                 self._n = 0
                 self._forget()
-            return
-        if playing and now >= self._resume:  # (a call less in the passes before it)
-            n = self._plan(now, hand)
-            if n:
-                self._hand_no = hand.hand_no
-                self._n = n
-                self._i = 0
-                self.presses += 1
 
-    def _plan(self, now: int, hand) -> int:
-        """Classic Speed's brain looks at the table: a press (or V5's claim) planned as
-        key events (``_put``); returns how many (0: none)."""
-        brain = self.brain  # (``look`` waited for ``_resume``)
+    def look_at(self, t: int, sub: int) -> None:
+        """Match ms ``t`` + ``sub`` µs has come, and every change before it is applied:
+        if it is free and the table has changed since it last looked, it looks, at the
+        moment it could first see this table, and may plan a press (``_plan``)."""
+        if self._n:
+            return
+        w = self._resume  # when it could first see this table: ms, µs
+        ws = 0
+        if self._changed > w or (self._changed == w and self._changed_sub > 0):
+            w = self._changed
+            ws = self._changed_sub
+        if w > t or (w == t and ws >= sub):
+            return  # not yet
+        if w < self._looked or (w == self._looked and ws <= self._looked_sub):
+            return  # it looked at this table already
+        match = self.match
+        hand = match.hand
+        if match.phase != PLAYING or hand.over:
+            return
+        self._looked = w
+        self._looked_sub = ws
+        n = self._plan(w, ws, hand)
+        if n:
+            self._hand_no = hand.hand_no
+            self._n = n
+            self._i = 0
+            self.presses += 1
+
+    def _press_at(self, w: int, ws: int, reaction_us: int) -> None:
+        """The plan's press: ``reaction_us`` after ms ``w`` + ``ws`` µs (at least 1 µs;
+        whole ms on a ms source), never before the pass planning it; into ``_t[0]``,
+        ``_sub[0]``."""
+        if not self.micro:
+            ws = 0
+            reaction_us = reaction_us // 1000 * 1000
+            if reaction_us < 1000:
+                reaction_us = 1000
+        elif reaction_us < 1:
+            reaction_us = 1
+        total = ws + reaction_us
+        at = w + total // 1000
+        sub = total % 1000
+        if at <= self._now:  # a pass later than the moment (the board was busy)
+            at = self._now + 1
+            sub = 0
+        self._t[0] = at
+        self._sub[0] = sub
+
+    def _plan(self, w: int, ws: int, hand) -> int:
+        """Classic Speed's brain looks at the table, as it stood at ms ``w`` + ``ws`` µs: a
+        press (or V5's claim) planned as key events (``_put``); returns how many (0: none)."""
+        brain = self.brain
         if not brain.claim_mode and not hand.playable_mask(self.player):
-            return 0  # what choose answers (NOTHING, no draw), two calls shorter: most passes
+            return 0  # what choose answers (NOTHING, no draw), two calls shorter
         choice = brain.choose(hand)
         if choice == NOTHING:
             return 0
-        at = now + brain.reaction_us() // 1000
+        self._press_at(w, ws, brain.reaction_us())
+        at = self._t[0]
+        sub = self._sub[0]
         up = at + brain.hold_ms()
         self._resume = up + SETTLE_MS
         if choice == CLAIM:
-            self._put(0, at, KEY_L, 1)
-            self._put(1, at, KEY_R, 1)
-            self._put(2, up, KEY_L, 0)
-            self._put(3, up, KEY_R, 0)
+            self._put(0, at, sub, KEY_L, 1)
+            self._put(1, at, sub, KEY_R, 1)
+            self._put(2, up, sub, KEY_L, 0)
+            self._put(3, up, sub, KEY_R, 0)
             return 4
-        self._put(0, at, 1 + choice, 1)
-        self._put(1, up, 1 + choice, 0)
+        self._put(0, at, sub, 1 + choice, 1)
+        self._put(1, up, sub, 1 + choice, 0)
         return 2
 
     def _forget(self) -> None:
         """The plan was dropped (its hand ended before its key went down)."""
         self._resume = 0
 
-    def _put(self, i: int, t: int, key: int, down: int) -> None:
+    def _put(self, i: int, t: int, sub: int, key: int, down: int) -> None:
         self._t[i] = t
+        self._sub[i] = sub
         self._key[i] = self.player * KEYS_PER_PLAYER + key
         self._down[i] = down
 
@@ -243,26 +306,32 @@ class Opponent:
         i = self._i
         if i < self._n:
             t = self._t[i]
-            key = self._key[i]
-            real_t = 0
+            sub = self._sub[i]
+            first = True
+            real_t = real_sub = 0
             if has_real:
                 real_t = ticks_diff(real.timestamp, self.start_ticks)
-            if not has_real or t < real_t or (t == real_t and key < real.key_number):
+                real_sub = real.sub_us if self.micro else 0
+                first = t < real_t or (
+                    t == real_t
+                    and (sub < real_sub or (sub == real_sub and self._key[i] < real.key_number))
+                )
+            if first:
                 if t >= self._now:
                     return False  # its turn, but a scan of ms t may still come: wait
-                event.key_number = key
+                event.key_number = self._key[i]
                 event.pressed = self._down[i] == 1
                 event.timestamp = ticks_add(self.start_ticks, t)
-                event.sub_us = 0
+                event.sub_us = sub
                 i += 1
                 if i == self._n:
                     i = 0
                     self._n = 0
                 self._i = i
                 return True
-            if t == real_t and t >= self._now and self.micro:
-                # a real press in the ms of one of its own not due yet: both go together,
-                # one instant (the arbiter applies a µs source's instants once read)
+            if t == real_t and sub == real_sub and t >= self._now and self.micro:
+                # a real press at the µs of one of its own not due yet: one instant, so
+                # both go together (the arbiter applies a µs source's instants once read)
                 return False
         if has_real:
             event.key_number = real.key_number
