@@ -755,15 +755,16 @@ def press_to_pixel(presses, writes):
     return out
 
 
-def power_on_to_menu(traces, script, address=0x3C):
+def power_on_to_menu(writes, script):
     """µs from power-on to the menu drawn on both panels: the last write that changed a
     panel's pixels before the script's first press (the menu waits for it), the later
-    panel's; -1 when a panel showed nothing before it."""
+    panel's; -1 when a panel showed nothing before it. ``writes``: a ``PixelWrites``."""
     first_press = min((t for t, _, _, _ in script), default=None)
-    last = [-1 for _ in traces]
-    for bus, _, t1, _, _ in _pixel_writes(traces, address):
-        if first_press is None or t1 < first_press:
-            last[bus] = max(last[bus], t1)
+    last = [-1 for _ in writes.writes]
+    for bus, changes in enumerate(writes.writes):
+        for t1, _, _ in changes:
+            if first_press is None or t1 < first_press:
+                last[bus] = max(last[bus], t1)
     return -1 if min(last, default=-1) < 0 else int(max(last))
 
 
@@ -785,7 +786,8 @@ def measure(console, lines, traces, led, script):
     link_ms_max = max((m.get("link_ms_max", -1) for m in matches), default=-1)
     log_spills = sum(m.get("spills", 0) for m in matches)
     steps = step_durations(led)
-    latencies = press_to_pixel(play_presses(lines, script), PixelWrites(traces))
+    writes = PixelWrites(traces)
+    latencies = press_to_pixel(play_presses(lines, script), writes)
     return {
         "mem_free_boot": boot,
         "mem_free_after_import": after_import,
@@ -803,5 +805,5 @@ def measure(console, lines, traces, led, script):
         "press_to_pixel_us_p99": _percentile([int(a) for a, _ in latencies], 99),
         "panel_skew_us_max": int(max((s for _, s in latencies), default=-1)),
         "plays_measured": len(latencies),
-        "power_on_to_menu_us": power_on_to_menu(traces, script),
+        "power_on_to_menu_us": power_on_to_menu(writes, script),
     }
