@@ -82,7 +82,7 @@ def build_parser():
         )
         run.add_argument("--vm", choices=("cpython", "micropython"), default="cpython")
         run.add_argument(
-            "--heap", type=heap_type, default="160K", help="MicroPython heap (default 160K): 32K"
+            "--heap", type=heap_type, default="256K", help="MicroPython heap (default 256K): 32K"
         )
         run.add_argument("--screens", help="save both panels as PNG at hand ends into DIR")
         run.add_argument(

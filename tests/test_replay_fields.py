@@ -14,6 +14,11 @@ from host_sim.replay import Divergence, replay_file
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "logs")
 CLASSIC = os.path.join(GOLDEN, "seed1_hard_vs_easy.jsonl")
 SPIT = os.path.join(GOLDEN, "board_spit_seed3_mash_vs_hard.jsonl")
+# a classic match whose keys the keypad stamped (run's reader before issue 29.3): its key
+# events and loss fields are the keypad's
+KEYPAD = os.path.join(
+    os.path.dirname(__file__), "golden", "older", "seed1_hard_vs_easy_run_keypad_ms.jsonl"
+)
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +81,7 @@ def test_an_extra_field_on_a_version_1_keys_line_diverges():
 
 
 def test_keys_total_on_a_line_without_key_events_diverges():
-    with open(CLASSIC) as f:
+    with open(KEYPAD) as f:
         lines = f.read().splitlines()
     first = next(i for i, line in enumerate(lines) if '"keys"' in line)
     k = next(
@@ -107,7 +112,7 @@ def test_a_loss_window_in_a_pio_stamped_match_is_refused_in_one_line(pio_log, tm
 
 
 def test_late_us_on_a_keypad_stamped_match_is_refused_in_one_line(tmp_path):
-    with open(CLASSIC) as f:
+    with open(KEYPAD) as f:
         events = _objects(f.read().splitlines())
     events[-1]["late_us"] = 3000
     code, said = _replay(tmp_path, _lines(events))

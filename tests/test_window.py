@@ -345,7 +345,7 @@ def test_the_headless_view_is_paced_at_real_time_unless_fast(monkeypatch):
     slept = []
     monkeypatch.setattr(time, "sleep", slept.append)
     monkeypatch.setattr(time, "monotonic", lambda: 100.0)  # the wall clock stands still
-    watcher = cli._Watcher()
+    watcher = cli._Watcher(classic=True)
     watcher.pace(5000000, fast=False)  # 5 s of match time at once: wait for the wall clock
     watcher.pace(5000000, fast=True)
     assert slept == [5.0]
