@@ -17,7 +17,8 @@ if __name__ == "__main__":
     import os
     import sys
 
-    if sys.implementation.name == "circuitpython" and os.getcwd() == "/":
+    on_drive = os.getcwd() == "/" and "lib" in os.listdir("/")  # (frozen in: no /lib)
+    if sys.implementation.name == "circuitpython" and on_drive:
         # every module's file path is a name on the heap until power-off (the import
         # interns it): from /lib ("" heads sys.path) it is "speedduo/loop/app.mpy", not
         # "/lib/speedduo/loop/app.mpy" (deploy's code.py changes to its version's folder)
@@ -28,7 +29,7 @@ if __name__ == "__main__":
 
     _testing = held(board, SELF_TEST_KEY)  # Player 1's L held at power-on: the self-test
     _keys = make_keys(board, wants_pio(os.getenv))  # the PIO's µs stamps, or the keypad
-    del held, make_keys, wants_pio  # (poweron.py forgets the module: power-on only)
+    del held, make_keys, wants_pio  # (board_io forgets the module after power-on)
 
     from speedduo.loop.board_io import main
 

@@ -2,7 +2,7 @@
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_device.py [--seconds 10] [--deploy py,mpy]
         [--game speed|spit|california] [--opponent easy|medium|hard] [--play-ms 5000]
-        [--family 3]
+        [--family 3] [--frozen UF2]
 
 Each run boots the emulated Pico, presses PLAY, then mashes hand slots 1-5 of both
 players in turn every 150 ms (a fitting card is played, the rest are refused) for
@@ -10,7 +10,9 @@ players in turn every 150 ms (a fitting card is played, the rest are refused) fo
 board plays player 2 (SPEED_OPPONENT, any game): the script's presses of that row are
 ignored, so press->pixel is player 1's plays. ``--family N`` plays N
 such matches in one power-on, switching to the next game in the menu before each (speed,
-spit, california, speed, ...), as a family would. Prints one table row per
+spit, california, speed, ...), as a family would. ``--frozen UF2`` runs that firmware (the
+game frozen in: ``python3 dev.py firmware``) with a drive holding no ``lib/speedduo``
+(``--deploy frozen``, the default then). Prints one table row per
 deploy (figures: docs/device.md). Needs the firmware files (docs/device.md); takes
 about 3-4 minutes of wall time per run.
 """
@@ -41,6 +43,7 @@ FIELDS = (
     "press_to_pixel_us_p50",
     "press_to_pixel_us_p99",
     "panel_skew_us_max",
+    "power_on_to_menu_us",
 )
 
 
@@ -64,7 +67,7 @@ def mash_script(seconds, every_us=150000, play_us=PLAY_US, matches=1):
     return "\n".join(lines) + "\n"
 
 
-def run(deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1):
+def run(deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1, uf2=None):
     """``extra``: more ``device`` options (``--game spit``, ``--opponent hard``)."""
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "mash.txt")
@@ -76,6 +79,7 @@ def run(deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1):
             sys.executable, "-m", "host_sim", "device", "--seed", str(seed),
             "--idle-ms", "4000", "--script", script, "--deploy", deploy, "--report", report,
             "--matches", str(matches),
+            *(["--uf2", uf2] if uf2 and deploy == "frozen" else []),
             *extra,
         ]  # fmt: skip
         result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -89,7 +93,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2)
-    parser.add_argument("--deploy", default="py,mpy")
+    parser.add_argument("--deploy", default=None, help="py,mpy (default), frozen (--frozen)")
+    parser.add_argument("--frozen", metavar="UF2", help="a firmware with the game frozen in")
     parser.add_argument("--game", choices=("speed", "spit", "california"), default="speed")
     parser.add_argument("--opponent", choices=("easy", "medium", "hard"), default=None)
     parser.add_argument("--play-ms", type=int, default=PLAY_US // 1000, help="the PLAY press")
@@ -102,6 +107,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.family < 1:
         parser.error("--family must be 1 or more")
+    deploys = (args.deploy or ("frozen" if args.frozen else "py,mpy")).split(",")
+    if "frozen" in deploys and not args.frozen:
+        parser.error("--deploy frozen needs --frozen UF2")
+    if args.frozen and not os.path.isfile(args.frozen):
+        parser.error("--frozen %s: no such file" % args.frozen)
     options = ["--game", args.game] if args.game != "speed" else []
     if args.opponent:
         options += ["--opponent", args.opponent]
@@ -109,8 +119,11 @@ def main(argv=None):
         options += ["--keys", args.keys]
     print("| deploy | " + " | ".join(FIELDS) + " | plays | emulated ms | wall s |")
     print("|---" * (len(FIELDS) + 4) + "|")
-    for deploy in args.deploy.split(","):
-        r = run(deploy, args.seconds, args.seed, options, args.play_ms * 1000, args.family)
+    for deploy in deploys:
+        r = run(
+            deploy, args.seconds, args.seed, options, args.play_ms * 1000, args.family,
+            os.path.abspath(args.frozen) if args.frozen else None,
+        )  # fmt: skip
         if "error" in r:
             print(f"| {deploy} | failed: {r['error']} |")
             continue

@@ -46,7 +46,6 @@ if HERE not in sys.path:  # `python3 -I firmware/deploy.py` leaves the script's 
     sys.path.insert(0, HERE)
 
 import boarddrive  # noqa: E402  (after the path)
-import fold_consts  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 GAME_DIR = "speedduo-game"
@@ -142,8 +141,8 @@ def board_files(mpy_cross=None, build_dir=None):
     The plain layout (``lib/speedduo/...``) is what ``python -m host_sim device`` puts on
     its drive image; ``deploy`` moves the ``lib/`` part into a version folder. With
     ``mpy_cross`` (a checked CircuitPython mpy-cross) and ``build_dir``, the library
-    modules are compiled there and listed as ``.mpy`` files, each compiled from its source
-    with the constants it imports folded in (``fold_consts.py``)."""
+    modules are compiled there, each from its source as it is, and listed as ``.mpy``
+    files."""
     files = [(os.path.join(ROOT, name), name) for name in ("code.py", "boot.py")]
     modules = []
     lib = os.path.join(ROOT, "lib", "speedduo")
@@ -151,19 +150,15 @@ def board_files(mpy_cross=None, build_dir=None):
         modules.append((os.path.join(lib, *name.split("/")), "lib/speedduo/" + name))
     if mpy_cross is None:
         return files + modules
-    sources = fold_consts.read_sources(lib, board_modules(lib), ROOT)
-    for _, rel in modules:
+    for source, rel in modules:
         out = os.path.join(build_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        folded = os.path.join(build_dir, "folded", rel)  # what mpy-cross compiles
-        os.makedirs(os.path.dirname(folded), exist_ok=True)
-        inside = rel[len("lib/speedduo/") :]
-        with open(folded, "w", encoding="utf-8") as f:
-            f.write(sources.board_text(inside))
         # a traceback names the module as its import does ("speedduo.loop.app"): that name
         # is on the board's heap already, a file name ("app.py") would be one more each
+        inside = rel[len("lib/speedduo/") : -len(".py")]
+        name = "speedduo." + inside.replace("/", ".").replace(".__init__", "")
         subprocess.run(
-            [mpy_cross, *MPY_OPTIONS, "-o", out, "-s", fold_consts.module_name(inside), folded],
+            [mpy_cross, *MPY_OPTIONS, "-o", out, "-s", name, source],
             check=True,
             capture_output=True,
             timeout=60,

@@ -10,7 +10,8 @@ and ``--blank-flash`` starts from an erased drive, as on a new Pico (``--drive-w
 the drive takes the firmware's writes, saved as drive.bin in ``--keep``). What this does:
 
 1. builds a CIRCUITPY FAT12 image (``host_sim/fatimage.py``) holding exactly what
-   ``firmware/deploy.py``'s ``board_files()`` lists, plus the run's ``settings.toml``;
+   ``firmware/deploy.py``'s ``board_files()`` lists (``--deploy frozen``: ``code.py`` and
+   ``boot.py`` only, the game being in the firmware), plus the run's ``settings.toml``;
 2. runs ``host_sim/device/harness.mjs`` (Node, rp2040js) with the script's presses on the
    button GPIOs and both panels answered on their I2C buses, bus time modelled;
 3. writes ``--log`` from the data port, ``--screens`` from the recorded bus bytes,
@@ -800,6 +801,19 @@ def press_to_pixel(presses, writes):
     return out
 
 
+def power_on_to_menu(writes, script):
+    """µs from power-on to the menu drawn on both panels: the last write that changed a
+    panel's pixels before the script's first press (the menu waits for it), the later
+    panel's; -1 when a panel showed nothing before it. ``writes``: a ``PixelWrites``."""
+    first_press = min((t for t, _, _, _ in script), default=None)
+    last = [-1 for _ in writes.writes]
+    for bus, changes in enumerate(writes.writes):
+        for t1, _, _ in changes:
+            if first_press is None or t1 < first_press:
+                last[bus] = max(last[bus], t1)
+    return -1 if min(last, default=-1) < 0 else int(max(last))
+
+
 def measure(console, lines, traces, led, script):
     """The report's figures (docs/device.md); -1 where the run gave nothing to measure."""
     profile = profile_lines(console)
@@ -818,7 +832,8 @@ def measure(console, lines, traces, led, script):
     link_ms_max = max((m.get("link_ms_max", -1) for m in matches), default=-1)
     log_spills = sum(m.get("spills", 0) for m in matches)
     steps = step_durations(led)
-    latencies = press_to_pixel(play_presses(lines, script), PixelWrites(traces))
+    writes = PixelWrites(traces)
+    latencies = press_to_pixel(play_presses(lines, script), writes)
     return {
         "mem_free_boot": boot,
         "mem_free_after_import": after_import,
@@ -836,4 +851,5 @@ def measure(console, lines, traces, led, script):
         "press_to_pixel_us_p99": _percentile([int(a) for a, _ in latencies], 99),
         "panel_skew_us_max": int(max((s for _, s in latencies), default=-1)),
         "plays_measured": len(latencies),
+        "power_on_to_menu_us": power_on_to_menu(writes, script),
     }

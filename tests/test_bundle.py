@@ -132,3 +132,35 @@ def test_the_unpacked_bundle_plays_on_circuitpython(tmp_path):
     assert run.returncode == 0, run.stderr
     events = [json.loads(line) for line in log.read_text().splitlines()]
     assert events[0]["seed"] == 2 and events[-1]["ev"] == "match_end"
+
+
+def _uf2(blocks=2):
+    """A stand-in UF2: blocks of 512 bytes that start with the format's magic words."""
+    return (bundle.UF2_MAGIC + bytes(504)) * blocks
+
+
+def test_with_a_uf2_the_bundle_holds_it_and_the_drive_no_library(tmp_path):
+    firmware = tmp_path / "speedduo.uf2"
+    firmware.write_bytes(_uf2())
+    out = tmp_path / "b.zip"
+    assert bundle.main(["--out", str(out), "--uf2", str(firmware)]) == 0
+    with zipfile.ZipFile(out) as z:
+        names = set(z.namelist())
+        assert z.read(bundle.UF2_NAME) == _uf2()
+        how_to = z.read(bundle.HOW_TO).decode()
+    drive = {"CIRCUITPY/" + name for name in ("code.py", "boot.py", "settings.toml")}
+    assert names == drive | {bundle.UF2_NAME, bundle.HOW_TO}
+    assert "Drag speedduo.uf2 onto it" in how_to and "delete it" in how_to
+
+
+@pytest.mark.parametrize("content", [b"", b"not a uf2" * 100, _uf2()[:-1]])
+def test_a_file_that_is_not_a_uf2_is_refused_in_one_line(tmp_path, capsys, content):
+    firmware = tmp_path / "x.uf2"
+    firmware.write_bytes(content)
+    out = tmp_path / "b.zip"
+    assert bundle.main(["--out", str(out), "--uf2", str(firmware)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a UF2 firmware file" in err
+    assert not out.exists()
+    assert bundle.main(["--out", str(out), "--uf2", str(tmp_path / "missing.uf2")]) == 2
+    assert "missing.uf2" in capsys.readouterr().err

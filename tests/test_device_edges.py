@@ -24,7 +24,6 @@ CODE_FROM_US = 2_300_000  # code.py starts reading a little later (2.38 s)
 END_US = 3_550_000  # after the last edge (the burst ends at 3.44 s)
 
 CODE = """import gc
-import sys
 import board
 import pwmio
 import supervisor
@@ -39,9 +38,6 @@ free.append(gc.mem_free())
 from speedduo.loop.edge_program import start
 
 reader = start(board, supervisor.ticks_ms, %(debounce)d)
-del start  # the program's module is power-on's only, as on the board (poweron.py)
-sys.modules.pop("speedduo.loop.edge_program")
-del sys.modules["speedduo.loop"].edge_program
 gc.collect()
 free.append(gc.mem_free())
 tone = pwmio.PWMOut(board.GP15, frequency=2000, duty_cycle=32768, variable_frequency=True)

@@ -41,7 +41,3 @@ def test_settings_take_each_board_game_by_its_registry_id():
         values = {"SPEED_GAME": game}
         settings = Settings(values.get, list(values), 400000, 1000000)
         assert settings.game == index and not settings.problems
-
-
-def test_a_games_modules_are_its_core_and_view():
-    assert games.modules("spit") == ("game.spit", "display.spit_view")

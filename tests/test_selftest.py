@@ -4,11 +4,7 @@ What the panels got is read from the I2C trace through our SSD1306 emulator and 
 with the self-test's own drawing of the lines it must show.
 """
 
-import os
-import subprocess
-import sys
-
-from conftest import ROOT, run_board_program
+from conftest import run_board_program
 from speedduo.display.menu import HOW_TO_PLAY, PLAY, SELF_TEST, SHOW_SELF_TEST, Menu
 from speedduo.display.ssd1306 import Panel
 from speedduo.game.rules import Rules
@@ -122,33 +118,3 @@ def test_without_a_key_at_power_on_the_menu_comes_first(tmp_path):
     result, _ = run_board_program(tmp_path, "tests/scripts/board_idle_off.txt", "cut=2000000")
     assert result.returncode == 0, result.stderr
     assert "self test" not in result.stdout
-
-
-LOADED_ONLY_WHILE_RUNNING = """
-import sys
-import vclock
-clock = vclock.install(vclock.VirtualClock(0, vclock.BOARD_MS_AT_POWER_ON))
-clock.auto_step_us = 200
-clock.contacts = [(100000, 0, True), (100000, 6, True)]  # Player 1 holds L and R
-import board
-from host_sim.screens_capture import sim_screens
-from speedduo.loop import menu_loop
-from speedduo.loop.keys import make_keys
-assert "speedduo.loop.selftest" not in sys.modules
-menu_loop.self_test(make_keys(board), sim_screens()[0], lambda: None)
-print("loaded after:", "speedduo.loop.selftest" in sys.modules)
-"""
-
-
-def test_the_self_test_module_is_in_memory_only_while_it_runs():
-    """The game's heap does not hold it: board_io imports it for the test and forgets it."""
-    paths = [os.path.join(ROOT, p) for p in ("lib", "host_sim/shims", "host_sim", "")]
-    result = subprocess.run(
-        [sys.executable, "-c", LOADED_ONLY_WHILE_RUNNING],
-        env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths)),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "self test: done" in result.stdout and "loaded after: False" in result.stdout

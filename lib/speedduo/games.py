@@ -12,8 +12,8 @@ version 1 log; every other game through ``gamematch.GameSession`` (version 2 log
 Speed for 3-4 players (V10) shares classic's id in the log (``"game":"speed"`` with
 ``players`` 3 or 4) and never runs on the board (two rows of keys).
 
-Modules are imported only when a game is played (``core_class``, ``view_class``): the
-board loads the chosen game's code on PLAY and forgets it after.
+Modules are imported only when a game is played (``core_class``, ``view_class``): V10's
+core is the simulator's only, and nothing of a game is imported before it is asked for.
 """
 
 # id, rules core (module, class), view (module, class), offered by the board, its name in
@@ -42,10 +42,10 @@ def entry(game):
 
 
 def _load(module, name):
-    __import__("speedduo." + module)
-    import sys
-
-    return getattr(sys.modules["speedduo." + module], name)
+    found = __import__("speedduo." + module)  # (the package: the module is its attribute)
+    for part in module.split("."):
+        found = getattr(found, part)
+    return getattr(found, name)
 
 
 def core_class(game, players=2):
@@ -60,10 +60,3 @@ def view_class(game):
     """The class of one player's screen of ``game`` (None: the game has none)."""
     found = entry(game)
     return None if found[3] is None else _load(found[3], found[4])
-
-
-def modules(game):
-    """The ``speedduo`` modules ``game``'s core and view live in (the board forgets them
-    after a match of that game)."""
-    found = entry(game)
-    return tuple(name for name in (found[1], found[3]) if name is not None)

@@ -1,8 +1,7 @@
 """The "how to play" pages the menu shows (docs/rules.md in a child's words).
 
 Each page is a title and up to six lines of at most 21 characters (a panel
-line); the board shows one page at a time, any key turns to the next. Only
-imported when chosen in the menu (the strings cost RAM on the board).
+line); the board shows one page at a time, any key turns to the next.
 ``PAGES`` are classic Speed's; ``pages(game)`` gives any game's ("speed",
 "spit", "california"), in the words its screens use (spit_view.py,
 california_view.py).

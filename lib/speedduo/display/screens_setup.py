@@ -1,5 +1,5 @@
-"""Both panels put on their buses and started: power-on's (the board's ``poweron`` forgets
-this module after it), the simulator's screen capture and the tests'.
+"""Both panels put on their buses and started: power-on's (``poweron``), the simulator's
+screen capture and the tests'.
 
 ``build`` makes a ``screens.Screens`` of two ``ssd1306.Panel`` on two ``busio.I2C``
 buses (Player 1 on ``i2c0``), each view upright for its player; ``start`` initialises

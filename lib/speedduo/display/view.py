@@ -27,8 +27,7 @@ path allocates nothing. What happened comes from the core's own record of it:
 presses) and ``show_menu`` are the app's.
 
 The parts every game draws the same way (menus, slots, counts, the centre's words)
-are ``base_view.View``'s, the pile tops ``piles.py``'s: the board loads this module
-(and ``piles``) for a classic Speed match only and forgets it after. It reads what its
+are ``base_view.View``'s, the pile tops ``piles.py``'s. It reads what its
 player may see (``game.seat.Seat``'s answers: own hand slots, both pile tops, the aim,
 cards left, a lock-out) straight from the ``core.Hand`` each update is given, so it holds
 no hand between matches and the board loads no ``seat`` for it.

@@ -31,6 +31,8 @@ from speedduo.game.cards import (
     JOKER1,
     NO_CARD,
     RANKS,
+    deck_codes,
+    deck_size,
 )
 from speedduo.game.codes import (  # noqa: F401  (the results of play(), re-exported)
     EMPTY_SLOT,
@@ -122,11 +124,7 @@ class Hand(StallCountdown):
         # R2 layout. Slot s of player p is hand[p * 5 + s]; NO_CARD when empty.
         self.hand = bytearray(2 * HAND_SLOTS)
         self.hand_n = bytearray(2)
-        # the deck of this match's variant (V3, V4: fixed when the match makes its Hand);
-        # cards' functions are not kept in this module's names: the board forgets
-        # cards.py while a match plays (board_play.py), like codes.py
-        from speedduo.game.cards import deck_codes, deck_size
-
+        # the deck of this match's variant (V3, V4: fixed when the match makes its Hand)
         size = deck_size(rules.jokers, rules.double_deck)
         # every pile can hold the whole deck: a pile of player (or centre pile) p is
         # [p * pile_cap ...] of its buffer (52 bytes a pile in classic Speed, 106 with V3+V4)

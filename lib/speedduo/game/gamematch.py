@@ -245,7 +245,7 @@ class GameCore(StallCountdown):
 
     def _stall_logged(self, t: int, due: int) -> None:
         """R9 (V8.6, V9.5): nobody can act; the countdown runs out at ``due``."""
-        log = self.log
+        log = self.log  # type: ignore[attr-defined]
         log.begin(EV_STALL, t)
         log.number(b',"due":', due)
         log.end()
@@ -257,12 +257,12 @@ class GameCore(StallCountdown):
         self.stall_due = _NO_TIME
         self.winner = winner
         self.end_t = t
-        log = self.log
+        log = self.log  # type: ignore[attr-defined]
         log.begin(EV_HAND_END, t, winner, END_OUT if why == b"out" else 0)
         log.player(b',"winner":', winner)
         log.word(b',"why":', why)
         log.numbers(b',"left":', left, len(left))
-        log.flag(b',"sweep":', self.swept)
+        log.flag(b',"sweep":', self.swept)  # type: ignore[attr-defined]
         self._end_fields(log)
         log.end()
 

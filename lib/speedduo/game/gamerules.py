@@ -2,10 +2,10 @@
 
 Each game has its own list; the match log's ``rules`` object holds every
 option of the game in this order (docs/match-log.md, version 2). Values are
-checked where ``rules.Rules`` checks them (``rule_check.check_value``, loaded when a value
-is set).
+checked where ``rules.Rules`` checks them (``rules.check_value``).
 """
 
+from speedduo.game.rules import check_value
 from speedduo.games import GAME_IDS
 
 _COMMON = (
@@ -42,8 +42,6 @@ class GameRules:
                 default = option_default
         if default is None:
             raise ValueError("rule option %s does not apply to %s" % (name, self.game))
-        from speedduo.game.rule_check import check_value  # (rules.Rules.set's)
-
         check_value(name, default, value)
         setattr(self, name, value)
 

@@ -33,28 +33,48 @@ _OPTIONS = (
 # fmt: on
 BEST_OF = (3, 5, 7)  # R14
 
+CLAIM_NAMES = ("off", "simple", "race")  # V5's values, by CLAIM_* number
+
+
+def check_value(name: str, default, value) -> None:
+    """ValueError (one line) unless ``value`` suits option ``name``, whose default is
+    ``default`` (every game's options: ``Rules.set``, ``gamerules.GameRules.set``)."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(name + " must be true or false")
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(name + " must be a whole number >= 0")
+        # an option's own lowest value first: a notice names the range that holds
+        if name == "idle_ms" and value < 1000:
+            raise ValueError("idle_ms must be at least 1000 (R17 ends every silent match)")
+        if name == "max_rounds" and value < 1:  # V8.11, V9.7
+            raise ValueError("max_rounds must be at least 1")
+        if value < 0:
+            raise ValueError(name + " must be a whole number >= 0")
+        if value > 3600000:
+            raise ValueError(name + " must be at most 3600000")
+    elif value not in CLAIM_NAMES:
+        raise ValueError("claim must be one of off, simple, race")
+
 
 class Rules:
     """Plain option holder. Attributes are named as in the log's ``rules`` object."""
 
     def __init__(self, **options) -> None:
         for i in range(0, len(_OPTIONS), 2):
-            setattr(self, _OPTIONS[i], _OPTIONS[i + 1])
+            setattr(self, _OPTIONS[i], _OPTIONS[i + 1])  # type: ignore[arg-type]
         self.claim_mode = CLAIM_OFF  # V5 as a number, kept in step with `claim` by set()
         for name in options:
             self.set(name, options[name])
 
     def set(self, name: str, value) -> None:
-        """Set one option by name, checking its type and range (ValueError: rule_check.py)."""
+        """Set one option by name, checking its type and range (ValueError: check_value)."""
         i = 0
         while i < len(_OPTIONS) and _OPTIONS[i] != name:
             i += 2
         if i == len(_OPTIONS):
             raise ValueError("unknown rule option: " + name)
-        # the checks are loaded when a value is set (settings, the menu, the host), not held
-        # with the rules through a match: the board forgets them (rule_check.py)
-        from speedduo.game.rule_check import CLAIM_NAMES, check_value
-
         check_value(name, _OPTIONS[i + 1], value)
         setattr(self, name, value)
         if name == "claim":
@@ -62,7 +82,10 @@ class Rules:
 
     def as_pairs(self):
         """(name, value) for every option, in the fixed log order."""
-        return [(_OPTIONS[i], getattr(self, _OPTIONS[i])) for i in range(0, len(_OPTIONS), 2)]
+        return [
+            (_OPTIONS[i], getattr(self, _OPTIONS[i]))  # type: ignore[arg-type]
+            for i in range(0, len(_OPTIONS), 2)
+        ]
 
 
 def option_names():

@@ -17,12 +17,10 @@ never waits and, with nothing waiting, allocates nothing; answering a request
 may allocate (it is no key press).
 """
 
-import sys
-
 from micropython import const
 
 from speedduo.game.ticks import ticks_diff
-from speedduo.loader import load, unload
+from speedduo.host.link_reply import reply
 
 REQUEST_MAX = const(32)  # bytes in one request line
 STALE_MS = const(1000)  # a started request with no end of line this long is truncated
@@ -109,10 +107,6 @@ class Link:
         self._reply(why)
 
     def _reply(self, why) -> None:
-        """Answer the request line in the buffer (``why`` None), or send the error ``why``:
-        ``link_reply`` is loaded for it and forgotten after (a reply may allocate; the
-        heap a match holds keeps only the reading part)."""
-        load(("host.link_reply",))
-        sys.modules["speedduo.host.link_reply"].reply(self, why)
-        unload("host.link_reply")
-        unload("host.crc")  # (link_reply's; stats_store keeps its own reference)
+        """Answer the request line in the buffer (``why`` None), or send the error ``why``
+        (``link_reply.reply``: a reply may allocate, it is no key press)."""
+        reply(self, why)

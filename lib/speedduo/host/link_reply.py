@@ -1,8 +1,6 @@
 """The link's answers (link.py): a request line checked and answered, or an error frame.
 
-``Link`` loads this module for each reply and forgets it after (``Link._reply``), so
-the heap a match holds keeps only the link's reading part; a reply may allocate (it is
-no key press: docs/link.md).
+``Link._reply`` calls ``reply``; a reply may allocate (it is no key press: docs/link.md).
 """
 
 import json

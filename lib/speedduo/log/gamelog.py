@@ -41,7 +41,13 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
+try:
+    from typing import Any  # noqa: F401  (type comments only; the board has no typing)
+except ImportError:
+    pass
+
 from speedduo.game.codes import EV_DEAL, EV_MATCH_END, NULL_PLAYER
+from speedduo.log.header import match_into
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: re-exported)
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
@@ -49,7 +55,6 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: 
     KEYS_FIELD,
     KEYS_US_FIELD,
     card_into,
-    header_into,
     int_into,
     key_into,
     keys_into,
@@ -151,9 +156,9 @@ class GameLog:
 
     def header(self, game, players, seed, rules, best_of, tie_first) -> None:
         """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order.
-        Once per match, before play (``header_into``: it may allocate)."""
+        Once per match, before play (``header.match_into``: it may allocate)."""
         line = self._new_line()
-        header_into(
+        match_into(
             line, LOG_VERSION, game, players, seed, rules, best_of, b"rotate", tie_first, self.micro
         )
         self._finish()
@@ -214,7 +219,7 @@ class GameLog:
         self.note_p[n] = p
         self.note_arg[n] = arg
         self.note_t[n] = t
-        match = self.match
+        match = self.match  # type: Any
         if t != NO_T:
             self.note_now[n] = match.hand_start + t
         elif kind == EV_DEAL:

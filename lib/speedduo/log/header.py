@@ -1,9 +1,8 @@
 """The ``match`` line of every game's log (docs/match-log.md), the first line of a match.
 
-It is written once, before play, so its code need not stay on the board's heap while
-the match plays: ``logtext.header_into`` loads this module for the line and forgets it
-after (docs/device.md: the heap a match holds). Its numbers are written through a str
-(``_number``): this line may allocate, and so the module needs nothing of ``logtext``.
+It is written once, before play: its numbers are written through a str (``_number``),
+so this line may allocate (no key press does), and the module needs nothing of
+``logtext``.
 """
 
 _STAMPED_BY_PIO = b',"stamped_by":"pio"'  # the keys are in µs (the PIO's edge stamps)

@@ -126,17 +126,6 @@ def late_into(line, reader) -> None:
         field_into(line, b',"late_us":', reader.late_us)
 
 
-def header_into(line, *fields) -> None:
-    """The ``match`` line onto ``line`` (``header.match_into``'s ``fields``): once a match,
-    before play. Its module is loaded for it and forgotten after: its code is not held
-    while the match plays (it may allocate)."""
-    from speedduo.loader import unload
-    from speedduo.log.header import match_into
-
-    match_into(line, *fields)
-    unload("log.header")
-
-
 def keys_into(line, keys, total: int, field=KEYS_FIELD) -> None:
     """The waiting key entries (emptied) and the running count onto ``line``:
     ``,"keys":[...],"keys_total":N`` (``field``: ``KEYS_US_FIELD`` in a µs log)."""

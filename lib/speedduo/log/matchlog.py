@@ -79,6 +79,7 @@ from speedduo.game.codes import JOKER_LAST as WHY_JOKER_LAST  # noqa: F401  (re-
 from speedduo.game.codes import LATE as WHY_LATE  # noqa: F401  (re-exported)
 from speedduo.game.codes import LOCKED as WHY_LOCKED  # noqa: F401  (re-exported)
 from speedduo.log.dealtext import DEAL_AT, DEAL_TEMPLATE
+from speedduo.log.header import match_into
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
@@ -311,14 +312,12 @@ class MatchLog:
         self._put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
 
     def _match_line(self, r, i, t, u) -> bool:
-        """The ``match`` line: once per match, before play (``header_into``: it may allocate);
-        the header's fields are let go once written."""
-        from speedduo.log.logtext import header_into
-
+        """The ``match`` line: once per match, before play (``header.match_into``: it may
+        allocate); the header's fields are let go once written."""
         seed, rules, best_of, tie_first = self.header
         self.header = None
         pairs = rules.as_pairs()
-        header_into(
+        match_into(
             self.line,
             _LOG_VERSION,
             None,

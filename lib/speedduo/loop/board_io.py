@@ -2,8 +2,11 @@
 
 ``code.py`` only calls ``main()``. What only power-on does (pins, buses and scanner from
 the pin map, the settings, the notices) is ``poweron.py``, a match's start and end
-``board_play.py``: each is loaded for its moment and forgotten, so a match's heap holds
-neither (nor the menu's code: ``Choices`` keeps what the menu chose).
+``board_play.py``, the menu ``menu_loop.py``, the other games' match ``game_app.py``.
+On the board the game is frozen into the firmware: its code and names live in flash, not in
+the heap (docs/device.md). What a module still costs the heap once imported (its functions,
+classes and tables) is forgotten for three groups only, where the figure says so
+(``forget``: ``POWER_ON``, ``MENU``, ``OTHER_GAMES``, ``STATS``).
 The same module runs in the simulator, whose shims stand in for ``board``,
 ``busio``, ``keypad``, ``supervisor``, ``usb_cdc`` and ``digitalio``.
 
@@ -30,7 +33,55 @@ import keypad
 import supervisor
 
 from speedduo.game.rng import SEED_LIMIT
-from speedduo.loader import load, unload
+from speedduo.loop import board_play
+
+# Modules the board forgets when their moment is over. Frozen in, a module still costs the
+# heap its functions, classes and import-time tables; measured on the frozen firmware
+# (bytes each group holds once imported; docs/device.md, "What the board holds"), with all of
+# them held classic Speed's match held 45,040 bytes, over the 40,000 budget:
+POWER_ON = (  # 2,288 B: power-on's steps, its settings reader, the PIO program
+    "loop.poweron",
+    "loop.settings",
+    "loop.panel_bus",  # (a panel still unplugged keeps its PanelBus, and the class)
+    "display.screens_setup",
+    "loop.keys",
+    "loop.edge_program",
+)
+MENU = (  # 2,912 B: the menu's loop and what it opens (Choices keeps what it chose)
+    "loop.menu_loop",
+    "display.menu",
+    "display.howto",
+    "display.stats_screen",
+    "loop.selftest",
+    "loop.idle",
+    "loop.settings",
+)
+OTHER_GAMES = (  # 4,416 B for V8/V9's loop, match and log, + each game's core and view
+    "loop.game_app",  # (Spit's 1,808, California's 5,216: its view's sprite rows)
+    "loop.game_opponent",
+    "game.gamematch",
+    "game.gamerules",
+    "log.gamelog",
+    "display.game_view",
+    "game.spit",
+    "display.spit_view",
+    "game.california",
+    "display.california_view",
+)
+STATS = ("host.stats", "host.stats_store")  # 896 B: read again when next asked
+
+
+def forget(names):
+    """Forget ``speedduo.<name>`` for each of ``names`` (``package.module``): once nothing
+    else refers to it, what it made at import goes back to the heap (an import makes it
+    again: frozen in, that costs no compiling)."""
+    for name in names:
+        sys.modules.pop("speedduo." + name, None)
+        dot = name.rfind(".")
+        package = sys.modules.get("speedduo." + name[:dot] if dot > 0 else "speedduo")
+        leaf = name[dot + 1 :]
+        if package is not None and hasattr(package, leaf):
+            delattr(package, leaf)
 
 
 def new_seed():
@@ -72,29 +123,10 @@ class HostStats:
         return summary
 
 
-def _play():
-    """``board_play`` (a match's start and end), loaded around a match, not during it."""
-    load(("loop.board_play",))
-    return sys.modules["speedduo.loop.board_play"]
-
-
-def _forget_match():
-    """The match's modules and ``board_play`` forgotten (board_play.forget_match)."""
-    _play().forget_match()
-    unload("loop.board_play")
-
-
-def _menu():
-    """``menu_loop`` (the menu and what it opens), loaded when the menu shows; forgotten
-    during a match (main)."""
-    load(("loop.menu_loop",))
-    return sys.modules["speedduo.loop.menu_loop"]
-
-
 class Choices:
     """What the menu chose (a ``menu.Menu``'s state: the rules, best of, opponent,
-    volume, game and the selected item), kept while the menu's code is off the heap:
-    during a match the match, the link's ``rules`` reply and the next menu read it here."""
+    volume, game and the selected item), kept between two menus: during a match the
+    match, the link's ``rules`` reply and the next menu read it here."""
 
     def __init__(self, menu) -> None:
         self.keep(menu)
@@ -114,12 +146,14 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
 
     ``keys``: the keypad, when ``code.py`` made it before importing this module;
     ``testing``: Player 1's L was held at power-on (code.py): the self-test first."""
-    load(("loop.poweron",))  # what only power-on needs, forgotten after (poweron.py)
-    (keys, screens, log_port, sound, link, profiler, menu, seed, idle_off_ms) = sys.modules[
-        "speedduo.loop.poweron"
-    ].start(os, free_at_boot, keys, testing)
-    unload("loop.poweron")
-    choices = Choices(menu)  # the menu's code leaves the heap at its first PLAY (_choose)
+    from speedduo.loop.poweron import start
+
+    (keys, screens, log_port, sound, link, profiler, menu, seed, idle_off_ms) = start(
+        os, free_at_boot, keys, testing
+    )
+    del start
+    forget(POWER_ON)
+    choices = Choices(menu)
     menu = None
     stats_box = [None]  # HostStats.stats()
     host_stats = HostStats(log_port, stats_box)
@@ -131,23 +165,24 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     played = 0
     while True:
         try:
-            # the menu until PLAY; then its code leaves the heap for the match (menu_loop,
-            # menu, the games' registry and the rules' checks, loaded again when needed)
-            play_ticks = _menu().choose_for(
+            from speedduo.loop.menu_loop import choose_for
+
+            play_ticks = choose_for(
                 choices, keys, screens, link, feed, host_stats.stats, sound, idle_off_ms
             )
-            for name in ("loop.menu_loop", "display.menu", "games", "game.rule_check"):
-                unload(name)
+            del choose_for
+            forget(MENU)
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first
-            app = _play().load_match(
+            app = board_play.begin_match(
                 choices, match_seed, play_ticks, keys.events, screens, log_port, sound
             )
-            unload("loop.board_play")  # (loaded again at the match's end)
             if choices.game:  # V8, V9: game_app's board_match builds and plays it
+                from speedduo.loop.game_app import board_match
+
                 event = getattr(keys.events, "Event", keypad.Event)()  # (the PIO reader's)
                 board_ = (supervisor.ticks_ms, event, sound, feed, profiler, link)
-                app = sys.modules["speedduo.loop.game_app"].board_match(
+                app = board_match(
                     choices,
                     choices.rules,
                     match_seed,
@@ -157,25 +192,30 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
                     log_port,
                     board_,
                 )
+                del board_match
             elif profiler is None:
                 app.run(feed)
             else:
                 profiler.run(app, feed, link)
-            _play().finish(app, choices, host_stats, screens, log_port, sound, feed)
+            board_play.finish(app, choices, host_stats, screens, log_port, sound, feed)
+            forget(OTHER_GAMES)
+            if stats_box[0] is None:  # saved (board_play.finish)
+                forget(STATS)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
             if matches:  # the simulator and the tests: a fault is a failure
                 raise
             app = None
             screens.release()  # the menu's views again (a match's may still show)
-            _forget_match()
-            _menu().show_fault(error, keys, screens, feed, sound)
+            forget(OTHER_GAMES)
+            from speedduo.loop.menu_loop import show_fault
+
+            show_fault(error, keys, screens, feed, sound)
+            del show_fault
             continue
         if seed >= 0:
             seed = (seed + 1) % SEED_LIMIT
         played += 1
         host_stats.matches = played
         if matches and played >= matches:
-            _forget_match()
             return app
-        app = None  # the match leaves the heap, and the modules it brought in
-        _forget_match()
+        app = None  # the match leaves the heap

@@ -1,9 +1,7 @@
 """The PIO program that stamps the button edges (issue 19), and ``start``, which runs it on
 a state machine and hands back the reader (``edges.Edges``).
 
-Loaded at power-on only (``keys.make_keys``) and forgotten with ``keys``: once the state
-machine runs, the board keeps only the reader, not the program's words or this code
-(docs/device.md: the heap a match holds).
+Imported at power-on by ``keys.make_keys`` (only where ``rp2pio`` is).
 
 The program runs on one state machine at 25 MHz: every 25 cycles (1 µs) it samples the
 14 buttons and counts the microsecond; when the buttons differ from the last snapshot it

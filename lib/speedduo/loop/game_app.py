@@ -36,9 +36,12 @@ piles' room (bytearrays), the log writes bytes into a reusable line and notes
 events in arrays (bench/mp_heap_lock_games.py proves it for both games).
 """
 
-from speedduo.loader import unload
+from speedduo.game.gamematch import GameSession
+from speedduo.game.gamerules import OPTIONS, GameRules
+from speedduo.games import BOARD_GAMES, core_class, view_class
 from speedduo.loop.app import App
 from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter  # noqa: F401  (REBOUNCE_MS: re-exported)
+from speedduo.loop.game_opponent import GameOpponent
 
 
 class GameApp(App):
@@ -81,70 +84,33 @@ class GameApp(App):
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
 
 
-# the modules a game brings in (board_io.forget_match unloads them after the match): the
-# family's, and every board game's core and view but classic's (the registry: games.py)
-MODULES = (
-    "loop.game_app",
-    "game.gamematch",
-    "log.gamelog",
-    "game.gamerules",
-    "display.game_view",
-    "loop.game_opponent",
-)
-
-
 def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board):
     """One match of the menu's game (V8, V9) on the board (board_io.main); returns its
     GameApp. The options the game takes (gamerules.OPTIONS) come from the board's
     ``rules`` (settings.toml, the menu), the rest keep their defaults; the menu's
     OPPONENT (1-3) plays player 1. ``board``: (ticks_ms, a keypad.Event, the Sound or None,
     the watchdog's feed, the Profiler or None, the Link). For the
-    match the screens show the game's views, then their own again; board_io then forgets
-    the modules it brought in (``MODULES``), so the next match gets their room back."""
+    match the screens show the game's views, then their own again."""
     ticks_ms, event, sound, feed, profiler, link = board
-    import gc
-
-    from speedduo.games import BOARD_GAMES, core_class, view_class
-
-    # one module at a time, collecting before each (compiling needs room on the board;
-    # board_io imports the classic opponent the same way)
-    gc.collect()
-    from speedduo.game.gamerules import OPTIONS, GameRules
-
     game = BOARD_GAMES[menu.game]
     game_rules = GameRules(game)
     for name, _ in OPTIONS[game]:
         if hasattr(rules, name):
             game_rules.set(name, getattr(rules, name))
-    unload("game.rule_check")  # (the rules' checks: not held through the match)
-    gc.collect()
     core = core_class(game)(game_rules)  # the registry's (games.py)
-    gc.collect()
     view = view_class(game)
-    gc.collect()
-    from speedduo.game.gamematch import GameSession
-
     micro = getattr(events, "micro", False)  # the PIO's µs stamps (edges.py); board_play
     session = GameSession(core, seed, game_rules, 1, micro)  # V8/V9: one game of rounds
     if micro:
         session.log.late_of = events  # match_end says how late a stamp may be
     player = None
     if menu.opponent:
-        gc.collect()
-        from speedduo.loop.game_opponent import GameOpponent
-
         player = GameOpponent(menu.opponent, seed)
     views = (view(screens.panels[0], 0), view(screens.panels[1], 1))
     for v in views:
         v.forget()  # everything is drawn at the first refresh
     screens.play(views)
-    views = None
-    # the registry, codes.py and cards.py are not needed while the match plays (its
-    # modules hold the numbers they took): their dicts leave the heap, as in a classic
-    # match (board_play.py; loaded again by the next import that names them)
-    del BOARD_GAMES, OPTIONS, core_class, view_class
-    for name in ("games", "game.codes", "game.cards"):
-        unload(name)
+    del views
     try:
         app = GameApp(
             events,

@@ -1,7 +1,6 @@
 """Idle power-off: both panels dark and the board napping until a key (docs/device.md).
 
-``menu_loop.choose`` imports this after ``IDLE_OFF_MIN`` minutes in the menu with no key
-and forgets it after the wake (``loader.unload``), so the game's heap does not hold it.
+``menu_loop.choose`` calls ``doze`` after ``IDLE_OFF_MIN`` minutes in the menu with no key.
 """
 
 import time

@@ -1,6 +1,4 @@
-"""The menu and what it opens (how to play, the self-test, a notice, a fault's message):
-loaded while the menu shows and forgotten during a match (``board_io.main``), so a
-match's heap does not hold the menu's code.
+"""The menu and what it opens (how to play, the self-test, a notice, a fault's message).
 
 ``choose`` shows the menu on both panels until PLAY (``choose_for``: on a ``Menu`` made
 from what it chose last time); ``stats``: a callable that gives the stats
@@ -13,6 +11,7 @@ import sys
 import keypad
 import supervisor
 
+from speedduo.display import howto
 from speedduo.display.menu import (
     LINE_CHARS,
     SHOW_HOW_TO_PLAY,
@@ -22,8 +21,11 @@ from speedduo.display.menu import (
     TITLE,
     Menu,
 )
+from speedduo.display.stats_screen import show_stats
 from speedduo.game.ticks import ticks_diff
-from speedduo.loader import unload
+from speedduo.loop import selftest
+from speedduo.loop.idle import doze
+from speedduo.loop.settings import wrap
 from speedduo.loop.sound import TUNE_COUNTDOWN, TUNE_MENU
 
 
@@ -73,12 +75,7 @@ def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> 
             title = menu_title(screens)
             screens.show_menu(-1, menu.lines(), menu.selected, title)
         if idle_off_ms and ticks_diff(supervisor.ticks_ms(), last_key) >= idle_off_ms:
-            gc.collect()  # room to compile it: loaded only for the doze, as stats_screen is
-            from speedduo.loop.idle import doze
-
             doze(keys, screens, feed, sound)
-            del doze
-            unload("loop.idle")
             title = None  # the menu again, on both panels
             last_key = supervisor.ticks_ms()
             continue
@@ -94,11 +91,7 @@ def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> 
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
             elif action == SHOW_STATS and stats is not None:
-                from speedduo.display.stats_screen import show_stats
-
                 show_stats(keys, screens, stats(), menu.rules, feed)
-                del show_stats
-                unload("display.stats_screen")
             elif action == SHOW_SELF_TEST:
                 self_test(keys, screens, feed, sound)
             elif action == START:
@@ -116,20 +109,13 @@ def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> 
 
 
 def self_test(keys, screens, feed, sound=None):
-    """The bring-up self-test (selftest.py), loaded only for as long as it runs."""
-    gc.collect()  # room to compile it
-    before = _free()
-    from speedduo.loop.selftest import run
-
+    """The bring-up self-test (selftest.py)."""
     gc.collect()
-    loaded = _free()
-    run(keys, screens, feed, sound)
-    del run
-    unload("loop.selftest")
-    unload("loop.pins")  # (the self-test's; the board needs them at power-on only: poweron.py)
+    before = _free()
+    selftest.run(keys, screens, feed, sound)
     gc.collect()
     if before >= 0:
-        print("self test: heap free %d before, %d loaded, %d after" % (before, loaded, _free()))
+        print("self test: heap free %d before, %d after" % (before, _free()))
 
 
 def _free():
@@ -139,14 +125,9 @@ def _free():
 
 def how_to_play(keys, screens, feed):
     """The rules in short, page by page on both panels; any key turns the page."""
-    gc.collect()  # room to compile it; its strings leave the heap after (unload)
-    from speedduo.display import howto
-
     last = len(howto.PAGES) - 1
     for i, (title, lines) in enumerate(howto.PAGES):
         notice(keys, screens, title, list(lines) + [howto.DONE if i == last else howto.NEXT], feed)
-    del howto
-    unload("display.howto")
 
 
 def notice(keys, screens, title, lines, feed, wait_ms=0):
@@ -179,8 +160,6 @@ def show_fault(error, keys, screens, feed, sound=None):
         traceback.print_exception(error)
     except ImportError:  # the MicroPython VM of the tests
         sys.print_exception(error)  # type: ignore[attr-defined]
-    from speedduo.loop.settings import wrap  # (read at boot, then forgotten: main)
-
     lines = wrap("%s: %s" % (type(error).__name__, error), LINE_CHARS)[:5]
     lines.append("ANY KEY: MENU")
     notice(keys, screens, "SORRY, AN ERROR", lines, feed)

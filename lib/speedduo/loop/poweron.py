@@ -1,12 +1,8 @@
 """What only power-on does: the settings read, the panels, the log port, the piezo and
 the host's link made, the watchdog started, the notices and the self-test shown.
 
-``board_io.main`` loads it once, calls ``start`` and forgets it, so its code (and the
-settings reader's) is off the heap before the menu first shows (docs/device.md: the heap
-a match holds). What ``start`` makes lives on in ``board_io.main``.
+``board_io.main`` calls ``start`` once; what it makes lives on in ``board_io.main``.
 """
-
-import sys
 
 import board
 import supervisor
@@ -16,9 +12,10 @@ from speedduo.display.base_view import View
 from speedduo.display.menu import LINE_CHARS, Menu
 from speedduo.host.link import Link
 from speedduo.host.logport import LogPort
-from speedduo.loader import load, unload
-from speedduo.loop import pins
+from speedduo.loop import menu_loop, pins
+from speedduo.loop.keys import SELF_TEST_KEY, held, make_keys, wants_pio
 from speedduo.loop.panel_bus import PanelBus
+from speedduo.loop.settings import read_settings
 from speedduo.loop.sound import Sound
 
 WATCHDOG_S = 8  # a loop pass that hangs this long resets the board (RP2040: at most 8.3 s)
@@ -84,17 +81,10 @@ def start(os, free_at_boot, keys, testing):
     # the buttons first: a press while the rest boots (~5 s after power-on with .py
     # files) is queued, not lost
     if keys is None:
-        from speedduo.loop.keys import SELF_TEST_KEY, held, make_keys, wants_pio
-
         testing = held(board, SELF_TEST_KEY)
         keys = make_keys(board, wants_pio(os.getenv))
-        del held, make_keys, wants_pio
-    unload("loop.keys")  # needed at power-on only, as the PIO program that it started
-    unload("loop.edge_program")
     # which stamps the presses (the match log says it too: stamped_by)
     print("keys: " + ("PIO edge stamps, us" if getattr(keys, "micro", False) else "keypad, ms"))
-    from speedduo.loop.settings import read_settings
-
     settings = read_settings(
         os.getenv,
         getattr(os, "environ", None),
@@ -102,7 +92,7 @@ def start(os, free_at_boot, keys, testing):
         pins.PANEL_MAX_FREQUENCY[0],
     )
     profiler = None
-    if settings.profile:
+    if settings.profile:  # (its module reads gc.mem_free: CircuitPython's only)
         from speedduo.loop.profiling import Profiler
 
         profiler = Profiler(getattr(board, pins.LED_PIN), free_at_boot)
@@ -128,11 +118,7 @@ def start(os, free_at_boot, keys, testing):
         buses[i].panel = screens.panels[i]
         if buses[i].bus is None:
             print("P%d screen: not plugged in (no pull-ups on SDA/SCL); waiting for it" % (i + 1))
-    # a bus open now went to its panel: only a panel still unplugged keeps its PanelBus
-    # (and, through it, the class's code) once power-on is over
-    unload("loop.panel_bus")
     screens_setup.start(screens)
-    unload("display.screens_setup")  # (power-on's: screens.py keeps what plays)
     log_port = LogPort(data_port())
     menu = Menu(settings.rules, settings.best_of, settings.opponent, settings.volume, settings.game)
     sound = piezo(settings.volume)
@@ -142,19 +128,15 @@ def start(os, free_at_boot, keys, testing):
     lines = settings.report_lines(LINE_CHARS)
     seed = settings.seed
     idle_off_ms = settings.idle_off_ms
-    # read once: the module leaves the heap (the menu keeps the rules and the choices)
-    del settings, read_settings
-    unload("loop.settings")
+    del settings  # read once (the menu keeps the rules and the choices)
     hung = reset_after_a_hang()
     if hung or lines or testing:
-        load(("loop.menu_loop",))
-        notice = sys.modules["speedduo.loop.menu_loop"].notice
+        notice = menu_loop.notice
         if hung:
             notice(keys, screens, "RESTARTED", ["the game hung and", "was restarted"], feed)
         if lines:
             lines.append("(defaults used)")
             notice(keys, screens, "SETTINGS.TOML", lines, feed, NOTICE_MS)
         if testing:
-            sys.modules["speedduo.loop.menu_loop"].self_test(keys, screens, feed, sound)
-    unload("loop.pins")  # (the buses keep their pins: panel_bus.py)
+            menu_loop.self_test(keys, screens, feed, sound)
     return keys, screens, log_port, sound, link, profiler, menu, seed, idle_off_ms

@@ -16,8 +16,7 @@ on the other panel and on the console, and is retried every second; so is each k
 (``self test: P1 L down``). Holding one player's L and R together for 2 s leaves (back
 to the menu); so does turning the power off.
 
-Imported only while it runs: ``board_io`` unloads it after, so the game's heap does not
-grow. Not on the play path: it may build strings.
+Not on the play path: it may build strings.
 """
 
 import keypad
