@@ -284,7 +284,7 @@ def _import_heaps(mpy):
     its bytecode is emitted, so the largest module sets a floor under any run.
     """
     print("smallest heap to import one module from source (its own imports included):")
-    for name in ("game.cards", "game.rng", "game.rules", "log.matchlog", "log.keylog",
+    for name in ("vocab.cards", "game.rng", "game.rules", "log.matchlog", "log.keylog",
                  "game.core", "game.match", "loop.arbiter", "loop.app"):  # fmt: skip
         path = os.path.join(ROOT, "lib", "speedduo", *name.split(".")) + ".py"
         with open(path) as f:

@@ -221,7 +221,7 @@ SLOT0_GPIO = (7, 17)  # keys 1 and 8 (pins.BUTTON_PINS)
 
 DEVICE_CODE = """import board
 import supervisor
-from speedduo.game.codes import PLAYING
+from speedduo.vocab.codes import PLAYING
 from speedduo.game.match import Match
 from speedduo.game.rules import Rules
 from speedduo.log.matchlog import MatchLog

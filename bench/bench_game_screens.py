@@ -25,6 +25,7 @@ def _mpy_part(root):
     from speedduo.display import screens, ssd1306, view  # noqa: F401  (the board has these)
     from speedduo.game.gamematch import GameSession
     from speedduo.game.gamerules import GameRules
+    from speedduo.log.gamelog import GameLog
 
     for game, seed in GAMES:
         gc.collect()
@@ -46,7 +47,7 @@ def _mpy_part(root):
         else:
             from speedduo.game.california import California as Core
         rules = GameRules(game)
-        session = GameSession(Core(rules), seed, rules, 1)
+        session = GameSession(Core(rules), seed, rules, 1, GameLog())
         s = screens.Screens(panels, views)
         s.start()
         core = session.core
@@ -96,7 +97,7 @@ def _cpython_part():
 
     use_board_paths()
     from game_screens import Table
-    from speedduo.game.codes import OVER
+    from speedduo.vocab.codes import OVER
 
     for game, seed in GAMES:
         t = Table(game, seed)

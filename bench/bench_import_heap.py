@@ -45,7 +45,7 @@ def _top_imports(path):
         for item in nodes:
             if isinstance(item, ast.ImportFrom) and (item.module or "").startswith("speedduo"):
                 # `from speedduo.display import glyphs` imports the package and the
-                # submodule glyphs; `from speedduo.game.cards import NO_CARD` the module
+                # submodule glyphs; `from speedduo.vocab.cards import NO_CARD` the module
                 found.append(item.module)
                 for alias in item.names:
                     name = item.module + "." + alias.name

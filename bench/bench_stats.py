@@ -20,9 +20,9 @@ _VM_SCRIPT = """
 import sys, gc
 sys.path[:0] = [ROOT + "/lib", ROOT + "/host_sim/shims"]
 import keypad, supervisor, microcontroller
-import speedduo.game.ticks
+import speedduo.vocab.ticks
 from speedduo.display import glyphs, ssd1306
-from speedduo.game import codes
+from speedduo.vocab import codes
 from speedduo.log import matchlog
 def free():
     gc.collect()

@@ -32,6 +32,7 @@ from speedduo.game.california import California  # noqa: E402
 from speedduo.game.gamematch import GameSession  # noqa: E402
 from speedduo.game.gamerules import GameRules  # noqa: E402
 from speedduo.game.spit import Spit  # noqa: E402
+from speedduo.log.gamelog import GameLog  # noqa: E402
 from speedduo.loop.game_app import GameApp  # noqa: E402
 from speedduo.loop.game_opponent import GameOpponent  # noqa: E402
 from speedduo.loop.sound import Sound  # noqa: E402
@@ -73,7 +74,7 @@ def _match(game, seed, level):
     """A GameApp of ``game`` against the opponent at ``level``, 5 s before the ticks wrap."""
     rules = GameRules(game)
     core = Spit(rules) if game == "spit" else California(rules)
-    session = GameSession(core, seed, rules, 1)
+    session = GameSession(core, seed, rules, 1, GameLog())
     start = _TICKS_MASK - 5000
     ticks = Ticks(start)
     sink = Sink()

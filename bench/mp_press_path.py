@@ -23,9 +23,10 @@ sys.path[:0] = [_root + "/lib", _root + "/host_sim/shims"]
 
 from speedduo.display.screens import Screens  # noqa: E402
 from speedduo.display.ssd1306 import Panel  # noqa: E402
-from speedduo.game.codes import KEYS_PER_PLAYER, OVER, PLAYING  # noqa: E402
 from speedduo.game.gamematch import GameSession  # noqa: E402
 from speedduo.game.gamerules import GameRules  # noqa: E402
+from speedduo.log.gamelog import GameLog  # noqa: E402
+from speedduo.vocab.codes import KEYS_PER_PLAYER, OVER, PLAYING  # noqa: E402
 
 PARTS = (
     "session",
@@ -70,7 +71,7 @@ def main():
         from speedduo.display.california_view import CaliforniaView as View
         from speedduo.game.california import California as Core
     core = Core(rules)
-    session = GameSession(core, 3, rules, 1)
+    session = GameSession(core, 3, rules, 1, GameLog())
     match = session.match
     log = session.log
     log.notes_on = True

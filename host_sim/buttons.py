@@ -6,7 +6,7 @@ few times over a random 0.1 ms .. ``bounce_max_us`` before it settles, the way
 real tact switches do (0.1-5 ms). Runs under CPython and MicroPython.
 """
 
-from speedduo.game.codes import KEYS_PER_PLAYER
+from speedduo.vocab.codes import KEYS_PER_PLAYER
 
 
 class Buttons:

@@ -21,8 +21,8 @@ from host_sim.logfile import (
 
 use_board_paths()
 
-from speedduo.game.codes import KEYS_PER_PLAYER, OVER  # noqa: E402
 from speedduo.game.gamerules import GAMES, GameRules  # noqa: E402
+from speedduo.vocab.codes import KEYS_PER_PLAYER, OVER  # noqa: E402
 
 _TIME = (_whole, "a whole number of ms >= 0")
 _TIE = (lambda v: v in ("won", "lost"), '"won" or "lost"')
@@ -209,6 +209,7 @@ def session_of(header, path="log"):
     are refused."""
     from runner import best_of_for, make_core
     from speedduo.game.gamematch import GameSession
+    from speedduo.log.gamelog import GameLog
 
     game = header["game"]
     try:
@@ -217,7 +218,9 @@ def session_of(header, path="log"):
         raise LogError(f"{path}: line 1: rules: {e}") from None
     core = make_core(game, rules, header["players"])
     best_of = best_of_for(game, header["best_of"])
-    return GameSession(core, header["seed"], rules, best_of, header.get("stamped_by") == "pio")
+    return GameSession(
+        core, header["seed"], rules, best_of, GameLog(header.get("stamped_by") == "pio")
+    )
 
 
 class _Late:

@@ -22,8 +22,8 @@ events handed to ``GameSession.step``). Runs under CPython and MicroPython
 (``--vm micropython``).
 """
 
-from speedduo.game.codes import OVER, PLAYING
 from speedduo.game.rng import Rng
+from speedduo.vocab.codes import OVER, PLAYING
 
 _MAX_LOOPS = 5000000
 
@@ -210,10 +210,11 @@ class _BoardLoop:
             )
         else:
             from speedduo.game.gamematch import GameSession
+            from speedduo.log.gamelog import GameLog
             from speedduo.loop.game_app import GameApp
 
             session = GameSession(
-                make_core(game, rules, 2), seed, rules, best_of_for(game, best_of), micro
+                make_core(game, rules, 2), seed, rules, best_of_for(game, best_of), GameLog(micro)
             )
             self.app = GameApp(
                 self.keys.events, ticks_ms, session, send_line, screens, event=event()
@@ -249,8 +250,11 @@ class _Direct:
 
     def __init__(self, game, seed, rules, best_of, players):
         from speedduo.game.gamematch import GameSession
+        from speedduo.log.gamelog import GameLog
 
-        self.session = GameSession(make_core(game, rules, len(players)), seed, rules, best_of)
+        self.session = GameSession(
+            make_core(game, rules, len(players)), seed, rules, best_of, GameLog()
+        )
         self.app = None
         self.keys = self.contacts = self
         self.match = self.session.match

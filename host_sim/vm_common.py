@@ -3,8 +3,8 @@ rules modules it imports one at a time before any game, and how a NAME=VALUE rul
 option's text becomes its value. Runs under MicroPython."""
 
 RULES_MODULES = (
-    "game.codes",
-    "game.cards",
+    "vocab.codes",
+    "vocab.cards",
     "game.rng",
     "log.logtext",
     "log.dealtext",

@@ -23,11 +23,11 @@ _KEY_MODULES = ("loop.pins", "loop.keys", "loop.edges", "loop.edge_program")  # 
 _CLASSIC_MODULES = RULES_MODULES + ("log.keylog", "loop.app", "loop.opponent")
 _CLASSIC_MODULES += ("loop.game_opponent",) + _KEY_MODULES
 _GAMES_MODULES = (
-    "game.codes",
-    "game.cards",
+    "vocab.codes",
+    "vocab.cards",
     "game.rng",
     "log.logtext",
-    "game.ticks",
+    "vocab.ticks",
     "loop.keybatch",
     "loop.arbiter",
     "loop.app",

@@ -5,7 +5,7 @@ screens that record what the views are told."""
 from conftest import EventQueue
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import GameRules
-from speedduo.log.gamelog import EV_WORDS
+from speedduo.log.gamelog import EV_WORDS, GameLog
 from speedduo.loop.game_app import GameApp
 from speedduo.loop.game_opponent import GameOpponent
 from speedduo.loop.opponent import KeyEvent
@@ -79,7 +79,7 @@ def play_board_loop(
     (match ms, key, down) key events the keypad scans; ``screens``: the screens to draw
     on (a RecordingScreens when None); returns (app, lines, screens)."""
     rules = GameRules(game, **options)
-    session = GameSession(make_core(game, rules), seed, rules, 1)
+    session = GameSession(make_core(game, rules), seed, rules, 1, GameLog())
     queue = EventQueue()
     clock = [start]
     lines = []

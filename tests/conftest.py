@@ -17,10 +17,10 @@ from host_sim import ROOT, use_board_paths  # noqa: E402
 use_board_paths()
 
 from position import set_piles, set_player, set_reserve  # noqa: E402
-from speedduo.game.cards import NO_CARD, card_from_name  # noqa: E402
 from speedduo.game.match import PLAYING, Match  # noqa: E402
 from speedduo.game.rules import Rules  # noqa: E402
 from speedduo.log.matchlog import MatchLog  # noqa: E402
+from speedduo.vocab.cards import NO_CARD, card_from_name  # noqa: E402
 
 SOAK = os.environ.get("SPEED_SOAK") == "1"
 

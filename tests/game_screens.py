@@ -9,9 +9,10 @@ exactly as the board does: ``screens.refresh(core, match, now)``.
 import json
 
 from speedduo.display.screens import Screens
-from speedduo.game.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, OVER, PLAYING, RESULT
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import GameRules
+from speedduo.log.gamelog import GameLog
+from speedduo.vocab.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, OVER, PLAYING, RESULT
 from ssd1306_emulator import FakeI2C, SSD1306Emulator
 
 
@@ -30,7 +31,7 @@ class Table:
 
         core = core_class(game)(rules)  # the registry's
         self.game = game
-        self.session = GameSession(core, seed, rules, 1)
+        self.session = GameSession(core, seed, rules, 1, GameLog())
         self.core = core
         self.match = self.session.match
         self.emulators = (SSD1306Emulator(0, "p0"), SSD1306Emulator(180, "p1"))

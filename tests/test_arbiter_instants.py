@@ -2,9 +2,9 @@
 step_group, for classic Speed's key record (every event read) and version 2's (paired)."""
 
 from conftest import EventQueue
-from speedduo.game.codes import PLAYING
 from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter
 from speedduo.loop.opponent import KeyEvent
+from speedduo.vocab.codes import PLAYING
 
 
 class Hand:

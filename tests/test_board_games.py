@@ -30,6 +30,7 @@ from speedduo.display.menu import (
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import OPTIONS, GameRules
 from speedduo.game.rules import Rules
+from speedduo.log.gamelog import GameLog
 from speedduo.loop.game_app import REBOUNCE_MS, GameApp
 from speedduo.loop.game_opponent import GameBot
 from speedduo.loop.opponent import KeyEvent
@@ -98,7 +99,7 @@ def test_views_hear_every_logged_event_and_the_send_line_gets_bytearrays():
     sent = []
     clock = [0]
     rules = GameRules("spit", idle_ms=2000)
-    session = GameSession(make_core("spit", rules), 5, rules, 1)
+    session = GameSession(make_core("spit", rules), 5, rules, 1, GameLog())
     screens = RecordingScreens()
     app = GameApp(
         EventQueue(),

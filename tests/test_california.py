@@ -9,10 +9,10 @@ from games_fuzz import SOAK, bot_match, check_altered
 from referee import CaliforniaReferee, RefereeError
 from runner import Simulation
 from speedduo.game.california import California
-from speedduo.game.cards import card_from_name
-from speedduo.game.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
 from speedduo.game.gamerules import GameRules
 from speedduo.game.rng import Rng
+from speedduo.vocab.cards import card_from_name
+from speedduo.vocab.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
 
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 

@@ -15,7 +15,7 @@ import pytest
 from game_screens import Table, check_refusal, golden_test, page_row, shows
 from speedduo.display import game_view, glyphs
 from speedduo.display.ssd1306 import ROW
-from speedduo.game.codes import KEY_L, KEY_R, PLAYING, RESULT
+from speedduo.vocab.codes import KEY_L, KEY_R, PLAYING, RESULT
 
 from host_sim import ROOT
 
@@ -193,6 +193,7 @@ sys.path[:0] = [ROOT + "/lib"]
 import gc, micropython
 from speedduo.game.gamerules import GameRules
 from speedduo.game.gamematch import GameSession
+from speedduo.log.gamelog import GameLog
 from speedduo.display.screens import Screens
 from speedduo.display.ssd1306 import Panel
 
@@ -209,7 +210,7 @@ def run(game, seed):
         from speedduo.game.california import California as Core
         from speedduo.display.california_view import CaliforniaView as View
     rules = GameRules(game)
-    session = GameSession(Core(rules), seed, rules, 1)
+    session = GameSession(Core(rules), seed, rules, 1, GameLog())
     core = session.core
     match = session.match
     panels = (Panel(Bus()), Panel(Bus(), rotation=180))

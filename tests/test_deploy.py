@@ -140,7 +140,7 @@ def test_a_fresh_drive_gets_the_game_then_nothing_when_unchanged(tmp_path):
     written = dp.deploy(str(drive), say=said.append, mpy_cross="")
     name, files = runnable(drive)
     assert written == len(dp.Release(dp.board_files(), "py").game) + 2  # + manifest, boot.py
-    assert "speedduo/loop/board_io.py" in files and "speedduo/game/ticks.py" in files
+    assert "speedduo/loop/board_io.py" in files and "speedduo/vocab/ticks.py" in files
     assert (drive / "code.py.bak").read_text() == 'print("Hello World!")\n'  # kept, not lost
     assert any(line.startswith("[1/") for line in said)  # progress
     assert any("verified" in line for line in said)

@@ -105,7 +105,7 @@ NEEDED = (
     "boot",
     "lib/speedduo/__init__",
     "lib/speedduo/game/__init__",
-    "lib/speedduo/game/ticks",
+    "lib/speedduo/vocab/ticks",
     "lib/speedduo/loop/__init__",
     "lib/speedduo/loop/pins",
 )

@@ -1,9 +1,9 @@
 """The version 2 log's key record: noted during the press, its text written at the drain
 (gamelog.GameLog.key / end), byte for byte what writing it at once gave."""
 
-from speedduo.game.codes import EV_MATCH_END, EV_PLAY
 from speedduo.log.gamelog import GameLog
 from speedduo.log.logtext import KEY_TEXT_MAX, KEYS_CAPACITY, key_into, keys_into
+from speedduo.vocab.codes import EV_MATCH_END, EV_PLAY
 
 
 def _lines(log):

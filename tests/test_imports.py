@@ -121,16 +121,42 @@ def test_the_board_code_has_no_import_circle():
     assert _circles(_board_imports()) == []
 
 
-# what each package of lib/speedduo may import (README "Layout"): the rules and their log
-# (a core writes its log lines as it plays) nothing else of ours; the loop, at the top,
-# anything; every package the modules at the top (the registry, the loader)
+# what each package of lib/speedduo may import (README "Layout"): the vocabulary (codes,
+# cards, ticks) nothing of ours; the rules (``game``) and the log only it, so neither imports
+# the other (issue 29.5: the match is handed its log); the loop, at the top, anything; every
+# package the modules at the top (the registry)
 LAYERS = {
-    "game": {"game", "log"},
-    "log": {"log", "game"},
-    "host": {"host", "game", "log"},
-    "display": {"display", "game", "log", "host"},
-    "loop": {"loop", "game", "log", "display", "host"},
+    "vocab": {"vocab"},
+    "game": {"game", "vocab"},
+    "log": {"log", "vocab"},
+    "host": {"host", "log", "vocab"},
+    "display": {"display", "game", "log", "host", "vocab"},
+    "loop": {"loop", "game", "log", "display", "host", "vocab"},
 }
+
+
+def _package_pairs():
+    """{(package, package it imports)} between two different packages of lib/speedduo."""
+    pairs = set()
+    for module, imports in _board_imports().items():
+        if "." not in module:
+            continue
+        for imported in imports:
+            if "." in imported and imported.split(".")[0] != module.split(".")[0]:
+                pairs.add((module.split(".")[0], imported.split(".")[0]))
+    return pairs
+
+
+def test_no_two_board_packages_import_each_other():
+    pairs = _package_pairs()
+    assert sorted((a, b) for a, b in pairs if (b, a) in pairs) == []
+
+
+def test_the_rules_and_the_log_import_only_the_vocabulary_below_them():
+    pairs = _package_pairs()
+    assert {b for a, b in pairs if a == "game"} == {"vocab"}
+    assert {b for a, b in pairs if a == "log"} == {"vocab"}
+    assert {b for a, b in pairs if a == "vocab"} == set()
 
 
 def test_the_board_packages_import_downwards_only():

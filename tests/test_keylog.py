@@ -11,12 +11,12 @@ Key entries are bounded per line: what does not fit goes out on a ``keys`` line.
 import json
 
 import pytest
-from speedduo.game.cards import DECK_SIZE, PILE_CAP
 from speedduo.game.match import Match
 from speedduo.game.rules import Rules
 from speedduo.host.logport import SEQ_LIMIT, LogPort
 from speedduo.log.keylog import KeyRecorder
 from speedduo.log.matchlog import KEY_CLEARED, LINE_CAPACITY, ONE_DECK_LINE, MatchLog
+from speedduo.vocab.cards import DECK_SIZE, PILE_CAP
 from test_replay import _check, _mashing
 
 

@@ -8,10 +8,11 @@ from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from referee import RefereeError, SpeedNReferee
 from runner import Simulation
-from speedduo.game.codes import INVALID, LATE, PLAYED
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import GameRules
 from speedduo.game.speed_n import SpeedN
+from speedduo.log.gamelog import GameLog
+from speedduo.vocab.codes import INVALID, LATE, PLAYED
 
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 
@@ -113,7 +114,7 @@ def test_r11_dead_stall_the_fewest_cards_win_and_a_shared_fewest_replays():
 
 def _session(n, seed=3):
     core = SpeedN(GameRules("speed"), n)
-    session = GameSession(core, seed, core.rules, 3)
+    session = GameSession(core, seed, core.rules, 3, GameLog())
     session.step(3000, [])
     session.log.drain(lambda line: None)
     return session, core

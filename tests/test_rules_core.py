@@ -4,14 +4,14 @@ import json
 
 import pytest
 from conftest import drained, lay_out, new_hand
-from speedduo.game.cards import NO_CARD, card_from_name, card_name
-from speedduo.game.codes import NULL_PLAYER
 from speedduo.game.core import EMPTY_SLOT, INVALID, LATE, LOCKED, NOT_PLAYING, PLAYED
 from speedduo.game.match import OVER, RESULT, Match
 from speedduo.game.rng import Rng
 from speedduo.game.rules import Rules
 from speedduo.game.seat import Seat
 from speedduo.log.matchlog import MatchLog
+from speedduo.vocab.cards import NO_CARD, card_from_name, card_name
+from speedduo.vocab.codes import NULL_PLAYER
 
 FILLER0 = ["9S", "9H", "9D", "9C"]  # fit nothing on the piles used below
 FILLER1 = ["TS", "TH", "TD", "TC"]
@@ -567,8 +567,8 @@ def test_deal_line_is_the_layout_even_when_its_records_wrap_round_the_ring(shift
 
 def test_one_play_record_gives_the_play_line_and_its_draw_line():
     """R7 in the log: the refill rides in the play's record; ties and a missing refill too."""
-    from speedduo.game.cards import JOKER1
     from speedduo.log.matchlog import TIE_LOST, TIE_NONE, TIE_WON
+    from speedduo.vocab.cards import JOKER1
 
     log = MatchLog(4)
     log.put_play(12345, 1, 4, card_from_name("TH"), 0, TIE_WON, card_from_name("2C"))

@@ -1,8 +1,8 @@
 """The read-only per-player view of a hand (seat.py): what each player sees and may play."""
 
 from conftest import lay_out, new_hand
-from speedduo.game.cards import NO_CARD, card_from_name, card_name
 from speedduo.game.seat import Seat
+from speedduo.vocab.cards import NO_CARD, card_from_name, card_name
 
 FILL0 = ["9S", "9H", "9D"]
 FILL1 = ["TS", "TH", "TD", "TC", "9C"]

@@ -10,28 +10,6 @@ import vclock
 from conftest import ROOT
 from runner import Simulation
 from speedduo.display.menu import SOUND, STAY, Menu
-from speedduo.game.codes import (
-    COUNTDOWN,
-    END_ABANDONED,
-    END_CLAIM,
-    END_DEAD_STALL,
-    END_OUT,
-    EV_COVER,
-    EV_DRAW,
-    EV_MOVE,
-    EV_SLAP,
-    EV_SPIT,
-    EV_STOP,
-    EV_TURN,
-    INVALID,
-    JOKER_LAST,
-    LATE,
-    LOCKED,
-    NULL_PLAYER,
-    OVER,
-    PLAYING,
-    RESULT,
-)
 from speedduo.game.rules import Rules
 from speedduo.log.matchlog import (
     EV_DEAL,
@@ -63,6 +41,28 @@ from speedduo.loop.sound import (
     TUNE_WON,
     VOLUMES,
     Sound,
+)
+from speedduo.vocab.codes import (
+    COUNTDOWN,
+    END_ABANDONED,
+    END_CLAIM,
+    END_DEAD_STALL,
+    END_OUT,
+    EV_COVER,
+    EV_DRAW,
+    EV_MOVE,
+    EV_SLAP,
+    EV_SPIT,
+    EV_STOP,
+    EV_TURN,
+    INVALID,
+    JOKER_LAST,
+    LATE,
+    LOCKED,
+    NULL_PLAYER,
+    OVER,
+    PLAYING,
+    RESULT,
 )
 
 T0 = (1 << 29) - 700  # ticks_ms close to its 2**29 wrap: every tune crosses it
@@ -268,9 +268,9 @@ def test_update_only_sets_registers_when_a_note_starts_or_ends():
     allowed = {
         "array",
         "micropython",
-        "speedduo.game.codes",
+        "speedduo.vocab.codes",
         "speedduo.log.matchlog",
-        "speedduo.game.ticks",
+        "speedduo.vocab.ticks",
     }
     assert imported <= allowed
 

@@ -8,13 +8,13 @@ from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
 from referee import RefereeError, SpitReferee
 from runner import Simulation
-from speedduo.game.cards import card_from_name
-from speedduo.game.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import GameRules
 from speedduo.game.rng import Rng
 from speedduo.game.spit import Spit
 from speedduo.log.gamelog import GameLog
+from speedduo.vocab.cards import card_from_name
+from speedduo.vocab.codes import EMPTY_SLOT, INVALID, LATE, PLAYED
 
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 
@@ -153,7 +153,7 @@ def test_v8_8_blocked_round_waits_for_a_slap_and_the_first_slap_takes_its_pile()
 def _slap_session(seed):
     """A session whose first round is stopped: both slap pile 0 at the same millisecond."""
     core = Spit(GameRules("spit"))
-    session = GameSession(core, seed, core.rules, 1)
+    session = GameSession(core, seed, core.rules, 1, GameLog())
     session.step(3000, [])
     places = [(("9H",), (), (), (), ()), (("9C",),) + EMPTY5[1:]]
     set_table(core, places, (["4S"], ["4D"]), ([], []))

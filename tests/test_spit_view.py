@@ -15,8 +15,8 @@ import pytest
 from game_screens import Table, check_refusal, golden_test, page_row, shows
 from speedduo.display import game_view
 from speedduo.display.ssd1306 import ROW
-from speedduo.game.codes import EV_REJECT, INVALID, KEY_L, KEY_R, PLAYING, RESULT
 from speedduo.game.spit import fits
+from speedduo.vocab.codes import EV_REJECT, INVALID, KEY_L, KEY_R, PLAYING, RESULT
 
 from host_sim import ROOT
 

@@ -1,4 +1,4 @@
-"""speedduo.game.ticks: the board's wrap-safe ms arithmetic, and the board needing nothing else.
+"""speedduo.vocab.ticks: the board's wrap-safe ms arithmetic, and the board needing nothing else.
 
 ``supervisor.ticks_ms()`` wraps at 2**29. The project keeps the arithmetic in one
 board module; Adafruit's ``adafruit_ticks`` (installed on the host only) is the
@@ -10,7 +10,7 @@ import os
 
 import adafruit_ticks
 import pytest
-from speedduo.game.ticks import ticks_add, ticks_diff, ticks_less
+from speedduo.vocab.ticks import ticks_add, ticks_diff, ticks_less
 
 from host_sim import ROOT
 
@@ -88,10 +88,10 @@ def test_the_board_program_imports_nothing_but_circuitpython_and_its_own_modules
 
 
 def test_no_board_module_repeats_the_wrap_arithmetic():
-    """The 2**29 mask and half period live in speedduo/game/ticks.py only."""
+    """The 2**29 mask and half period live in speedduo/vocab/ticks.py only."""
     repeats = []
     for path in _board_sources():
-        if path.endswith(os.path.join("speedduo", "game", "ticks.py")):
+        if path.endswith(os.path.join("speedduo", "vocab", "ticks.py")):
             continue
         with open(path) as f:
             text = f.read()

@@ -9,9 +9,9 @@ import sys
 import pytest
 from conftest import ROOT, drained, lay_out, new_hand
 from referee import Referee
-from speedduo.game.cards import JOKER1, JOKER2, card_from_name
 from speedduo.game.core import JOKER_LAST, PLAYED
 from speedduo.game.seat import Seat
+from speedduo.vocab.cards import JOKER1, JOKER2, card_from_name
 
 FILL1 = ["TS", "TH", "TD", "TC", "9C"]
 

@@ -1,11 +1,11 @@
-"""One vocabulary (speedduo.game.codes): every shared number is declared once, nowhere else."""
+"""One vocabulary (speedduo.vocab.codes): every shared number is declared once, nowhere else."""
 
 import os
 import re
 
 from conftest import ROOT
-from speedduo.game import codes
 from speedduo.loop import pins
+from speedduo.vocab import codes
 
 LIB = os.path.join(ROOT, "lib", "speedduo")
 
@@ -50,9 +50,10 @@ def test_no_player_is_one_value_in_every_game():
     from speedduo.game.gamematch import GameSession
     from speedduo.game.gamerules import GameRules
     from speedduo.game.spit import Spit
+    from speedduo.log.gamelog import GameLog
 
     rules = GameRules("spit", idle_ms=1000)
-    session = GameSession(Spit(rules), 3, rules, 1)
+    session = GameSession(Spit(rules), 3, rules, 1, GameLog())
     session.finish()
     assert session.match.winner == codes.NULL_PLAYER
     assert not hasattr(gamematch, "NO_PLAYER")

@@ -110,8 +110,8 @@ def test_a_spit_show_draws_the_round_result_as_the_spit_view_does():
     """Between rounds (RESULT) both panels show Spit's own screens, as a SpitView drawn
     afresh from the replayed table shows them (not classic Speed's)."""
     from speedduo.display.spit_view import SpitView
-    from speedduo.game.codes import RESULT
     from speedduo.loop import pins
+    from speedduo.vocab.codes import RESULT
 
     from host_sim.screens_capture import sim_screens
     from host_sim.window_panel import panel_pixels

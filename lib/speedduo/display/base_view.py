@@ -13,8 +13,8 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.display import glyphs
 from speedduo.display.ssd1306 import PAGES, PRIVATE, SHARED, WIDTH
-from speedduo.game.cards import DECK_SIZE, JOKER1, NO_CARD
-from speedduo.game.codes import OVER
+from speedduo.vocab.cards import DECK_SIZE, JOKER1, NO_CARD
+from speedduo.vocab.codes import OVER
 
 _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)

@@ -41,8 +41,8 @@ from speedduo.display.game_view import (
     GameView,
 )
 from speedduo.display.ssd1306 import PRIVATE, SHARED, WIDTH
-from speedduo.game.cards import DECK_SIZE, JOKER1, NO_CARD
-from speedduo.game.codes import COUNTDOWN, NULL_PLAYER
+from speedduo.vocab.cards import DECK_SIZE, JOKER1, NO_CARD
+from speedduo.vocab.codes import COUNTDOWN, NULL_PLAYER
 
 _COLS = const(5)
 _COL_X0 = const(12)  # column c's card: x = _COL_X0 + c * _COL_DX, 12 px wide

@@ -28,7 +28,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.display.base_view import FONT, INDEX, View
 from speedduo.display.ssd1306 import PRIVATE, WIDTH
-from speedduo.game.codes import (
+from speedduo.vocab.codes import (
     COUNTDOWN,
     EV_COVER,
     EV_DEAL,

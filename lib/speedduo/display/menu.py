@@ -17,8 +17,8 @@ Not on the play path: it may build strings.
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
 from speedduo.games import BOARD_GAMES, MENU_NAMES, MENU_OPTIONS
+from speedduo.vocab.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
 
 PLAY = 0
 BEST_OF = 1

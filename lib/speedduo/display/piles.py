@@ -15,7 +15,7 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.display.base_view import FONT, INDEX
 from speedduo.display.large_ranks import LARGE, LARGE_PAGES, LARGE_SIZE, LARGE_W
 from speedduo.display.ssd1306 import SHARED
-from speedduo.game.cards import DECK_SIZE, JOKER1, NO_CARD
+from speedduo.vocab.cards import DECK_SIZE, JOKER1, NO_CARD
 
 _BACK = const(254)  # base_view's: a face-down card
 _CENTRE_X = const(40)  # base_view's: the moments, between the piles' frames

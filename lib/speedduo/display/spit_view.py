@@ -40,8 +40,8 @@ from speedduo.display.game_view import (
 )
 from speedduo.display.piles import draw_count, draw_piles, places, played_on_pile
 from speedduo.display.ssd1306 import PRIVATE, SHARED
-from speedduo.game.cards import NO_CARD
-from speedduo.game.codes import COUNTDOWN, EV_DEAL, EV_SPIT
+from speedduo.vocab.cards import NO_CARD
+from speedduo.vocab.codes import COUNTDOWN, EV_DEAL, EV_SPIT
 
 _PLACES = const(5)
 _SLOT_X0 = const(22)  # place s: x = _SLOT_X0 + s * _SLOT_DX (base_view's hand slots)

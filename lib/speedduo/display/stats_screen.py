@@ -13,9 +13,9 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.display import glyphs
 from speedduo.display.ssd1306 import PRIVATE, WIDTH
-from speedduo.game.codes import KEY_L, KEY_R, KEYS_PER_PLAYER
-from speedduo.game.ticks import ticks_diff
 from speedduo.host.stats import MODE_NAMES, mode_of
+from speedduo.vocab.codes import KEY_L, KEY_R, KEYS_PER_PLAYER
+from speedduo.vocab.ticks import ticks_diff
 
 RESET_HOLD_MS = const(3000)
 FOOTER = "L+R 3S=RESET 1-5=BACK"

@@ -38,8 +38,8 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.display.base_view import FONT, INDEX, View
 from speedduo.display.piles import draw_count, draw_piles, places, played_on_pile
 from speedduo.display.ssd1306 import PRIVATE, WIDTH
-from speedduo.game.cards import HAND_SLOTS
-from speedduo.game.codes import (  # not matchlog: the menu and the other games do without it
+from speedduo.vocab.cards import HAND_SLOTS
+from speedduo.vocab.codes import (  # not matchlog: the menu and the other games do without it
     COUNTDOWN,
     END_CLAIM,
     END_DEAD_STALL,

@@ -15,20 +15,6 @@ player's row (where each player starts aiming).
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.cards import DECK_SIZE, RANKS
-from speedduo.game.codes import (
-    EMPTY_SLOT,
-    EV_COVER,
-    EV_DEAL,
-    EV_REJECT,
-    INVALID,
-    KEY_L,
-    KEY_R,
-    LATE,
-    NOT_PLAYING,
-    NULL_PLAYER,
-    PLAYED,
-)
 from speedduo.game.gamematch import (
     CONTINUE,
     OUT_BIT,
@@ -38,7 +24,21 @@ from speedduo.game.gamematch import (
     take_top,
     tie_field,
 )
-from speedduo.log.gamelog import NO_T
+from speedduo.vocab.cards import DECK_SIZE, RANKS
+from speedduo.vocab.codes import (
+    EMPTY_SLOT,
+    EV_COVER,
+    EV_DEAL,
+    EV_REJECT,
+    INVALID,
+    KEY_L,
+    KEY_R,
+    LATE,
+    NO_T,
+    NOT_PLAYING,
+    NULL_PLAYER,
+    PLAYED,
+)
 
 COLS = const(5)  # V9.1: five places a row
 _NO_TIME = const(-1)

@@ -21,7 +21,10 @@ try:
 except ImportError:
     pass
 
-from speedduo.game.cards import (
+from speedduo.game.phases import CONTINUE, StallCountdown
+from speedduo.game.rules import CLAIM_OFF, CLAIM_RACE
+from speedduo.game.stall import stall_ends
+from speedduo.vocab.cards import (
     DEAL_HAND,
     DEAL_SIDE,
     DEAL_STARTER,
@@ -34,34 +37,25 @@ from speedduo.game.cards import (
     deck_codes,
     deck_size,
 )
-from speedduo.game.codes import (  # noqa: F401  (the results of play(), re-exported)
+from speedduo.vocab.codes import (  # noqa: F401  (the results of play(), re-exported)
     EMPTY_SLOT,
+    END_ABANDONED,
+    END_CLAIM,
+    END_OUT,
+    END_PHOTO_FINISH,
     INVALID,
     JOKER_LAST,
     LATE,
     LOCKED,
     NOT_PLAYING,
-    PLAYED,
-)
-from speedduo.game.phases import CONTINUE, StallCountdown
-from speedduo.game.rules import CLAIM_OFF, CLAIM_RACE
-from speedduo.game.stall import stall_ends
-from speedduo.log.matchlog import (
-    END_ABANDONED,
-    END_CLAIM,
-    END_OUT,
-    END_PHOTO_FINISH,
     NULL_PLAYER,
+    PLAYED,
     TIE_LOST,
     TIE_NONE,
     TIE_WON,
-    WHY_INVALID,
-    WHY_JOKER_LAST,
-    WHY_LATE,
-    WHY_LOCKED,
 )
 
-# results of play(): speedduo.game.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
+# results of play(): speedduo.vocab.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
 
 _OUT = const(4)  # _aim_presses: one of the presses is the player's legal last card (R13)
 _NO_TIME = const(-1)
@@ -322,10 +316,10 @@ class Hand(StallCountdown):
                 pile = 1 if on1 else -1
         if t < self.locked_until[p] and self.rules.penalty:  # R16 lock-out
             aim = pile if pile >= 0 else self.target[p]
-            self.log.put_reject(t, p, slot, card, aim, WHY_LOCKED, tie)
+            self.log.put_reject(t, p, slot, card, aim, LOCKED, tie)
             return LOCKED
         if bit == _JOKER_BIT and self.hand_n[p] + self.draw_n[p] == 1:  # V3
-            self.log.put_reject(t, p, slot, card, pile, WHY_JOKER_LAST, tie)
+            self.log.put_reject(t, p, slot, card, pile, JOKER_LAST, tie)
             return JOKER_LAST
         if pile < 0:
             return self._refuse(t, p, slot, card, tie)
@@ -374,10 +368,10 @@ class Hand(StallCountdown):
             k = self.centre_n[pile] - 2  # the card the current top covered
             while k >= 0 and t - self.covered_at[base + k] < window:
                 if bit & self._fits_on[self.centre[base + k]]:
-                    self.log.put_reject(t, p, slot, card, pile, WHY_LATE, tie)
+                    self.log.put_reject(t, p, slot, card, pile, LATE, tie)
                     return LATE
                 k -= 1
-        self.log.put_reject(t, p, slot, card, self.target[p], WHY_INVALID, tie)
+        self.log.put_reject(t, p, slot, card, self.target[p], INVALID, tie)
         if self.rules.penalty:  # R16
             until = t + self.rules.penalty_ms
             self.locked_until[p] = until

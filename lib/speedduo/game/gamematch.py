@@ -25,7 +25,8 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import (
+from speedduo.game.phases import CONTINUE, Phases, StallCountdown  # noqa: F401
+from speedduo.vocab.codes import (
     END_OUT,
     EV_HAND_END,
     EV_STALL,
@@ -38,8 +39,6 @@ from speedduo.game.codes import (
     TIE_NONE,
     TIE_WON,
 )
-from speedduo.game.phases import CONTINUE, Phases, StallCountdown  # noqa: F401
-from speedduo.log.gamelog import GameLog
 
 _NO_TIME = const(-1)  # no stall pending
 OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card
@@ -178,9 +177,10 @@ class GameSession:
     """Match + log: key events in, log lines out (the runner's and the replay's; the
     board's arbiter hands its instants to the match itself)."""
 
-    def __init__(self, core, seed: int, rules, best_of: int, micro: bool = False) -> None:
-        """``micro``: the key events are stamped in µs (``GameLog``'s)."""
-        self.log = GameLog(micro)
+    def __init__(self, core, seed: int, rules, best_of: int, log) -> None:
+        """``log``: the match's writer (``gamelog.GameLog``: the rules import no log, the
+        caller brings it), its ``micro`` saying whether the key events carry µs."""
+        self.log = log
         self.match = GameMatch(core, seed, rules, best_of, self.log)
         self.core = core
         self.players = core.players

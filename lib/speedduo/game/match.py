@@ -9,19 +9,20 @@ through ``next_due()``, when it next needs to be called.
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import (  # noqa: F401  (COUNTDOWN, OVER, RESULT: re-exported)
+from speedduo.game.core import Hand
+from speedduo.game.phases import COUNTDOWN_MS, RESULT_MS, Phases  # noqa: F401  (re-exported)
+from speedduo.game.rules import BEST_OF
+from speedduo.vocab.codes import (  # noqa: F401  (COUNTDOWN, OVER, RESULT: re-exported)  # noqa: F401  (re-exported)
     COUNTDOWN,
+    END_ABANDONED,
     KEY_L,
     KEY_R,
     KEYS_PER_PLAYER,
+    NULL_PLAYER,
     OVER,
     PLAYING,
     RESULT,
 )
-from speedduo.game.core import Hand
-from speedduo.game.phases import COUNTDOWN_MS, RESULT_MS, Phases  # noqa: F401  (re-exported)
-from speedduo.game.rules import BEST_OF
-from speedduo.log.matchlog import END_ABANDONED, NULL_PLAYER  # noqa: F401  (re-exported)
 
 # Both screens draw centre pile 0 on the left (view.py), so L aims at pile 0 and R at
 # pile 1 for both players: "the left / right pile on my screen".

@@ -18,8 +18,8 @@ except ImportError:
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import COUNTDOWN, KEYS_PER_PLAYER, NULL_PLAYER, OVER, PLAYING, RESULT
 from speedduo.game.rng import Rng
+from speedduo.vocab.codes import COUNTDOWN, KEYS_PER_PLAYER, NULL_PLAYER, OVER, PLAYING, RESULT
 
 CONTINUE = const(-2)  # match_winner(): the match goes on
 COUNTDOWN_MS = const(3000)  # R3

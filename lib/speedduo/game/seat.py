@@ -9,7 +9,7 @@ every answer is read from the ``core.Hand`` when asked, so one ``Seat`` made at 
 start of a match stays right for every hand of it. Reading allocates nothing.
 """
 
-from speedduo.game.cards import HAND_SLOTS
+from speedduo.vocab.cards import HAND_SLOTS
 
 
 class Seat:

@@ -13,19 +13,25 @@ target; ``L``/``R`` move the target one pile down/up (round the table).
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.cards import DECK_SIZE, RANKS, card_name
-from speedduo.game.codes import (
+from speedduo.game.gamematch import CONTINUE, OUT_BIT, GameCore, aim_word, tie_word
+from speedduo.vocab.cards import DECK_SIZE, RANKS, card_name
+from speedduo.vocab.codes import (
     EMPTY_SLOT,
+    EV_DEAL,
+    EV_DRAW,
+    EV_FLIP,
+    EV_PLAY,
+    EV_REDEAL,
+    EV_REJECT,
     INVALID,
     KEY_L,
     KEY_R,
     LATE,
+    NO_T,
     NOT_PLAYING,
     NULL_PLAYER,
     PLAYED,
 )
-from speedduo.game.gamematch import CONTINUE, OUT_BIT, GameCore, aim_word, tie_word
-from speedduo.log.gamelog import EV_WORDS, NO_T
 
 HAND_SLOTS = const(5)
 SIDE_CARDS = const(5)  # V10.1: five side cards each
@@ -90,7 +96,7 @@ class SpeedN(GameCore):
         self.swept = False
         _put(
             self.log,
-            "deal",
+            EV_DEAL,
             [
                 ("hand_no", hand_no),
                 ("hands", [[card_name(c) for c in self.hand[p]] for p in range(n)]),
@@ -194,7 +200,7 @@ class SpeedN(GameCore):
             fields.append(("why", "late" if late >= 0 else "invalid"))
             if word is not None:
                 fields.append(("tie", word))
-            _put(self.log, "reject", fields)
+            _put(self.log, EV_REJECT, fields)
             return LATE if late >= 0 else INVALID
         self.covered[pile][-1] = t
         self.centre[pile].append(card)
@@ -203,11 +209,11 @@ class SpeedN(GameCore):
         fields = [("t", t), ("p", p), ("slot", s), ("card", card_name(card)), ("pile", pile)]
         if word is not None:
             fields.append(("tie", word))
-        _put(self.log, "play", fields)
+        _put(self.log, EV_PLAY, fields)
         if self.draw[p]:  # R7: the emptied slot is refilled at once
             drawn = self.draw[p].pop()
             self.hand[p][s] = drawn
-            _put(self.log, "draw", [("t", t), ("p", p), ("slot", s), ("card", card_name(drawn))])
+            _put(self.log, EV_DRAW, [("t", t), ("p", p), ("slot", s), ("card", card_name(drawn))])
         else:
             self.hand[p][s] = None
             if self.cards_left(p) == 0:
@@ -272,7 +278,7 @@ class SpeedN(GameCore):
         self.covered[p][-1] = t
         self.centre[p].append(card)
         self.covered[p].append(0)
-        _put(self.log, "flip", [("t", t), ("p", p), ("card", card_name(card)), ("pile", p)])
+        _put(self.log, EV_FLIP, [("t", t), ("p", p), ("card", card_name(card)), ("pile", p)])
 
     def _redeal(self, t: int) -> bool:
         """R10: centre cards under the tops, side piles and reserve, shuffled, dealt in turn
@@ -296,7 +302,7 @@ class SpeedN(GameCore):
         self.reserve = list(cards[dealt:])
         self.redeals += 1
         self.plays_since_redeal = 0
-        _put(self.log, "redeal", [("t", t), ("side", [_names(self.side[p]) for p in range(n)])])
+        _put(self.log, EV_REDEAL, [("t", t), ("side", [_names(self.side[p]) for p in range(n)])])
         for p in range(n):
             if self.side[p]:  # a side pile that got nothing does not flip
                 self._flip(t, p)
@@ -337,9 +343,10 @@ def _names(cards):
     return names
 
 
-def _put(log, ev: str, fields) -> None:
-    """One line: ``fields`` are (name, value) pairs, written compact in that order (host)."""
-    log.begin(EV_WORDS.index(ev.encode()), NO_T)
+def _put(log, ev: int, fields) -> None:
+    """One line of event ``ev`` (codes.EV_*): ``fields`` are (name, value) pairs, written
+    compact in that order (host)."""
+    log.begin(ev, NO_T)
     for name, value in fields:
         log.raw((',"%s":%s' % (name, _json(value))).encode())
     log.end()

@@ -21,8 +21,17 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.cards import DECK_SIZE, RANKS
-from speedduo.game.codes import (
+from speedduo.game.gamematch import (
+    CONTINUE,
+    OUT_BIT,
+    GameCore,
+    aim_word,
+    room,
+    take_top,
+    tie_field,
+)
+from speedduo.vocab.cards import DECK_SIZE, RANKS
+from speedduo.vocab.codes import (
     EMPTY_SLOT,
     EV_DEAL,
     EV_MOVE,
@@ -36,20 +45,11 @@ from speedduo.game.codes import (
     KEY_L,
     KEY_R,
     LATE,
+    NO_T,
     NOT_PLAYING,
     NULL_PLAYER,
     PLAYED,
 )
-from speedduo.game.gamematch import (
-    CONTINUE,
-    OUT_BIT,
-    GameCore,
-    aim_word,
-    room,
-    take_top,
-    tie_field,
-)
-from speedduo.log.gamelog import NO_T
 
 PLACES = const(5)  # V8.1: five stockpiles
 LAYOUT_CARDS = const(15)  # 1 + 2 + 3 + 4 + 5

@@ -9,7 +9,7 @@ module small enough to compile from source on the board.
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.log.matchlog import END_DEAD_STALL, NULL_PLAYER
+from speedduo.vocab.codes import END_DEAD_STALL, NULL_PLAYER
 
 REDEAL_EACH = const(5)  # R10: at most 5 per side pile
 

@@ -19,8 +19,8 @@ may allocate (it is no key press).
 
 from micropython import const
 
-from speedduo.game.ticks import ticks_diff
 from speedduo.host.link_reply import reply
+from speedduo.vocab.ticks import ticks_diff
 
 REQUEST_MAX = const(32)  # bytes in one request line
 STALE_MS = const(1000)  # a started request with no end of line this long is truncated

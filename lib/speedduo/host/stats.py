@@ -15,8 +15,8 @@ so holding them costs 120 bytes. ``record(match)`` after a match, then
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import END_ABANDONED, NULL_PLAYER
 from speedduo.host.stats_store import PAYLOAD, VERSION, Store
+from speedduo.vocab.codes import END_ABANDONED, NULL_PLAYER
 
 MODES = 4
 MODE_NAMES = ("CLASSIC", "NO WRAP", "SAME RANK", "NO WRAP+SAME")

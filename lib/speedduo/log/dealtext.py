@@ -10,7 +10,7 @@ def _deal_layout():
     """The deal line after ``"hands":[[`` with every card "AS", and, for each card of the
     shuffled deck, where its rank letter goes in it. Built once, in place (no garbage);
     the tables it reads are its own, so they leave the heap with it."""
-    from speedduo.game import cards
+    from speedduo.vocab import cards
 
     lists = (  # (first deck index, count, step) of the line's eight lists, in line order
         (cards.DEAL_HAND, cards.HAND_SLOTS, 1),  # hands, in slot order

@@ -46,7 +46,6 @@ try:
 except ImportError:
     pass
 
-from speedduo.game.codes import EV_DEAL, EV_MATCH_END, NULL_PLAYER
 from speedduo.log.header import match_into
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: re-exported)
     KEY_TEXT_MAX,
@@ -61,9 +60,9 @@ from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY: 
     late_into,
     player_into,
 )
+from speedduo.vocab.codes import EV_DEAL, EV_MATCH_END, NO_T, NULL_PLAYER
 
 LOG_VERSION = const(2)
-NO_T = const(-1)  # begin(): an event without a ``t`` field
 _LINES = const(1)  # lines in the pool (a loop pass rarely finishes more; see _new_line)
 _LINE_ROOM = const(1024)  # each line's room: the longest event line (a deal) + a full key record
 _NOTES = const(16)  # events noted for the board's loop between two passes

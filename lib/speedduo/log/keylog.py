@@ -6,8 +6,8 @@ them as the extra fields ``keys`` and ``keys_total`` of the next line
 (docs/match-log.md "Key events"). Allocation-free on the play path.
 """
 
-from speedduo.game.ticks import ticks_diff
 from speedduo.log.matchlog import KEY_CLEARED, KEY_OVERFLOW
+from speedduo.vocab.ticks import ticks_diff
 
 
 class KeyRecorder:

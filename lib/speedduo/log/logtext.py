@@ -22,8 +22,8 @@ and its methods cost the board's heap more than the lines they save.)
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.cards import DECK_SIZE, JOKER1
-from speedduo.game.codes import NULL_PLAYER
+from speedduo.vocab.cards import DECK_SIZE, JOKER1
+from speedduo.vocab.codes import NULL_PLAYER
 
 # pending key text + the longest line (match header, ~450) + the key fields < a line's room
 KEYS_CAPACITY = const(400)

@@ -40,7 +40,23 @@ except ImportError:
 
 from struct import pack_into
 
-from speedduo.game.cards import (
+from speedduo.log.dealtext import DEAL_AT, DEAL_TEMPLATE
+from speedduo.log.header import match_into
+from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
+    KEY_TEXT_MAX,
+    KEY_US_TEXT_MAX,
+    KEYS_CAPACITY,
+    RANK_BYTES,
+    SUIT_BYTES,
+    card_into,
+    field_into,
+    int_into,
+    key_into,
+    keys_into,
+    late_into,
+    player_into,
+)
+from speedduo.vocab.cards import (
     DEAL_HAND,
     DEAL_SIDE,
     DEAL_STARTER,
@@ -49,7 +65,7 @@ from speedduo.game.cards import (
     HAND_SLOTS,
     NO_CARD,
 )
-from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words for them)
+from speedduo.vocab.codes import (  # noqa: F401  (re-exported: the log's words for them)
     END_ABANDONED,
     END_CLAIM,
     END_DEAD_STALL,
@@ -74,26 +90,10 @@ from speedduo.game.codes import (  # noqa: F401  (re-exported: the log's words f
 )
 
 # the reject reasons (field "why" of reject): the core's results of the same name
-from speedduo.game.codes import INVALID as WHY_INVALID  # noqa: F401, I001  (re-exported)
-from speedduo.game.codes import JOKER_LAST as WHY_JOKER_LAST  # noqa: F401  (re-exported)
-from speedduo.game.codes import LATE as WHY_LATE  # noqa: F401  (re-exported)
-from speedduo.game.codes import LOCKED as WHY_LOCKED  # noqa: F401  (re-exported)
-from speedduo.log.dealtext import DEAL_AT, DEAL_TEMPLATE
-from speedduo.log.header import match_into
-from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
-    KEY_TEXT_MAX,
-    KEY_US_TEXT_MAX,
-    KEYS_CAPACITY,
-    RANK_BYTES,
-    SUIT_BYTES,
-    card_into,
-    field_into,
-    int_into,
-    key_into,
-    keys_into,
-    late_into,
-    player_into,
-)
+from speedduo.vocab.codes import INVALID as WHY_INVALID  # noqa: F401, I001  (re-exported)
+from speedduo.vocab.codes import JOKER_LAST as WHY_JOKER_LAST  # noqa: F401  (re-exported)
+from speedduo.vocab.codes import LATE as WHY_LATE  # noqa: F401  (re-exported)
+from speedduo.vocab.codes import LOCKED as WHY_LOCKED  # noqa: F401  (re-exported)
 
 KEY_OVERFLOW = const(255)  # EV_KEY's key number for "the keypad queue dropped events here"
 KEY_CLEARED = const(254)  # ... "the queue was cleared here" (a loss's window ends; 2: the hand)

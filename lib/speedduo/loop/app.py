@@ -17,8 +17,8 @@ instants) and log (``gamelog.GameLog``): the loop and the arbiter are these.
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import OVER
 from speedduo.loop.arbiter import Arbiter
+from speedduo.vocab.codes import OVER
 
 REDRAW_MS = const(40)  # the screens follow time at least this often
 

@@ -2,7 +2,7 @@
 
 Every loop pass ``service(now_ticks)`` drains the ``keypad`` event queue into
 preallocated arrays, orders the presses by their scan timestamp (wrap-safe
-``speedduo.game.ticks`` arithmetic on the 2**29 ms clock) and applies them to the
+``speedduo.vocab.ticks`` arithmetic on the 2**29 ms clock) and applies them to the
 match in that order, letting the match's clock catch up before each one.
 Events stamped with the current millisecond wait for the next pass: two scans
 can share a millisecond (1024 ticks a second), and a tie must see them all.
@@ -57,9 +57,9 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import OVER
-from speedduo.game.ticks import ticks_diff
 from speedduo.loop.keybatch import KeyBatch
+from speedduo.vocab.codes import OVER
+from speedduo.vocab.ticks import ticks_diff
 
 try:
     from typing import Any  # noqa: F401  (type comments only; the board has no typing)

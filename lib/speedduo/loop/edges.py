@@ -12,7 +12,7 @@ from array import array
 
 from micropython import const
 
-from speedduo.game.ticks import ticks_add, ticks_diff
+from speedduo.vocab.ticks import ticks_add, ticks_diff
 
 try:
     from typing import Any, Callable

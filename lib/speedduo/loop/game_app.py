@@ -39,6 +39,7 @@ events in arrays (bench/mp_heap_lock_games.py proves it for both games).
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import OPTIONS, GameRules
 from speedduo.games import BOARD_GAMES, core_class, view_class
+from speedduo.log.gamelog import GameLog
 from speedduo.loop.app import App
 from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter  # noqa: F401  (REBOUNCE_MS: re-exported)
 from speedduo.loop.game_opponent import GameOpponent
@@ -100,7 +101,7 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
     core = core_class(game)(game_rules)  # the registry's (games.py)
     view = view_class(game)
     micro = getattr(events, "micro", False)  # the PIO's µs stamps (edges.py); board_play
-    session = GameSession(core, seed, game_rules, 1, micro)  # V8/V9: one game of rounds
+    session = GameSession(core, seed, game_rules, 1, GameLog(micro))  # V8/V9: one game of rounds
     if micro:
         session.log.late_of = events  # match_end says how late a stamp may be
     player = None

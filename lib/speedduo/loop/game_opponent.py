@@ -18,7 +18,6 @@ record and the match's arbitration as a human's do (logged, and replayed by ``re
 player 1; the physical buttons of that row are ignored while it plays.
 """
 
-from speedduo.game.codes import KEYS_PER_PLAYER
 from speedduo.game.rng import Rng
 from speedduo.loop.opponent import (
     LEVEL_NAMES,
@@ -29,6 +28,7 @@ from speedduo.loop.opponent import (
     hold_ms,
     opponent_seed,
 )
+from speedduo.vocab.codes import KEYS_PER_PLAYER
 
 _KEYS = KEYS_PER_PLAYER
 

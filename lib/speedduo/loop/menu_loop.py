@@ -22,11 +22,11 @@ from speedduo.display.menu import (
     Menu,
 )
 from speedduo.display.stats_screen import show_stats
-from speedduo.game.ticks import ticks_diff
 from speedduo.loop import selftest
 from speedduo.loop.idle import doze
 from speedduo.loop.settings import wrap
 from speedduo.loop.sound import TUNE_COUNTDOWN, TUNE_MENU
+from speedduo.vocab.ticks import ticks_diff
 
 
 def menu_title(screens) -> str:

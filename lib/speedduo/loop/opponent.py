@@ -40,10 +40,10 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, PLAYING
 from speedduo.game.rng import Rng
-from speedduo.game.ticks import ticks_add, ticks_diff
 from speedduo.loop.arbiter import REBOUNCE_MS
+from speedduo.vocab.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, PLAYING
+from speedduo.vocab.ticks import ticks_add, ticks_diff
 
 try:
     from typing import Any  # noqa: F401  (type comments only; the board has no typing)

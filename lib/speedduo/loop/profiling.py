@@ -35,7 +35,7 @@ import gc
 import digitalio
 from supervisor import ticks_ms
 
-from speedduo.game.ticks import ticks_diff
+from speedduo.vocab.ticks import ticks_diff
 
 _FAR = 1 << 29  # more free memory than any board has; a small int
 _SHOWN = 8  # windows that allocated, printed with where they were

@@ -24,10 +24,10 @@ import supervisor
 
 from speedduo.display import glyphs
 from speedduo.display.ssd1306 import PRIVATE, WIDTH
-from speedduo.game.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT
-from speedduo.game.ticks import ticks_diff
 from speedduo.loop import pins
 from speedduo.loop.sound import TUNE_MENU, TUNE_SCALE
+from speedduo.vocab.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT
+from speedduo.vocab.ticks import ticks_diff
 
 EXIT_HOLD_MS = 2000  # one player's L and R held together this long: back to the menu
 _PATTERN = (0x55, 0xAA)  # page 1: a checkerboard, one pixel squares

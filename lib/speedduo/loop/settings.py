@@ -41,10 +41,10 @@ the default and the notice names the file. A line ``getenv`` cannot parse (it ra
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import VOLUME_DEFAULT, VOLUME_MAX
 from speedduo.game.rng import SEED_LIMIT
 from speedduo.game.rules import Rules, option_names
 from speedduo.games import BOARD_GAMES
+from speedduo.vocab.codes import VOLUME_DEFAULT, VOLUME_MAX
 
 OTHER_SETTINGS = (
     "SPEED_BEST_OF",

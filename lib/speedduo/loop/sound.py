@@ -26,7 +26,7 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.codes import (  # noqa: F401  (re-exported)
+from speedduo.vocab.codes import (  # noqa: F401  (re-exported)
     COUNTDOWN,
     END_CLAIM,
     END_OUT,
@@ -49,7 +49,7 @@ from speedduo.game.codes import (  # noqa: F401  (re-exported)
     VOLUME_DEFAULT,
     VOLUME_MAX,
 )
-from speedduo.game.ticks import ticks_add, ticks_less
+from speedduo.vocab.ticks import ticks_add, ticks_less
 
 _UNIT_MS = const(10)  # note lengths are in 10 ms units
 VOLUMES = array("H", (0, 2048, 8192, 32768))  # duty cycle by volume (0: mute)

@@ -35,6 +35,7 @@ TIE_NONE = const(0)
 TIE_WON = const(1)
 TIE_LOST = const(2)
 
+NO_T = const(-1)  # a log event without a ``t`` field (the log's begin())
 NULL_PLAYER = const(255)  # no winner / no player, in every game (a byte: V10 has a player 2)
 
 # each player's row of keys: L 1 2 3 4 5 R is keys 7p .. 7p+6 (hardware/pinmap.json)
