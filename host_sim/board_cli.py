@@ -11,7 +11,7 @@ Both subcommands take the same options and write the same outputs:
   plays Player 2 and Player 2's buttons are ignored;
 * ``--game spit|california``: V8 Spit or V9 California Speed instead of classic
   Speed, as if chosen in the menu (``SPEED_GAME``; lib/speedduo/loop/game_app.py); only the
-  rule options the game takes (speedduo.game.gamerules.OPTIONS) and no ``--best-of``;
+  rule options the game takes (the registry's options, speedduo.games) and no ``--best-of``;
 * ``--matches N`` (default 1): stop after N matches; ``board`` (but ``--pty``, whose
   host may still ask) stops too once the script is over and the board waits in its
   menu (no match can start without a press): what was played is written, then one
@@ -55,8 +55,10 @@ import subprocess
 import sys
 import tempfile
 
+from speedduo import games  # noqa: E402  (the registry; cli_options put lib/ on the path)
+
 from host_sim import HOST_SIM, ROOT, host_requests
-from host_sim.cli_options import BOARD_GAMES, add_rule_options, heap_type, seed_type
+from host_sim.cli_options import add_rule_options, heap_type, seed_type
 from host_sim.logfile import (
     check_out_paths,
     write_atomically,
@@ -151,7 +153,7 @@ def add_parsers(sub):
         )
         p.add_argument(
             "--game",
-            choices=BOARD_GAMES,
+            choices=games.BOARD_GAMES,
             default=None,
             help="V8 spit, V9 california (SPEED_GAME; default: classic speed)",
         )

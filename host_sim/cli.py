@@ -33,7 +33,7 @@ from host_sim.logfile import SCRIPT_LIMIT, LogError, check_out_paths, read_text,
 
 use_board_paths()
 
-from speedduo.game.gamerules import GAMES  # noqa: E402
+from speedduo import games  # noqa: E402  (the registry)
 from speedduo.game.rules import BEST_OF  # noqa: E402
 
 
@@ -61,7 +61,9 @@ def build_parser():
         for extra in ("--p3", "--p4"):
             run.add_argument(extra, type=player_type, help="V10: players 2/3 (default: as --p2)")
         run.add_argument("--best-of", type=int, choices=BEST_OF, default=None, help="default 3")
-        run.add_argument("--game", choices=GAMES, default="speed", help="V8 spit, V9 california")
+        run.add_argument(
+            "--game", choices=games.GAME_IDS, default="speed", help="V8 spit, V9 california"
+        )
         run.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="V10: 3 or 4")
         run.add_argument("--max-rounds", type=int, default=None, help="V8/V9 round limit")
         run.add_argument("--log", help="write the match log (JSON Lines) here")
@@ -296,11 +298,11 @@ def _check_run_args(args, classic):
 
 def _game_rules(args):
     """The other game's options from the command line; ValueError for one it does not have."""
-    from speedduo.game.gamerules import OPTIONS, GameRules
+    from speedduo.game.gamerules import GameRules, options_of
     from speedduo.game.rules import option_names
 
     game = args.game
-    names = [name for name, _ in OPTIONS[game]]
+    names = [name for name, _ in options_of(game)]
     rules = GameRules(game)
     for name in option_names() + ["max_rounds"]:
         value = getattr(args, name, None)

@@ -13,7 +13,6 @@ from host_sim import use_board_paths
 use_board_paths()
 
 from speedduo.game.rules import Rules, option_names  # noqa: E402
-from speedduo.games import BOARD_GAMES, GAME_IDS  # noqa: E402, F401  (the registry)
 
 OPTION_DEFAULTS = dict(Rules().as_pairs())
 

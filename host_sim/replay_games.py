@@ -21,7 +21,9 @@ from host_sim.logfile import (
 
 use_board_paths()
 
-from speedduo.game.gamerules import GAMES, GameRules  # noqa: E402
+from speedduo import games  # noqa: E402
+from speedduo.game.gamerules import GameRules  # noqa: E402
+from speedduo.log.gamelog import EV_WORDS  # noqa: E402
 from speedduo.vocab.codes import KEYS_PER_PLAYER, OVER  # noqa: E402
 
 _TIME = (_whole, "a whole number of ms >= 0")
@@ -44,10 +46,8 @@ def _words(*words):
     return (lambda v: isinstance(v, str) and v in words, " or ".join(words))
 
 
-def _fields(game, n):
-    """ev -> {field: (check, expected)}; the required fields are the keys of each entry."""
-    pile_count = n if game == "speed" else (10 if game == "california" else 2)
-    pile = (lambda v: _whole(v, 0, pile_count), "a pile 0-%d" % (pile_count - 1))
+def _common(n):
+    """The lines every version 2 game writes alike, and its hand_end's shared fields."""
     counts = _per_player(n, lambda v: _whole(v, 0, 53), "%d card counts" % n)
     hand_end = {
         "t": _TIME,
@@ -60,58 +60,78 @@ def _fields(game, n):
         "match_end": {"winner": _player(n, True), "score": counts},
         "keys": {},
     }
-    if game == "spit":
-        took = _per_player(2, lambda v: v is None or _whole(v, 0, 2), "[pile or null, ...]")
-        places = _per_player(5, _cards, "5 lists of card names")
-        return dict(
-            common,
-            deal={
-                "hand_no": (lambda v: _whole(v, 1, 100000), "a hand number >= 1"),
-                "stock": _per_player(2, places[0], "two lists of 5 places"),
-                "spit": _per_player(2, _cards, "two lists of card names"),
-                "piles": _per_player(2, lambda v: _cards(v, 0, 1), "two lists of 0-1 card"),
-            },
-            turn={"t": _TIME, "p": _player(2), "slot": _SLOT, "card": _CARD},
-            play={"t": _TIME, "p": _player(2), "slot": _SLOT, "card": _CARD, "pile": pile},
-            move={"t": _TIME, "p": _player(2), "slot": _SLOT, "card": _CARD, "to": _SLOT},
-            reject={
-                "t": _TIME,
-                "p": _player(2),
-                "slot": _SLOT,
-                "card": _CARD,
-                "pile": pile,
-                "why": _words("late", "invalid"),
-            },
-            spit={"t": _TIME, "p": _player(2), "card": _CARD, "pile": pile},
-            stop={"t": _TIME, "why": _words("out", "blocked"), "p": _player(2, True)},
-            slap={"t": _TIME, "p": _player(2), "pile": pile},
-            hand_end=dict(hand_end, why=_words("out", "blocked", "abandoned"), took=took),
-        )
-    if game == "california":
-        grid = _per_player(5, lambda v: _cards(v, 0, 1), "5 lists of 0-1 card")
-        return dict(
-            common,
-            deal={
-                "hand_no": (lambda v: _whole(v, 1, 100000), "a hand number >= 1"),
-                "stock": _per_player(2, _cards, "two lists of card names"),
-                "grid": _per_player(2, grid[0], "two rows of 5 places"),
-            },
-            cover={
-                "t": _TIME,
-                "p": _player(2),
-                "row": _player(2),
-                "col": _SLOT,
-                "card": _CARD,
-            },
-            reject={
-                "t": _TIME,
-                "p": _player(2),
-                "row": _player(2),
-                "col": _SLOT,
-                "why": _words("late", "invalid"),
-            },
-            hand_end=dict(hand_end, why=_words("out", "blocked", "abandoned")),
-        )
+    return common, hand_end
+
+
+def _pile(count):
+    return (lambda v: _whole(v, 0, count), "a pile 0-%d" % (count - 1))
+
+
+def _spit_fields(n):
+    """V8 (docs/match-log.md): the stockpiles' places, the spit cards, two spit piles."""
+    common, hand_end = _common(n)
+    pile = _pile(2)
+    took = _per_player(2, lambda v: v is None or _whole(v, 0, 2), "[pile or null, ...]")
+    places = _per_player(5, _cards, "5 lists of card names")
+    return dict(
+        common,
+        deal={
+            "hand_no": (lambda v: _whole(v, 1, 100000), "a hand number >= 1"),
+            "stock": _per_player(2, places[0], "two lists of 5 places"),
+            "spit": _per_player(2, _cards, "two lists of card names"),
+            "piles": _per_player(2, lambda v: _cards(v, 0, 1), "two lists of 0-1 card"),
+        },
+        turn={"t": _TIME, "p": _player(2), "slot": _SLOT, "card": _CARD},
+        play={"t": _TIME, "p": _player(2), "slot": _SLOT, "card": _CARD, "pile": pile},
+        move={"t": _TIME, "p": _player(2), "slot": _SLOT, "card": _CARD, "to": _SLOT},
+        reject={
+            "t": _TIME,
+            "p": _player(2),
+            "slot": _SLOT,
+            "card": _CARD,
+            "pile": pile,
+            "why": _words("late", "invalid"),
+        },
+        spit={"t": _TIME, "p": _player(2), "card": _CARD, "pile": pile},
+        stop={"t": _TIME, "why": _words("out", "blocked"), "p": _player(2, True)},
+        slap={"t": _TIME, "p": _player(2), "pile": pile},
+        hand_end=dict(hand_end, why=_words("out", "blocked", "abandoned"), took=took),
+    )
+
+
+def _california_fields(n):
+    """V9 (docs/match-log.md): two stocks and a grid of two rows of five places."""
+    common, hand_end = _common(n)
+    grid = _per_player(5, lambda v: _cards(v, 0, 1), "5 lists of 0-1 card")
+    return dict(
+        common,
+        deal={
+            "hand_no": (lambda v: _whole(v, 1, 100000), "a hand number >= 1"),
+            "stock": _per_player(2, _cards, "two lists of card names"),
+            "grid": _per_player(2, grid[0], "two rows of 5 places"),
+        },
+        cover={
+            "t": _TIME,
+            "p": _player(2),
+            "row": _player(2),
+            "col": _SLOT,
+            "card": _CARD,
+        },
+        reject={
+            "t": _TIME,
+            "p": _player(2),
+            "row": _player(2),
+            "col": _SLOT,
+            "why": _words("late", "invalid"),
+        },
+        hand_end=dict(hand_end, why=_words("out", "blocked", "abandoned")),
+    )
+
+
+def _speed_n_fields(n):
+    """V10 (docs/match-log.md): classic Speed's lines for ``n`` players."""
+    common, hand_end = _common(n)
+    pile = _pile(n)
     slot = (lambda v: _whole(v, 0, 5), "a hand slot 0-4")
     lists = _per_player(n, _cards, "%d lists of card names" % n)
     return dict(
@@ -138,6 +158,24 @@ def _fields(game, n):
         flip={"t": _TIME, "p": _player(n), "card": _CARD, "pile": pile},
         hand_end=dict(hand_end, why=_words("out", "dead_stall", "photo_finish", "abandoned")),
     )
+
+
+def _any_fields(n):
+    """A game registered without a table here: the lines every game shares are checked, its
+    own only by being re-played (every line the session writes again, byte for byte)."""
+    common, hand_end = _common(n)
+    fields = {word.decode(): {} for word in EV_WORDS if word and word != b"match"}
+    fields.update(common, hand_end=hand_end)
+    return fields
+
+
+# the fields of each game's own lines, by the log's game id (V10: "speed")
+_GAME_FIELDS = {"speed": _speed_n_fields, "spit": _spit_fields, "california": _california_fields}
+
+
+def _fields(game, n):
+    """ev -> {field: (check, expected)}; the required fields are the keys of each entry."""
+    return _GAME_FIELDS.get(game, _any_fields)(n)
 
 
 _OPTIONAL = {"tie": _TIE, "late_us": LATE_US}
@@ -182,8 +220,8 @@ def _header_fields(obj, path):
     if obj.get("ev") != "match":
         raise LogError(f"{path}: line 1 must be the match event")
     game = obj.get("game")
-    if game not in GAMES:
-        raise LogError(f"{path}: line 1: field game must be one of {', '.join(GAMES)}")
+    if game not in games.GAME_IDS:  # (the registry as it is now: games.register)
+        raise LogError(f"{path}: line 1: field game must be one of {', '.join(games.GAME_IDS)}")
     n = obj.get("players")
     allowed = (3, 4) if game == "speed" else (2,)
     if not _whole(n) or n not in allowed:

@@ -16,9 +16,9 @@ def check_game(args, changed):
     game = getattr(args, "game", None)
     if game in (None, "speed"):
         return
-    from speedduo.game.gamerules import OPTIONS
+    from speedduo.game.gamerules import options_of
 
-    names = [name for name, _ in OPTIONS[game]]
+    names = [name for name, _ in options_of(game)]
     for name, _ in changed:
         if name not in names:
             raise ValueError(f"--{name.replace('_', '-')} does not apply to --game {game}")

@@ -81,8 +81,8 @@ def main(argv):
     else:
         from speedduo.games import SPEED_N, entry
 
-        core = SPEED_N[0] if game == "speed" else entry(game)[1]  # the registry's module
-        modules = _GAMES_MODULES + (core,)
+        core = SPEED_N[0] if game == "speed" else entry(game).core[0]  # the registry's module
+        modules = _GAMES_MODULES + (core[len("speedduo.") :],)
     for name in modules:
         __import__("speedduo." + name)
         gc.collect()

@@ -28,7 +28,7 @@ from speedduo.display.menu import (
     Menu,
 )
 from speedduo.game.gamematch import GameSession
-from speedduo.game.gamerules import OPTIONS, GameRules
+from speedduo.game.gamerules import GameRules, options_of
 from speedduo.game.rules import Rules
 from speedduo.log.gamelog import GameLog
 from speedduo.loop.game_app import REBOUNCE_MS, GameApp
@@ -222,7 +222,7 @@ def test_menu_items_agree_with_the_games_rule_options():
     items.update({JOKERS: "jokers", DOUBLE_DECK: "double_deck"})
     for game in ("spit", "california"):
         menu = Menu(Rules(), 3, game=GAME_IDS.index(game))
-        names = [name for name, _ in OPTIONS[game]]
+        names = [name for name, _ in options_of(game)]
         for item, name in items.items():
             assert menu.applies(item) == (name in names), (game, name)
     assert GAME_IDS == ("speed", "spit", "california")

@@ -3,7 +3,7 @@
 import pytest
 from speedduo import games
 from speedduo.display.menu import GAME, Menu
-from speedduo.game.gamerules import GAMES, OPTIONS
+from speedduo.game.gamerules import GAMES, options_of
 from speedduo.game.rules import Rules
 from speedduo.loop.settings import Settings
 
@@ -12,13 +12,13 @@ def test_every_game_in_the_registry_has_a_core_a_view_and_options():
     for game in games.GAME_IDS:
         assert isinstance(games.core_class(game), type)
         assert isinstance(games.view_class(game), type)
-        assert game in OPTIONS and game in GAMES
+        assert options_of(game) and game in GAMES
 
 
 def test_speed_for_three_or_four_is_v10s_core_and_never_on_the_board():
     assert games.core_class("speed", 4).__name__ == "SpeedN"
     assert games.core_class("speed").__name__ == "Hand"
-    assert "speed_n" not in [entry[1] for entry in games.ENTRIES]
+    assert games.SPEED_N not in [game.core for game in games.ENTRIES]
 
 
 def test_an_unknown_game_is_refused_naming_the_games():

@@ -127,7 +127,7 @@ def test_max_rounds_is_read_for_spit_and_california(tmp_path, monkeypatch):
     assert chosen.unknown == [] and chosen.problems == [] and chosen.rules.max_rounds == 7
     bad = Settings({"SPEED_MAX_ROUNDS": "0"}.get, ["SPEED_MAX_ROUNDS"])
     assert bad.problems == [("SPEED_MAX_ROUNDS", "1..3600000")]
-    assert not hasattr(bad.rules, "max_rounds")  # the game's default (gamerules.OPTIONS)
+    assert not hasattr(bad.rules, "max_rounds")  # the game's default (the registry's options)
 
 
 @pytest.mark.parametrize("value", ["9", "4", "1", "x", "99999999999999999999"])

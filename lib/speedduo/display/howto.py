@@ -2,9 +2,9 @@
 
 Each page is a title and up to six lines of at most 21 characters (a panel
 line); the board shows one page at a time, any key turns to the next.
-``PAGES`` are classic Speed's; ``pages(game)`` gives any game's ("speed",
-"spit", "california"), in the words its screens use (spit_view.py,
-california_view.py).
+``PAGES`` are classic Speed's, ``SPIT_PAGES`` and ``CALIFORNIA_PAGES`` the other games',
+in the words their screens use (spit_view.py, california_view.py); ``pages(game)`` gives
+any game's, as the registry names them (games.py ``howto``).
 """
 
 PAGES = (
@@ -160,9 +160,7 @@ DONE = "ANY KEY: BACK TO MENU"
 
 
 def pages(game):
-    """The pages of ``game`` ("speed": classic Speed's, "spit", "california")."""
-    if game == "spit":
-        return SPIT_PAGES
-    if game == "california":
-        return CALIFORNIA_PAGES
-    return PAGES
+    """The pages of ``game``: the registry's ``howto`` (games.py)."""
+    from speedduo.games import entry, load
+
+    return load(entry(game).howto)

@@ -9,7 +9,7 @@ V3 (jokers), V4 (double deck), the opponent (2 PLAYERS, or the board plays
 Player 2: EASY / MEDIUM / HARD, lib/speedduo/loop/opponent.py), the game (classic
 SPEED, V8 SPIT, V9 CALIFORNIA; lib/speedduo/loop/game_app.py) and the piezo's volume
 (0 = off; docs/sound.md); the rest come from settings.toml. A setting the chosen
-game does not take (gamerules.OPTIONS: Spit plays one game of rounds with V1 only,
+game does not take (the registry's options: Spit plays one game of rounds with V1 only,
 California Speed none of them) says ``N/A`` and a press leaves it as it is; it
 keeps its value for classic Speed.
 Not on the play path: it may build strings.

@@ -37,7 +37,7 @@ events in arrays (bench/mp_heap_lock_games.py proves it for both games).
 """
 
 from speedduo.game.gamematch import GameSession
-from speedduo.game.gamerules import OPTIONS, GameRules
+from speedduo.game.gamerules import GameRules, options_of
 from speedduo.games import BOARD_GAMES, core_class, view_class
 from speedduo.log.gamelog import GameLog
 from speedduo.loop.app import App
@@ -87,7 +87,7 @@ class GameApp(App):
 
 def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board):
     """One match of the menu's game (V8, V9) on the board (board_io.main); returns its
-    GameApp. The options the game takes (gamerules.OPTIONS) come from the board's
+    GameApp. The options the game takes (gamerules.options_of) come from the board's
     ``rules`` (settings.toml, the menu), the rest keep their defaults; the menu's
     OPPONENT (1-3) plays player 1. ``board``: (ticks_ms, a keypad.Event, the Sound or None,
     the watchdog's feed, the Profiler or None, the Link). For the
@@ -95,7 +95,7 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
     ticks_ms, event, sound, feed, profiler, link = board
     game = BOARD_GAMES[menu.game]
     game_rules = GameRules(game)
-    for name, _ in OPTIONS[game]:
+    for name, _ in options_of(game):
         if hasattr(rules, name):
             game_rules.set(name, getattr(rules, name))
     core = core_class(game)(game_rules)  # the registry's (games.py)

@@ -55,7 +55,7 @@ OTHER_SETTINGS = (
     "SPEED_PROFILE",
     "SPEED_VOLUME",
     "SPEED_KEYS",
-    "SPEED_MAX_ROUNDS",  # Spit's and California's (gamerules.OPTIONS)
+    "SPEED_MAX_ROUNDS",  # Spit's and California's (the registry's options)
     "IDLE_OFF_MIN",
     "IDLE_OFF_S",
 )
