@@ -9,7 +9,7 @@ None: every one), ``options`` (its rule options and their defaults, in the log's
 ``howto`` (module and name of its HOW TO PLAY pages). The menu, the settings, the rule
 options, the board's loop, the simulator's runner, replay and the window read this table;
 adding a game is its rules core, its view, its section in docs/rules.md and one entry here
-(``register`` adds one from outside the package, as tests/toy_game.py does).
+(``register`` adds one from outside the package, as an example game in tests/ does).
 
 Classic Speed (R1-R17) runs through ``match.Match`` around ``core.Hand``, with the
 version 1 log; every other game through ``gamematch.GameSession`` (version 2 log).
