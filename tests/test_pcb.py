@@ -560,6 +560,10 @@ def test_assembly_bom_lists_every_placed_part_with_its_distributor_numbers():
         assert row["MPN"] and row["Manufacturer"], row
         # an LCSC number, or a note saying it could not be checked
         assert re.fullmatch(r"C\d+", row["LCSC Part #"]) or "not verified" in row["Notes"], row
+        # and a distributor's own number for every part: LCSC's, else Mouser's or Digi-Key's
+        assert re.fullmatch(r"C\d+", row["LCSC Part #"]) or re.search(
+            r"also (Mouser|Digi-Key) \S+", row["Notes"]
+        ), row
 
 
 def test_every_placed_part_is_in_the_hand_bom_with_the_same_part_number():
