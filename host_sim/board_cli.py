@@ -211,7 +211,8 @@ def add_parsers(sub):
             p.add_argument(
                 "--heap",
                 type=heap_type,
-                default="512K",
+                default="1M",  # (board code held from power-on, compiled from source: 512K
+                # failed with SPEED_PROFILE's buffers once the loader was retired)
                 help="MicroPython heap (the 64-bit VM's objects are about twice the board's)",
             )
             p.add_argument(
