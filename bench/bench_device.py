@@ -81,8 +81,9 @@ def _device(tmp, name, script_text, deploy, seed, options):
         f.write(script_text)
     report = os.path.join(tmp, name + ".json")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    settings = [] if "--drive" in options else ["--seed", str(seed), "--idle-ms", "4000"]
     command = [
-        sys.executable, "-m", "host_sim", "device", "--seed", str(seed), "--idle-ms", "4000",
+        sys.executable, "-m", "host_sim", "device", *settings,
         "--script", script, "--deploy", deploy, "--report", report, *options,
     ]  # fmt: skip
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -137,7 +138,9 @@ def main(argv=None):
     parser.add_argument(
         "--family", type=int, default=1, metavar="N", help="N matches, the next game each time"
     )
-    parser.add_argument("--drive", metavar="DIR", help="this CIRCUITPY folder, with --deploy mpy")
+    parser.add_argument(
+        "--drive", metavar="DIR", help="this CIRCUITPY folder (its settings.toml), --deploy mpy"
+    )
     args = parser.parse_args(argv)
     if args.family < 1:
         parser.error("--family must be 1 or more")
