@@ -213,7 +213,8 @@ def add_parsers(sub):
             p.add_argument(
                 "--heap",
                 type=heap_type,
-                default="512K",
+                default="1M",  # (board code held from power-on, compiled from source: 512K
+                # failed with SPEED_PROFILE's buffers once the loader was retired)
                 help="MicroPython heap (the 64-bit VM's objects are about twice the board's)",
             )
             p.add_argument(
@@ -259,6 +260,12 @@ def add_parsers(sub):
                 "--drive-writes",
                 action="store_true",
                 help="the drive takes the firmware's writes (else read-only; --keep: drive.bin)",
+            )
+            p.add_argument(
+                "--boot-out",
+                metavar="FILE",
+                help="the drive's boot_out.txt: FILE's bytes, the text this firmware wrote at "
+                "its first boot (then it waits no 1 s to write it: a Pico's every-day power-on)",
             )
             p.add_argument(
                 "--limit-ms",

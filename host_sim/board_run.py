@@ -170,44 +170,30 @@ def _end_of_script(faults):
 
 
 def _watch_menu(board_io, clock, end_us):
-    """From ``end_us`` on, the board in its menu (``board_io._menu().choose_for``) ends the
-    run (``ScriptEnded``): no press is left to start a match."""
-    if end_us < 0 or not hasattr(board_io, "_menu"):
+    """From ``end_us`` on, the board in its menu ends the run (``ScriptEnded``): no press
+    is left to start a match. The board is in its menu from when it forgets power-on's or
+    the last match's modules (``board_io.forget(POWER_ON)``, ``forget(OTHER_GAMES)``) until
+    it forgets the menu's (``forget(MENU)``, the menu chose PLAY)."""
+    if end_us < 0 or not hasattr(board_io, "MENU"):
         return
-    menu = board_io._menu
+    forget = board_io.forget
+    advance_to = clock.advance_to
 
-    def watched_menu():
-        return _MenuWatch(menu(), clock, end_us)
+    def advance_in_menu(t_us):
+        advance_to(t_us)
+        if t_us >= clock.menu_end_us:
+            raise ScriptEnded()
 
-    board_io._menu = watched_menu
-
-
-class _MenuWatch:
-    """A menu_loop module whose ``choose_for`` ends the run once the script is over."""
-
-    def __init__(self, module, clock, end_us):
-        self._module = module
-        self._clock = clock
-        self._end_us = end_us
-
-    def __getattr__(self, name):
-        return getattr(self._module, name)
-
-    def choose_for(self, *args):
-        clock = self._clock
-        advance_to = clock.advance_to
-        end_us = max(self._end_us, clock.now_us + MENU_READS_US)  # (presses queued before)
-
-        def advance_in_menu(t_us):
-            advance_to(t_us)
-            if t_us >= end_us:
-                raise ScriptEnded()
-
-        clock.advance_to = advance_in_menu
-        try:
-            return self._module.choose_for(*args)
-        finally:
+    def watched_forget(names):
+        forget(names)
+        if names is board_io.MENU:
             clock.advance_to = advance_to
+        elif names is board_io.POWER_ON or names is board_io.OTHER_GAMES:
+            # (presses queued before the menu showed are read by then)
+            clock.menu_end_us = max(end_us, clock.now_us + MENU_READS_US)
+            clock.advance_to = advance_in_menu
+
+    board_io.forget = watched_forget
 
 
 class _Drive:

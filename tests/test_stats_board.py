@@ -143,7 +143,7 @@ def test_the_micropython_vm_keeps_stats_too(tmp_path, match_script):
     """A whole match in the VM. Its heap holds the simulator too (the parsed script, the
     shims, the nvm shim's 4 KB of flash, which is no heap on a board), its 64-bit objects
     are about twice the board's, and a big block can fail by fragmentation: the board
-    program's default VM heap (512K) is used; the board's own memory is measured on
+    program's default VM heap (1M) is used; the board's own memory is measured on
     CircuitPython itself (docs/device.md)."""
     nvm = tmp_path / "stats.nvm"
     result = board(match_script, nvm, vm="micropython")
