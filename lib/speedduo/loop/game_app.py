@@ -60,14 +60,13 @@ class GameApp(App):
         *,
         event,
         sound=None,
-        scans=False,
     ):
         """``session``: a ``gamematch.GameSession`` (its match line is sent at once);
         ``events``: the keypad.EventQueue; ``event``: a keypad.Event to read it into
         (the board glue makes it); ``start_ticks``: the PLAY press's timestamp;
         ``opponent``: a ``game_opponent.GameOpponent`` playing player 1, standing in
         front of ``events``; ``screens``: a ``screens.Screens`` whose ``views`` are the
-        game's; ``sound``: a ``sound.Sound``; ``scans``: as App's."""
+        game's; ``sound``: a ``sound.Sound``."""
         self.session = session
         self.core = session.core
         match = session.match
@@ -82,7 +81,7 @@ class GameApp(App):
             event = opponent.event
         log.notes_on = True
         log.sink = send_line  # a pass that logs more than the log's pool holds
-        arbiter = Arbiter(events, match, start_ticks, event, micro, scans and not opponent)
+        arbiter = Arbiter(events, match, start_ticks, event, micro)
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
 
 
@@ -124,7 +123,6 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
             opponent=player,
             event=event,
             sound=sound,
-            scans=True,  # the board's keypad as it queued its scans (arbiter.py)
         )
         if profiler is None:
             app.run(feed)
