@@ -107,7 +107,7 @@ def test_the_board_program_imports_the_drives_library_not_the_repositorys(tmp_pa
     out = tmp_path / "b.zip"
     bundle.write_bundle(str(out), mpy_cross="", say=lambda text: None)
     drive = unpack(out, tmp_path / "CIRCUITPY")
-    (drive / "lib" / "speedduo" / "game" / "ticks.py").unlink()  # a drive missing one module
+    (drive / "lib" / "speedduo" / "vocab" / "ticks.py").unlink()  # a drive missing one module
     run = run_cli("board", "--drive", str(drive), "--script", SMOKE_SCRIPT, check=False)
     assert run.returncode != 0 and "ticks" in run.stderr
 

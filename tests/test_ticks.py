@@ -67,7 +67,7 @@ def test_the_board_program_imports_nothing_but_circuitpython_and_its_own_modules
         "array", "board", "busio", "digitalio", "gc", "json", "keypad", "microcontroller",
         "micropython", "os", "pwmio", "storage", "struct", "supervisor", "sys", "time",
         "usb_cdc", "watchdog", "typing", "i2cdisplaybus", "displayio", "math", "io", "errno",
-        "traceback", "rp2pio",
+        "traceback", "rp2pio", "collections",
     }  # fmt: skip
     foreign = []
     for path in _board_sources():
