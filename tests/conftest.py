@@ -55,7 +55,7 @@ def frozen_uf2():
     if not device_run.frozen_present():
         pytest.fail(
             "Speed Duo's UF2 is required here but missing: $SPEEDDUO_FROZEN_UF2=%r "
-            "(.ci/run builds it with python3 dev.py firmware --kit ../shared/cpkit)" % FROZEN_UF2
+            "(build it with python3 dev.py firmware --kit DIR: docs/firmware.md)" % FROZEN_UF2
         )
     return device_run.frozen_uf2()
 
