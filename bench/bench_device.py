@@ -12,8 +12,13 @@ ignored, so press->pixel is player 1's plays. ``--family N`` plays N
 such matches in one power-on, switching to the next game in the menu before each (speed,
 spit, california, speed, ...), as a family would. ``--frozen UF2`` runs that firmware (the
 game frozen in: ``python3 dev.py firmware``) with a drive holding no ``lib/speedduo``
-(``--deploy frozen``, the default then). Prints one table row per
-deploy (figures: docs/device.md). Needs the firmware files (docs/device.md); takes
+(``--deploy frozen``, the default then). ``--drive DIR`` runs that CIRCUITPY folder
+(e.g. an older build's ``.mpy`` drive) with ``--deploy mpy``'s firmware.
+
+Power-on to the menu both ways: first a boot alone on a drive that takes writes (a first
+boot: CircuitPython waits 1 s, then writes boot_out.txt), then the run proper with that
+boot_out.txt on the drive (``device --boot-out``: a Pico's every-day power-on). Prints
+one table row per deploy (figures: docs/device.md). Needs the firmware files (docs/device.md); takes
 about 3-4 minutes of wall time per run.
 """
 
@@ -44,7 +49,9 @@ FIELDS = (
     "press_to_pixel_us_p99",
     "panel_skew_us_max",
     "power_on_to_menu_us",
+    "first_boot_to_menu_us",
 )
+_BOOT_PRESS = "%d 0 R\n"  # a menu move at the PLAY press's time: the menu is drawn by then
 
 
 def mash_script(seconds, every_us=150000, play_us=PLAY_US, matches=1):
@@ -67,26 +74,53 @@ def mash_script(seconds, every_us=150000, play_us=PLAY_US, matches=1):
     return "\n".join(lines) + "\n"
 
 
-def run(deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1, uf2=None):
+def _device(tmp, name, script_text, deploy, seed, options):
+    """One ``device`` run: its report, or {"error": [last line]}."""
+    script = os.path.join(tmp, name + ".txt")
+    with open(script, "w") as f:
+        f.write(script_text)
+    report = os.path.join(tmp, name + ".json")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
+    settings = [] if "--drive" in options else ["--seed", str(seed), "--idle-ms", "4000"]
+    command = [
+        sys.executable, "-m", "host_sim", "device", *settings,
+        "--script", script, "--deploy", deploy, "--report", report, *options,
+    ]  # fmt: skip
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        return {"error": (result.stderr or result.stdout).strip().splitlines()[-1:]}
+    with open(report) as f:
+        return json.load(f)
+
+
+def run(deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1, uf2=None, drive=None):
     """``extra``: more ``device`` options (``--game spit``, ``--opponent hard``)."""
+    from host_sim.device_run import boot_out_of
+
+    options = ["--uf2", uf2] if uf2 and deploy == "frozen" else []
+    if drive:
+        options += ["--drive", drive]
+    else:
+        options += extra
     with tempfile.TemporaryDirectory() as tmp:
-        script = os.path.join(tmp, "mash.txt")
-        with open(script, "w") as f:
-            f.write(mash_script(seconds, play_us=play_us, matches=matches))
-        report = os.path.join(tmp, "r.json")
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "lib")]))
-        command = [
-            sys.executable, "-m", "host_sim", "device", "--seed", str(seed),
-            "--idle-ms", "4000", "--script", script, "--deploy", deploy, "--report", report,
-            "--matches", str(matches),
-            *(["--uf2", uf2] if uf2 and deploy == "frozen" else []),
-            *extra,
-        ]  # fmt: skip
-        result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-        if result.returncode != 0:
-            return {"error": (result.stderr or result.stdout).strip().splitlines()[-1:]}
-        with open(report) as f:
-            return json.load(f)
+        first = os.path.join(tmp, "first")
+        boot = _device(
+            tmp, "boot", _BOOT_PRESS % play_us, deploy, seed,
+            options + ["--matches", "0", "--limit-ms", str(play_us // 1000 + 500),
+                       "--drive-writes", "--keep", first],
+        )  # fmt: skip
+        if "error" in boot:
+            return boot
+        boot_out = boot_out_of(os.path.join(first, "drive.bin"))
+        if boot_out is None:
+            return {"error": ["the first boot wrote no boot_out.txt"]}
+        with open(os.path.join(tmp, "boot_out.txt"), "wb") as f:
+            f.write(boot_out)
+        script = mash_script(seconds, play_us=play_us, matches=matches)
+        options += ["--matches", str(matches), "--boot-out", os.path.join(tmp, "boot_out.txt")]
+        report = _device(tmp, "mash", script, deploy, seed, options)
+        report["first_boot_to_menu_us"] = boot["power_on_to_menu_us"]
+        return report
 
 
 def main(argv=None):
@@ -103,6 +137,9 @@ def main(argv=None):
     )
     parser.add_argument(
         "--family", type=int, default=1, metavar="N", help="N matches, the next game each time"
+    )
+    parser.add_argument(
+        "--drive", metavar="DIR", help="this CIRCUITPY folder (its settings.toml), --deploy mpy"
     )
     args = parser.parse_args(argv)
     if args.family < 1:
@@ -123,6 +160,7 @@ def main(argv=None):
         r = run(
             deploy, args.seconds, args.seed, options, args.play_ms * 1000, args.family,
             os.path.abspath(args.frozen) if args.frozen else None,
+            os.path.abspath(args.drive) if args.drive else None,
         )  # fmt: skip
         if "error" in r:
             print(f"| {deploy} | failed: {r['error']} |")

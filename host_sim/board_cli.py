@@ -262,6 +262,12 @@ def add_parsers(sub):
                 help="the drive takes the firmware's writes (else read-only; --keep: drive.bin)",
             )
             p.add_argument(
+                "--boot-out",
+                metavar="FILE",
+                help="the drive's boot_out.txt: FILE's bytes, the text this firmware wrote at "
+                "its first boot (then it waits no 1 s to write it: a Pico's every-day power-on)",
+            )
+            p.add_argument(
                 "--limit-ms",
                 type=int,
                 default=None,

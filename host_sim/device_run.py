@@ -415,6 +415,9 @@ def run_device(args, changed):
         raise ValueError("--blank-flash: give the UF2 that brings the drive's files (--uf2)")
     if blank and (args.drive or args.settings):
         raise ValueError("--blank-flash: the drive starts erased (no --drive, no --settings)")
+    boot_out = read_boot_out(getattr(args, "boot_out", None))
+    if blank and boot_out is not None:
+        raise ValueError("--blank-flash: the drive starts erased (no --boot-out)")
     firmware = find_firmware(args.firmware_dir, need_mpy_cross=args.deploy == "mpy", uf2=uf2)
     script = load_script(args.script)
     nvm_image = read_nvm(args.nvm) if args.nvm else None
@@ -431,7 +434,9 @@ def run_device(args, changed):
     with tempfile.TemporaryDirectory() as work:
         out = args.keep or os.path.join(work, "out")
         os.makedirs(out, exist_ok=True)
-        fat = None if blank else _drive_image(args, values, firmware, drive, settings_file, work)
+        fat = None
+        if not blank:
+            fat = _drive_image(args, values, firmware, drive, settings_file, work, boot_out)
         config = _harness_config(args, firmware, fat, out, script, last_us, snaps, sends)
         # the drive's flash takes writes only when asked (CircuitPython writes boot_out.txt
         # at a first boot: a read-only drive keeps every run's boot alike, as before)
@@ -474,9 +479,37 @@ def run_device(args, changed):
     return 0
 
 
-def _drive_image(args, values, firmware, drive, settings_file, work):
-    """The CIRCUITPY image's path: what deploy copies (or ``--drive``'s files) and the
-    run's settings.toml (or ``--settings``'s bytes as they are)."""
+BOOT_OUT = "boot_out.txt"  # CircuitPython's: what it printed at boot (main.c)
+BOOT_OUT_LIMIT = 4096
+
+
+def read_boot_out(path):
+    """``--boot-out FILE``'s bytes (None without it): what the firmware wrote to
+    boot_out.txt at a first boot. CircuitPython waits 1 s before it writes that file when
+    its text differs from the drive's (main.c, "in case power is momentary"); this
+    emulator's drive keeps no writes, so without it every run is a first boot."""
+    if path is None:
+        return None
+    if not os.path.isfile(path):
+        raise ValueError(f"--boot-out {path}: not a file")
+    if os.path.getsize(path) > BOOT_OUT_LIMIT:
+        raise ValueError(f"--boot-out {path}: over {BOOT_OUT_LIMIT} bytes (not a boot_out.txt)")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def boot_out_of(drive_bin):
+    """The boot_out.txt a run's saved drive holds (``--drive-writes --keep DIR``:
+    DIR/drive.bin), or None."""
+    from host_sim.fatimage import read_fat12
+
+    with open(drive_bin, "rb") as f:
+        return read_fat12(f.read()).get(BOOT_OUT)
+
+
+def _drive_image(args, values, firmware, drive, settings_file, work, boot_out=None):
+    """The CIRCUITPY image's path: what deploy copies (or ``--drive``'s files), the
+    run's settings.toml (or ``--settings``'s bytes as they are) and ``boot_out``."""
     from host_sim.fatimage import fat12_image
 
     if drive:
@@ -491,6 +524,8 @@ def _drive_image(args, values, firmware, drive, settings_file, work):
         if os.path.isfile(settings_file):
             with open(settings_file, "rb") as f:
                 files.append(("settings.toml", f.read()))
+    if boot_out is not None:
+        files = [(rel, data) for rel, data in files if rel != BOOT_OUT] + [(BOOT_OUT, boot_out)]
     fat = os.path.join(work, "circuitpy.img")
     with open(fat, "wb") as f:
         f.write(fat12_image(files))

@@ -2,7 +2,7 @@
 step_group, for classic Speed's key record (every event read) and version 2's (paired)."""
 
 from conftest import EventQueue
-from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter
+from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter, one_tick_ms
 from speedduo.loop.opponent import KeyEvent
 from speedduo.vocab.codes import PLAYING
 
@@ -33,11 +33,11 @@ class Match:
         self.clock.append(now)
 
 
-def instants(paired, events, passes):
+def instants(paired, events, passes, scans=False):
     """The instants a match gets from ``events`` read in passes at ``passes`` (ms)."""
     match = Match(paired)
     queue = EventQueue(events)
-    arbiter = Arbiter(queue, match, 0, KeyEvent())
+    arbiter = Arbiter(queue, match, 0, KeyEvent(), scans=scans)
     for now in passes:
         arbiter.service(now)
     return match.instants
@@ -88,3 +88,48 @@ def test_an_instant_the_clock_has_passed_goes_to_the_next_millisecond_in_version
 def test_keys_past_the_players_rows_are_not_the_matchs():
     assert instants(False, [(100, 14, True)], [200]) == [(100, [])]
     assert instants(True, [(100, 14, True)], [200]) == []
+
+
+POWER_ON_TICKS = 0x1FFF0000  # CircuitPython's ticks_ms() at power-on (docs/device.md, Timing)
+
+
+def ticks_ms_of(raw):
+    """CircuitPython's supervisor.ticks_ms() in the 1/1024 s tick ``raw`` since power-on."""
+    return (raw * 1000 // 1024 + POWER_ON_TICKS) % (1 << 29)
+
+
+def test_one_tick_ms_says_which_ticks_ms_values_a_single_1024th_second_tick_carries():
+    ticks_per_ms = {}
+    for raw in range(70 * 1024):  # past the first wrap of ticks_ms (65.5 s after power-on)
+        ms = ticks_ms_of(raw)
+        ticks_per_ms[ms] = ticks_per_ms.get(ms, 0) + 1
+    del ticks_per_ms[ticks_ms_of(70 * 1024 - 1)]  # the last ms may go on past the range
+    assert sorted(set(ticks_per_ms.values())) == [1, 2]
+    assert sum(1 for n in ticks_per_ms.values() if n == 2) == 24 * 70  # 24 a second
+    assert all(one_tick_ms(ms) == (n == 1) for ms, n in ticks_per_ms.items())
+
+
+def _stamp(ticks_in_it):
+    """A ticks_ms value after the wrap that this many 1/1024 s ticks carry."""
+    raw = 66 * 1024
+    while True:
+        ms = ticks_ms_of(raw)
+        if ticks_ms_of(raw + ticks_in_it) != ms and ticks_ms_of(raw - 1) != ms:
+            return ms
+        raw += 1
+
+
+def test_with_scans_an_instant_of_a_one_tick_ms_is_played_in_the_pass_that_reads_it():
+    t = _stamp(1)
+    events = [(t, 3, True), (t, 10, True)]
+    assert instants(False, events, [t], scans=True) == [(t, [(3, 1), (10, 1)])]
+    assert instants(False, events, [t]) == []  # without: it waits for the next ms
+    assert instants(False, events, [t, t + 1]) == [(t, [(3, 1), (10, 1)])]
+
+
+def test_with_scans_an_instant_of_a_two_tick_ms_still_waits_for_the_next_ms():
+    # its second tick's scan may still add a press to the tie
+    t = _stamp(2)
+    events = [(t, 3, True)]
+    assert instants(False, events, [t], scans=True) == []
+    assert instants(False, events, [t, t + 1], scans=True) == [(t, [(3, 1)])]

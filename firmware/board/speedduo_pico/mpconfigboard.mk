@@ -24,3 +24,9 @@ CIRCUITPY_AUDIOMP3 = 0
 CIRCUITPY_IMAGECAPTURE = 0
 CIRCUITPY_RGBMATRIX = 0
 CIRCUITPY_FLOPPYIO = 0
+
+# No wait for a second reset at power-on. CircuitPython waits 1,000 ms at every start for a
+# second press of reset, which would start safe mode; the Speed Duo PCB has no reset button
+# (nothing on the Pico's RUN pin: hardware/), so the wait only delays every power-on.
+# BOOTSEL still reflashes the Pico. Measured: the menu 1,000 ms sooner (docs/device.md).
+CIRCUITPY_SKIP_SAFE_MODE_WAIT = 1

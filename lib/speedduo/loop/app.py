@@ -39,6 +39,7 @@ class App:
         event,
         sound=None,
         micro=False,
+        scans=False,
     ):
         """``start_ticks``: the ticks_ms of the match's time 0 (the board passes the
         PLAY press's keypad timestamp, so match times follow the keys, not the loop);
@@ -49,7 +50,9 @@ class App:
         change of the match's phase, and advanced every pass while a tune plays (it
         only sets the PWM's registers). ``micro``: ``events`` stamps every edge in µs
         (the PIO's edge stamps, ``edges.py``): its events carry ``sub_us``, the arbiter
-        orders by it and the log writes ``keys_us`` (docs/match-log.md)."""
+        orders by it and the log writes ``keys_us`` (docs/match-log.md). ``scans``:
+        ``events`` is the board's keypad queue as the scans filled it (arbiter.py): an
+        instant waits less (not with an opponent in front of it)."""
         # classic Speed's match, log and key record are imported here, not with the loop:
         # the other games' GameApp (an App) never brings them onto the board's heap
         from speedduo.game.match import Match
@@ -69,7 +72,7 @@ class App:
             event = opponent.event
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, log, start_ticks, match)
-        arbiter = Arbiter(recorder, match, start_ticks, event, micro)
+        arbiter = Arbiter(recorder, match, start_ticks, event, micro, scans and not opponent)
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
         # a pass that records more than the ring holds: its lines go out at once, seen first
         log.sink = send_line

@@ -5,7 +5,13 @@ preallocated arrays, orders the presses by their scan timestamp (wrap-safe
 ``speedduo.vocab.ticks`` arithmetic on the 2**29 ms clock) and applies them to the
 match in that order, letting the match's clock catch up before each one.
 Events stamped with the current millisecond wait for the next pass: two scans
-can share a millisecond (1024 ticks a second), and a tie must see them all.
+can share a millisecond (1024 ticks a second), and a tie must see them all. With
+``scans`` (the board's keypad read as it is: no opponent in front of it) they wait
+only in the 24 milliseconds of each 1,000 that two ticks share (``one_tick_ms``):
+the keypad scans at most once a tick, from the tick interrupt, stamping the
+tick's ``ticks_ms()`` and queueing all its events at once, so once a loop pass
+has read events of a single-tick millisecond, no other scan will stamp it
+(docs/device.md, "Timing"). The instants are the same; only the wait is shorter.
 
 Presses with the same timestamp are a tie. Their destination piles are settled
 on the state they all saw; two players aiming at the same pile conflict, and
@@ -57,7 +63,7 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.loop.keybatch import KeyBatch
+from speedduo.loop.keybatch import BATCH, KeyBatch
 from speedduo.vocab.codes import OVER
 from speedduo.vocab.ticks import ticks_diff
 
@@ -72,15 +78,32 @@ KEY_NAMES = "L12345R"
 # shorter than a finger can lift and press again. A first press never waits.
 REBOUNCE_MS = const(25)
 _LATEST = const(0x3FFFFFFF)  # later than any match time: with µs stamps nothing waits
+# supervisor.ticks_ms() is (raw * 125 // 128 + 0x1FFF0000) % 2**29 for the 1/1024 s tick raw
+# (CircuitPython's supervisor/shared/tick.c): adding _TICKS_FROM_RAW undoes the offset
+_TICKS_FROM_RAW = const(0x10000)
+_TICKS_MASK = const(0x1FFFFFFF)
+
+
+def one_tick_ms(ticks: int) -> bool:
+    """Does the ``ticks_ms()`` value ``ticks`` span one 1/1024 s tick (976 of each 1,000 ms;
+    the others span two)? The millisecond m = raw * 125 // 128 spans the ticks from
+    ceil(128 m / 125) to ceil(128 (m + 1) / 125) - 1, a pattern that repeats every 125 ms.
+    (Exact for the first 2**29 ms, 6.2 days, of a power-on; past that a millisecond may be
+    taken for the other kind, and a tie across its two scans be split: never a crash.)"""
+    q = ((ticks + _TICKS_FROM_RAW) & _TICKS_MASK) % 125
+    return (128 * q + 252) // 125 - (128 * q + 124) // 125 == 1
 
 
 class Arbiter:
     """Turns keypad events into plays, target switches and claims, in time order."""
 
-    def __init__(self, events, match, start_ticks: int, event, micro: bool = False) -> None:
+    def __init__(
+        self, events, match, start_ticks: int, event, micro: bool = False, scans: bool = False
+    ) -> None:
         """``events``: a keypad.EventQueue (or what reads one: keylog.KeyRecorder);
         ``event``: a keypad.Event to read into, made by the board glue (board_io);
-        ``micro``: the events carry ``sub_us`` (the module docstring)."""
+        ``micro``: the events carry ``sub_us``; ``scans``: they are one keypad's scans as
+        it queued them, stamped with ``ticks_ms()`` (the module docstring)."""
         self.events = events
         self.match = match
         self.start_ticks = start_ticks  # ticks_ms at the match's time 0
@@ -93,6 +116,7 @@ class Arbiter:
         self._paired = match.KEYS_PAIRED  # the key record's kind (above)
         self.moved_to = -1  # the match time the match's clock has been moved on to
         self._micro = micro
+        self._scans = scans and not micro
         self._instant_at = -1  # the last instant handed over: its stamp's ms, and the ms
         self._instant_t = -1  # it was handed over at
         self.presses = 0  # key-down events seen
@@ -124,13 +148,18 @@ class Arbiter:
             self.overflows += 1
             match.hand.keys_lost()  # classic Speed's hand counts it (R-log), V8/V9: none
         # A scan later in this same millisecond may still add to the newest
-        # timestamp's group, so only instants before `now` are complete. (The PIO's
-        # edges come in the order of their µs stamps, each instant whole in one of its
-        # pairs: every instant read is complete, and waits for nothing.)
+        # timestamp's group, so only instants before `now` are complete; with `scans`,
+        # `now`'s too when no other tick shares its millisecond and the batch read the
+        # queue to its end. (The PIO's edges come in the order of their µs stamps, each
+        # instant whole in one of its pairs: every instant read is complete.)
         now = self.match_time(now_ticks)
         count = batch.count
         at = batch.at
-        complete = now if not self._micro else _LATEST
+        complete = now
+        if self._micro:
+            complete = _LATEST
+        elif self._scans and count < BATCH and one_tick_ms(now_ticks):
+            complete = now + 1
         i = 0
         while i < count and at[i] < complete and match.phase != OVER:
             j = batch.group_end(i)

@@ -36,6 +36,7 @@ def begin_match(choices, seed, play_ticks, events, screens, log_port, sound):
         event=getattr(events, "Event", keypad.Event)(),
         sound=sound,
         micro=micro,
+        scans=True,  # the board's keypad as it queued its scans (arbiter.py)
     )
     if micro:
         app.log.late_of = events  # match_end says how late a stamp may be (a full FIFO)

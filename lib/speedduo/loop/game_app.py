@@ -60,13 +60,14 @@ class GameApp(App):
         *,
         event,
         sound=None,
+        scans=False,
     ):
         """``session``: a ``gamematch.GameSession`` (its match line is sent at once);
         ``events``: the keypad.EventQueue; ``event``: a keypad.Event to read it into
         (the board glue makes it); ``start_ticks``: the PLAY press's timestamp;
         ``opponent``: a ``game_opponent.GameOpponent`` playing player 1, standing in
         front of ``events``; ``screens``: a ``screens.Screens`` whose ``views`` are the
-        game's; ``sound``: a ``sound.Sound``."""
+        game's; ``sound``: a ``sound.Sound``; ``scans``: as App's."""
         self.session = session
         self.core = session.core
         match = session.match
@@ -81,7 +82,7 @@ class GameApp(App):
             event = opponent.event
         log.notes_on = True
         log.sink = send_line  # a pass that logs more than the log's pool holds
-        arbiter = Arbiter(events, match, start_ticks, event, micro)
+        arbiter = Arbiter(events, match, start_ticks, event, micro, scans and not opponent)
         self._start(ticks_ms, log, match, arbiter, send_line, screens, opponent, sound)
 
 
@@ -123,6 +124,7 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
             opponent=player,
             event=event,
             sound=sound,
+            scans=True,  # the board's keypad as it queued its scans (arbiter.py)
         )
         if profiler is None:
             app.run(feed)
