@@ -65,7 +65,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.loop.keybatch import BATCH, KeyBatch
 from speedduo.vocab.codes import OVER
-from speedduo.vocab.ticks import ticks_diff
+from speedduo.vocab.ticks import one_tick_ms, ticks_diff
 
 try:
     from typing import Any  # noqa: F401  (type comments only; the board has no typing)
@@ -78,22 +78,6 @@ KEY_NAMES = "L12345R"
 # shorter than a finger can lift and press again. A first press never waits.
 REBOUNCE_MS = const(25)
 _LATEST = const(0x3FFFFFFF)  # later than any match time: with µs stamps nothing waits
-# supervisor.ticks_ms() is (raw * 125 // 128 + 0x1FFF0000) % 2**29 for the 1/1024 s tick raw
-# (CircuitPython's supervisor/shared/tick.c): adding _TICKS_FROM_RAW undoes the offset
-_TICKS_FROM_RAW = const(0x10000)
-_TICKS_MASK = const(0x1FFFFFFF)
-
-
-def one_tick_ms(ticks: int) -> bool:
-    """Does the ``ticks_ms()`` value ``ticks`` span one 1/1024 s tick (976 of each 1,000 ms;
-    the others span two)? The millisecond m = raw * 125 // 128 spans the ticks from
-    ceil(128 m / 125) to ceil(128 (m + 1) / 125) - 1, a pattern that repeats every 125 ms.
-    (Exact for the first 2**29 ms, 6.2 days, of a power-on; past that a millisecond may be
-    taken for the other kind, and a tie across its two scans be split: never a crash.)"""
-    q = ((ticks + _TICKS_FROM_RAW) & _TICKS_MASK) % 125
-    return (128 * q + 252) // 125 - (128 * q + 124) // 125 == 1
-
-
 class Arbiter:
     """Turns keypad events into plays, target switches and claims, in time order."""
 

@@ -31,3 +31,18 @@ def ticks_add(ticks: int, delta: int) -> int:
 def ticks_less(ticks1: int, ticks2: int) -> bool:
     """Whether ``ticks1`` is earlier than ``ticks2``."""
     return ticks_diff(ticks1, ticks2) < 0
+
+
+# supervisor.ticks_ms() is (raw * 125 // 128 + 0x1FFF0000) % 2**29 for the 1/1024 s tick raw
+# (CircuitPython's supervisor/shared/tick.c): adding _TICKS_FROM_RAW undoes the offset
+_TICKS_FROM_RAW = const(0x10000)
+
+
+def one_tick_ms(ticks: int) -> bool:
+    """Does the ``ticks_ms()`` value ``ticks`` span one 1/1024 s tick (976 of each 1,000 ms;
+    the others span two)? The millisecond m = raw * 125 // 128 spans the ticks from
+    ceil(128 m / 125) to ceil(128 (m + 1) / 125) - 1, a pattern that repeats every 125 ms.
+    (Exact for the first 2**29 ms, 6.2 days, of a power-on; past that a millisecond may be
+    taken for the other kind, and a tie across its two scans be split: never a crash.)"""
+    q = ((ticks + _TICKS_FROM_RAW) & _TICKS_MASK) % 125
+    return (128 * q + 252) // 125 - (128 * q + 124) // 125 == 1
