@@ -78,6 +78,8 @@ KEY_NAMES = "L12345R"
 # shorter than a finger can lift and press again. A first press never waits.
 REBOUNCE_MS = const(25)
 _LATEST = const(0x3FFFFFFF)  # later than any match time: with µs stamps nothing waits
+
+
 class Arbiter:
     """Turns keypad events into plays, target switches and claims, in time order."""
 

@@ -5,8 +5,8 @@ the pin map, the settings, the notices) is ``poweron.py``, a match's start and e
 ``board_play.py``, the menu ``menu_loop.py``, the other games' match ``game_app.py``.
 On the board the game is frozen into the firmware: its code and names live in flash, not in
 the heap (docs/device.md). What a module still costs the heap once imported (its functions,
-classes and tables) is forgotten for three groups only, where the figure says so
-(``forget``: ``POWER_ON``, ``MENU``, ``OTHER_GAMES``, ``STATS``).
+classes and tables) is forgotten for these groups only, where the figure says so
+(``forget``: ``POWER_ON``, ``MENU``, ``OTHER_GAMES``, ``CLASSIC``, ``STATS``).
 The same module runs in the simulator, whose shims stand in for ``board``,
 ``busio``, ``keypad``, ``supervisor``, ``usb_cdc`` and ``digitalio``.
 
@@ -67,6 +67,15 @@ OTHER_GAMES = (  # 4,416 B for V8/V9's loop, match and log, + each game's core a
     "display.spit_view",
     "game.california",
     "display.california_view",
+)
+CLASSIC = (  # classic Speed's match, core and log, and its view (board_play imports it per
+    "game.match",  # match): a V8/V9 match after a classic one would hold them (three
+    "game.core",  # matches in one power-on against the board held 46,256 with them)
+    "game.stall",
+    "log.matchlog",
+    "log.dealtext",
+    "log.keylog",
+    "display.view",
 )
 STATS = ("host.stats", "host.stats_store")  # 896 B: read again when next asked
 
@@ -172,6 +181,10 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
             )
             del choose_for
             forget(MENU)
+            stats = stats_box[0]
+            if stats is not None and stats.store.nvm is not None:  # read for the STATS screen:
+                stats = stats_box[0] = None  # kept in nvm, read again at the match's end
+                forget(STATS)
             match_seed = seed if seed >= 0 else new_seed()
             app = None  # the last match's memory goes back to the heap first
             app = board_play.begin_match(
@@ -199,6 +212,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
                 profiler.run(app, feed, link)
             board_play.finish(app, choices, host_stats, screens, log_port, sound, feed)
             forget(OTHER_GAMES)
+            forget(CLASSIC)
             if stats_box[0] is None:  # saved (board_play.finish)
                 forget(STATS)
         except Exception as error:  # noqa: BLE001  (a child's toy must not go dark)
@@ -207,6 +221,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
             app = None
             screens.release()  # the menu's views again (a match's may still show)
             forget(OTHER_GAMES)
+            forget(CLASSIC)
             from speedduo.loop.menu_loop import show_fault
 
             show_fault(error, keys, screens, feed, sound)

@@ -6,7 +6,6 @@ saved).
 import keypad
 import supervisor
 
-from speedduo.display.view import PlayerView
 from speedduo.loop.app import App
 from speedduo.loop.opponent import Opponent
 
@@ -19,6 +18,8 @@ def begin_match(choices, seed, play_ticks, events, screens, log_port, sound):
         events.start_match()  # the match's µs count from the PLAY press
     if choices.game:  # V8, V9
         return None
+    from speedduo.display.view import PlayerView  # per match: board_io forgets CLASSIC after it
+
     screens.play((PlayerView(screens.panels[0], 0), PlayerView(screens.panels[1], 1)))
     opponent = None
     if choices.opponent:  # one player against the board: it plays Player 2
