@@ -6,7 +6,8 @@ run this with /usr/bin/python3 (apt-get install kicad kicad-footprints). Writes 
 hardware/pcb/ (or --out DIR): speedduo.kicad_pcb and .kicad_pro, the Gerber and drill
 files zipped (speedduo-gerbers.zip), speedduo-bom.csv and speedduo-cpl.csv; with
 --pictures also docs/img/pcb-front.png and pcb-back.png. The design rule check must
-find nothing (exit 1 otherwise). The output is byte-for-byte repeatable.
+find nothing (exit 1 otherwise). The output is byte-for-byte repeatable. --bom-only needs
+no pcbnew: it rewrites only speedduo-bom.csv, from the committed board and bom.csv.
 """
 
 import argparse
@@ -462,31 +463,60 @@ def _bom_and_placement(pcbnew, board) -> tuple:
         side = "Bottom" if fp.GetLayer() == pcbnew.B_Cu else "Top"
         angle = fp.GetOrientationDegrees() % 360
         rows.append((ref, name, cx + half_w, half_h - cy, angle, side))
-    rows.sort(key=lambda row: (re.sub(r"\d", "", row[0]), int(re.sub(r"\D", "", row[0]))))
+    rows.sort(key=lambda row: _ref_order(row[0]))
+    bom = assembly_bom([(ref, name) for ref, name, *_rest in rows], parts)
+    cpl = io.StringIO()
+    writer = csv.writer(cpl, lineterminator="\n")
+    writer.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
+    for ref, _name, x, y, angle, side in rows:
+        writer.writerow([ref, f"{x:.2f}mm", f"{y:.2f}mm", side, f"{angle:.0f}"])
+    return bom, cpl.getvalue()
+
+
+def _ref_order(ref: str) -> tuple:
+    return (re.sub(r"\d", "", ref), int(re.sub(r"\D", "", ref)))
+
+
+def placed_on_board_file(text: str) -> list:
+    """[(ref, footprint name)] of the assembled parts in a saved .kicad_pcb, in BOM order."""
+    found = re.findall(r'\(footprint "([^"]+)".*?\(fp_text reference "([^"]+)"', text, flags=re.S)
+    placed = [(ref, name) for name, ref in found if re.sub(r"\d", "", ref) in ASSEMBLED]
+    return sorted(placed, key=lambda item: _ref_order(item[0]))
+
+
+def assembly_bom(placed, parts) -> str:
+    """The assembly BOM's text: placed is [(ref, footprint name)] in order, parts bom.csv's rows.
+
+    Parts of one MPN on one footprint share a row. Notes: bom.csv's LCSC note, then the other
+    distributor's number where bom.csv has one. Needs no pcbnew, so the tests rebuild the
+    committed file from the board's footprints and bom.csv and compare it byte for byte.
+    """
     bom = io.StringIO()
     writer = csv.writer(bom, lineterminator="\n")
     writer.writerow(
         ["Comment", "Designator", "Footprint", "LCSC Part #", "Manufacturer", "MPN", "Notes"]
     )
     groups = {}
-    for ref, name, *_rest in rows:
+    for ref, name in placed:
         groups.setdefault((parts[ref]["part_number"], name), []).append(ref)
     for (_mpn, name), refs in groups.items():
         part = parts[refs[0]]
         comment = f"{part['part']} {part['value']}"
-        lcsc = part["lcsc_part"]
         note = part["lcsc_note"]
         if part["other_distributor"]:
             note += f"; also {part['other_distributor']}"
         writer.writerow(
-            [comment, ",".join(refs), name, lcsc, part["manufacturer"], part["part_number"], note]
+            [
+                comment,
+                ",".join(refs),
+                name,
+                part["lcsc_part"],
+                part["manufacturer"],
+                part["part_number"],
+                note,
+            ]
         )
-    cpl = io.StringIO()
-    writer = csv.writer(cpl, lineterminator="\n")
-    writer.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
-    for ref, _name, x, y, angle, side in rows:
-        writer.writerow([ref, f"{x:.2f}mm", f"{y:.2f}mm", side, f"{angle:.0f}"])
-    return bom.getvalue(), cpl.getvalue()
+    return bom.getvalue()
 
 
 def _pictures(pcbnew, board, workdir, img_dir):
@@ -548,7 +578,24 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=OUT_DIR, help="folder for the board and fab files")
     parser.add_argument("--pinmap", default=pico_board.PINMAP_PATH, help="pin map to read (JSON)")
     parser.add_argument("--pictures", action="store_true", help="also draw docs/img/pcb-*.png")
+    parser.add_argument(
+        "--bom-only",
+        action="store_true",
+        help="only rewrite the assembly BOM from the committed board and bom.csv (no pcbnew)",
+    )
     args = parser.parse_args(argv)
+    if args.bom_only:
+        board_file = os.path.join(args.out, NAME + ".kicad_pcb")
+        try:
+            with open(board_file, encoding="utf-8") as f:
+                bom = assembly_bom(placed_on_board_file(f.read()), pico_board.bom_by_ref())
+        except (OSError, KeyError) as err:  # no board yet, or a part missing from bom.csv
+            print(f"error: cannot build the assembly BOM: {err!r}", file=sys.stderr)
+            return 1
+        with open(os.path.join(args.out, NAME + "-bom.csv"), "w", encoding="utf-8") as f:
+            f.write(bom)
+        print(f"wrote {os.path.join(args.out, NAME + '-bom.csv')}")
+        return 0
     try:
         pinmap = pico_board.load_pinmap(args.pinmap)
     except (OSError, ValueError) as err:

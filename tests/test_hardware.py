@@ -303,6 +303,19 @@ def test_bom_rows_name_a_part_number_and_price():
         assert float(row["unit_price_usd"]) > 0, row
 
 
+def test_every_distributor_number_says_where_it_was_checked():
+    """bom.csv's catalogue_check: where each number was confirmed, or that it was not."""
+    for row in _bom():
+        check = row["catalogue_check"]
+        has_number = row["lcsc_part"] or row["other_distributor"]
+        if has_number:
+            assert re.match(r"(confirmed|partly confirmed|not confirmed): \S", check), row
+        else:
+            assert check.startswith(("no distributor number: ", "partly confirmed: ")), row
+    with open(os.path.join(HARDWARE, "BUILD.md"), encoding="utf-8") as f:
+        assert "catalogue_check" in f.read()  # the guide says how the numbers were checked
+
+
 def test_every_diagram_part_is_in_the_bom_and_vice_versa():
     """bom.csv's wokwi_type column names the Wokwi part type; "none" marks unsimulated rows."""
     in_diagram = collections.Counter(part["type"] for part in _diagram()["parts"])

@@ -24,6 +24,7 @@ HARDWARE = os.path.join(ROOT, "hardware")
 sys.path.insert(0, HARDWARE)
 
 import gen_case  # noqa: E402
+import gen_pcb  # noqa: E402
 import pcb_layout  # noqa: E402
 import pico_board  # noqa: E402
 
@@ -564,6 +565,18 @@ def test_assembly_bom_lists_every_placed_part_with_its_distributor_numbers():
         assert re.fullmatch(r"C\d+", row["LCSC Part #"]) or re.search(
             r"also (Mouser|Digi-Key) \S+", row["Notes"]
         ), row
+
+
+def test_assembly_bom_is_rebuilt_byte_for_byte_from_the_board_and_the_hand_bom():
+    """bom.csv edits reach speedduo-bom.csv without KiCad: gen_pcb.py --bom-only."""
+    with open(BOARD_FILE, encoding="utf-8") as f:
+        placed = gen_pcb.placed_on_board_file(f.read())
+    assert [ref for ref, _name in placed] == [row["Designator"] for row in _csv("speedduo-cpl.csv")]
+    assert all(name == FOOTPRINTS[ref]["name"] for ref, name in placed)
+    with open(os.path.join(PCB_DIR, "speedduo-bom.csv"), encoding="utf-8") as f:
+        committed = f.read()
+    rebuilt = gen_pcb.assembly_bom(placed, pico_board.bom_by_ref())
+    assert rebuilt == committed, "run: python3 hardware/gen_pcb.py --bom-only"
 
 
 def test_every_placed_part_is_in_the_hand_bom_with_the_same_part_number():
