@@ -299,10 +299,12 @@ def _check_run_args(args, classic):
 def _game_rules(args):
     """The other game's options from the command line; ValueError for one it does not have."""
     from speedduo.game.gamerules import GameRules, options_of
-    from speedduo.game.rules import option_names
+    from speedduo.game.rules import HANDICAPS, option_names
 
     game = args.game
     names = [name for name, _ in options_of(game)]
+    if args.players == 2:
+        names += HANDICAPS  # H1: every two-player game's (V10 has no arbiter to order by)
     rules = GameRules(game)
     for name in option_names() + ["max_rounds"]:
         value = getattr(args, name, None)

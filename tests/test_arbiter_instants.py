@@ -3,9 +3,9 @@ step_group, for classic Speed's key record (every event read) and version 2's (p
 
 from conftest import EventQueue
 from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter
-from speedduo.vocab.ticks import one_tick_ms
 from speedduo.loop.opponent import KeyEvent
 from speedduo.vocab.codes import PLAYING
+from speedduo.vocab.ticks import one_tick_ms
 
 
 class Hand:

@@ -40,6 +40,7 @@ except ImportError:
 
 from struct import pack_into
 
+from speedduo.game.rules import head_starts
 from speedduo.log.dealtext import DEAL_AT, DEAL_TEMPLATE
 from speedduo.log.header import match_into
 from speedduo.log.logtext import (  # noqa: F401  (KEY_TEXT_MAX, KEYS_CAPACITY, player_into: re-exported)
@@ -328,6 +329,7 @@ class MatchLog:
             b"alternate",
             tie_first,
             self.micro,
+            head_starts(rules),
         )
         return True
 
