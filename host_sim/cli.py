@@ -211,7 +211,7 @@ def _run(args):
         rules, options = rules_from_args(args)
     else:
         rules = _game_rules(args)
-        options = rules.as_pairs()
+        options = rules.as_pairs() + _handicap_pairs(rules)
     check_out_paths(args)
     if args.screens and args.vm == "cpython":
         _check_screens_path(args.screens)
@@ -315,6 +315,13 @@ def _game_rules(args):
             raise ValueError(f"{flag} does not apply to --game {game} --players {args.players}")
         rules.set(name, value)
     return rules
+
+
+def _handicap_pairs(rules):
+    """H1's options (not in ``as_pairs``: the log's own field) when set, for the VM."""
+    from speedduo.game.rules import HANDICAPS
+
+    return [(name, getattr(rules, name)) for name in HANDICAPS if getattr(rules, name)]
 
 
 def _screens_hook(args):

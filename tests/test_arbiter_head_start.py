@@ -234,3 +234,16 @@ def test_h1_settings_keys_set_the_head_starts_and_bad_values_are_noted():
         ("SPEED_HEAD_START_P1_MS", "must be a multiple of 50 (ms)"),
         ("SPEED_HEAD_START_P2_MS", "must be at most 400 (ms)"),
     ]
+
+
+@pytest.mark.parametrize("game", ["speed", "spit"])
+def test_h1_the_micropython_vm_writes_the_same_log(tmp_path, game):
+    logs = []
+    for vm in ("cpython", "micropython"):
+        log = tmp_path / (vm + ".jsonl")
+        run_cli(
+            "run", "--game", game, "--seed", "6", "--p1", "bot:hard", "--p2", "bot:easy",
+            "--head-start-p2-ms", "350", "--vm", vm, "--log", str(log),
+        )  # fmt: skip
+        logs.append(log.read_text())
+    assert logs[0] == logs[1] and '"head_start_ms":[0,350]' in logs[0]
