@@ -10,7 +10,6 @@ import pytest
 from board_loop import mash_presses, play_board_loop
 from conftest import EventQueue, run_cli
 from referee import Referee
-from replay import replay_file
 from runner import Simulation
 from script import parse_script
 from speedduo.game.gamerules import GameRules
@@ -22,6 +21,8 @@ from speedduo.loop.keybatch import KeyBatch
 from speedduo.loop.opponent import KeyEvent
 from speedduo.loop.settings import Settings
 from test_opponent import MASH
+
+from host_sim.replay import replay_file
 
 # seed 2: player 0's slot 1 and player 1's slot 2 aim at the same pile (test_arbiter.py)
 RACE = "200000 0 1\n%d 1 2\n"
