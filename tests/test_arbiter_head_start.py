@@ -248,3 +248,17 @@ def test_h1_the_micropython_vm_writes_the_same_log(tmp_path, game):
         )  # fmt: skip
         logs.append(log.read_text())
     assert logs[0] == logs[1] and '"head_start_ms":[0,350]' in logs[0]
+
+
+def test_h1_a_bot_takes_a_head_start_as_a_person_does():
+    """The bots press the simulated buttons: with 400 ms of head start bot:medium beats
+    the bot:hard it loses to without one (seed 3; bench/bench_handicap.py measures more)."""
+    winners = []
+    for lead in (0, 400):
+        rules = Rules(head_start_p2_ms=lead)
+        lines = []
+        Simulation(3, rules, 3, ["bot:hard", "bot:medium"]).run(lines.append)
+        Referee().check_log(lines)
+        winners.append(json.loads(lines[-1])["winner"])
+        assert replay_ok(lines)
+    assert winners == [0, 1]
