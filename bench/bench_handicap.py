@@ -10,7 +10,7 @@ a timed test.
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_handicap.py [--seeds N] [--game GAME]
 
-(--seeds 40 with classic Speed: about 8 minutes on one core; docs/benchmarks.md.)
+(--seeds 40 with classic Speed: under a minute on one core; docs/benchmarks.md.)
 """
 
 import argparse
