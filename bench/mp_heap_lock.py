@@ -258,6 +258,30 @@ def path_arbiter_service(arb):
     return ok
 
 
+def path_arbiter_head_start(arb):
+    """H1: player 1 has a 150 ms head start; its press 2 ms after player 0's counts first,
+    and the match's clock lags the keys' by 150 ms."""
+    m = arb.match
+    h = m.hand
+    q = arb.events
+    ok = arb.lag == 150
+    now = m.hand_start + 1000  # R17: well inside idle_ms of the deal
+    for _ in range(REPEAT):
+        race_position(h, 15)
+        now += 300
+        q.load(0, 1, 1, now)
+        q.load(1, 8, 1, now + 2)
+        q.load(2, 1, 0, now + 40)
+        q.load(3, 8, 0, now + 41)
+        q.n = 4
+        q.i = 0
+        arb.service(now + 60)  # nothing is complete yet: the lag
+        arb.service(now + 60 + 150)
+        ok = ok and h.top(0) == CARD_P1
+        h.log.discard()
+    return ok
+
+
 def path_recorded_service(arb):
     """The board's input path: the arbiter reads through the log's KeyRecorder; overflows."""
     m = arb.match
@@ -505,6 +529,11 @@ def main():
             "Arbiter.service (fake EventQueue)",
             path_arbiter_service,
             lambda: Arbiter(FakeQueue(), service_match, 0, FakeEvent()),
+        ),
+        (
+            "Arbiter.service with a head start (H1: 150 ms)",
+            path_arbiter_head_start,
+            lambda: Arbiter(FakeQueue(), new_match(Rules(head_start_p2_ms=150), 4), 0, FakeEvent()),
         ),
         ("Arbiter.service through KeyRecorder, drained", path_recorded_service, _recording_arbiter),
         (

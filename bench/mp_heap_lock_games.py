@@ -70,9 +70,10 @@ class Sink:
         self.lines += 1
 
 
-def _match(game, seed, level):
-    """A GameApp of ``game`` against the opponent at ``level``, 5 s before the ticks wrap."""
-    rules = GameRules(game)
+def _match(game, seed, level, head_start=0):
+    """A GameApp of ``game`` against the opponent at ``level``, 5 s before the ticks wrap;
+    ``head_start``: player 0's (H1; the opponent gets half of it)."""
+    rules = GameRules(game, head_start_p1_ms=head_start, head_start_p2_ms=head_start // 100 * 50)
     core = Spit(rules) if game == "spit" else California(rules)
     session = GameSession(core, seed, rules, 1, GameLog())
     start = _TICKS_MASK - 5000
@@ -133,9 +134,9 @@ def _discard(line):
 def main():
     failures = 0
     for game in ("spit", "california"):
-        for seed, level in ((3, 3), (5, 1), (8, 2)):
-            result = locked(play, _match(game, seed, level))
-            made = _match(game, seed, level)
+        for seed, level, head_start in ((3, 3, 0), (5, 1, 0), (8, 2, 0), (4, 3, 200)):
+            result = locked(play, _match(game, seed, level, head_start))
+            made = _match(game, seed, level, head_start)
             before = micropython.mem_total()
             play(made)
             total = micropython.mem_total() - before
@@ -144,13 +145,16 @@ def main():
             if result != 1:
                 failures += 1
             print(
-                "%s GameApp.step %s seed %d against the opponent (level %d), whole match: "
+                "%s GameApp.step %s seed %d against the opponent (level %d%s), whole match: "
                 "%d presses, %d rounds, %d lines; %d bytes allocated when run unlocked"
                 % (
                     verdict,
                     game,
                     seed,
                     level,
+                    ", H1 head starts %d/%d ms" % (head_start, head_start // 2)
+                    if head_start
+                    else "",
                     app.presses,
                     app.match.hands_played,
                     made[2].lines,

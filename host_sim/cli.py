@@ -211,7 +211,7 @@ def _run(args):
         rules, options = rules_from_args(args)
     else:
         rules = _game_rules(args)
-        options = rules.as_pairs()
+        options = rules.as_pairs() + _handicap_pairs(rules)
     check_out_paths(args)
     if args.screens and args.vm == "cpython":
         _check_screens_path(args.screens)
@@ -299,10 +299,12 @@ def _check_run_args(args, classic):
 def _game_rules(args):
     """The other game's options from the command line; ValueError for one it does not have."""
     from speedduo.game.gamerules import GameRules, options_of
-    from speedduo.game.rules import option_names
+    from speedduo.game.rules import HANDICAPS, option_names
 
     game = args.game
     names = [name for name, _ in options_of(game)]
+    if args.players == 2:
+        names += HANDICAPS  # H1: every two-player game's (V10 has no arbiter to order by)
     rules = GameRules(game)
     for name in option_names() + ["max_rounds"]:
         value = getattr(args, name, None)
@@ -313,6 +315,13 @@ def _game_rules(args):
             raise ValueError(f"{flag} does not apply to --game {game} --players {args.players}")
         rules.set(name, value)
     return rules
+
+
+def _handicap_pairs(rules):
+    """H1's options (not in ``as_pairs``: the log's own field) when set, for the VM."""
+    from speedduo.game.rules import HANDICAPS
+
+    return [(name, getattr(rules, name)) for name in HANDICAPS if getattr(rules, name)]
 
 
 def _screens_hook(args):

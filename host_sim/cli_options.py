@@ -12,9 +12,9 @@ from host_sim import use_board_paths
 
 use_board_paths()
 
-from speedduo.game.rules import Rules, option_names  # noqa: E402
+from speedduo.game.rules import HANDICAPS, Rules, option_names  # noqa: E402
 
-OPTION_DEFAULTS = dict(Rules().as_pairs())
+OPTION_DEFAULTS = {name: getattr(Rules(), name) for name in option_names()}  # H1's too
 
 
 class Parser(argparse.ArgumentParser):
@@ -53,6 +53,15 @@ def add_rule_options(parser):
         flag = "--" + name.replace("_", "-")
         if isinstance(default, bool):
             group.add_argument(flag, dest=name, action="store_true", default=None)
+        elif name in HANDICAPS:  # H1 (docs/rules.md)
+            group.add_argument(
+                flag,
+                dest=name,
+                type=int,
+                default=None,
+                metavar="MS",
+                help="H1 head start: 0-400 ms in steps of 50 (default 0)",
+            )
         elif isinstance(default, int):
             group.add_argument(flag, dest=name, type=int, default=None, metavar="MS")
         else:

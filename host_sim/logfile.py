@@ -430,6 +430,33 @@ _TIE = (_one_of("won", "lost"), '"won" or "lost"')
 _TWO_COUNTS = (_pair(lambda v: _whole(v, 0, 1000)), "two whole numbers [a, b]")
 _TWO_LISTS = (_pair(_cards), "two lists of card names")
 
+
+def _head_start(value):
+    """H1's ``head_start_ms`` (docs/match-log.md): two leads, each 0-400 ms in steps of
+    50 (rules.py's), not both 0 (then the field is absent)."""
+    from host_sim import use_board_paths
+
+    use_board_paths()
+    from speedduo.game.rules import HEAD_START_MAX_MS, HEAD_START_STEP_MS
+
+    return _pair(lambda v: _whole(v, 0, HEAD_START_MAX_MS + 1) and v % HEAD_START_STEP_MS == 0)(
+        value
+    ) and any(value)
+
+
+# the match line's H1 field, both versions'
+HEAD_START = (
+    _head_start,
+    "two head starts [p1, p2], each 0-400 ms in steps of 50, not both 0",
+)
+
+
+def head_start_of(header):
+    """H1: the leads (player 0's, player 1's) a match line names; (0, 0) without the field."""
+    leads = header.get("head_start_ms") or (0, 0)
+    return leads[0], leads[1]
+
+
 FIELDS = {
     "match": {
         "v": (lambda v: _whole(v, 1, 2), "1"),
@@ -438,6 +465,7 @@ FIELDS = {
         "best_of": (lambda v: _whole(v) and v in (3, 5, 7), "3, 5 or 7"),
         "tie_break": (_one_of("alternate"), '"alternate"'),
         "tie_first": _PLAYER,
+        "head_start_ms": HEAD_START,
     },
     "deal": {
         "hand_no": (lambda v: _whole(v, 1, 256), "a hand number >= 1"),

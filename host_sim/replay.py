@@ -28,12 +28,19 @@ through ``GameSession`` in ``replay_games.py``.
 import json
 
 from host_sim import use_board_paths
-from host_sim.logfile import clip, compact_json, decode_log, parse_log, read_bytes
+from host_sim.logfile import (
+    clip,
+    compact_json,
+    decode_log,
+    head_start_of,
+    parse_log,
+    read_bytes,
+)
 
 use_board_paths()
 
 from speedduo.game.match import OVER, Match  # noqa: E402
-from speedduo.game.rules import Rules  # noqa: E402
+from speedduo.game.rules import HANDICAPS, Rules  # noqa: E402
 from speedduo.log.matchlog import (  # noqa: E402
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
@@ -41,6 +48,7 @@ from speedduo.log.matchlog import (  # noqa: E402
     MatchLog,
 )
 from speedduo.loop.arbiter import Arbiter  # noqa: E402
+from speedduo.vocab.codes import KEYS_PER_PLAYER  # noqa: E402
 
 _TICKS_MASK = (1 << 29) - 1
 _MAX_MATCH_MS = 1 << 28  # ticks_diff's range: longer than any match R17 lets run
@@ -104,20 +112,25 @@ class Divergence(Exception):
 def rules_from_log(match_obj):
     rules = Rules()
     for name, value in match_obj["rules"].items():
+        if name in HANDICAPS:  # (not in the rules object: its own field)
+            raise ReplayError(f"line 1: rule {name}: the head start is the field head_start_ms")
         try:
             rules.set(name, value)
         except (ValueError, TypeError) as e:
             raise ReplayError(f"line 1: rule {name}: {e}") from None
+    rules.head_start_p1_ms, rules.head_start_p2_ms = head_start_of(match_obj)  # H1
     return rules
 
 
-def check_record(entries, hands=None):
+def check_record(entries, hands=None, leads=(0, 0)):
     """Step 2, the key record (every version): time runs forwards along it, no key event
     is missing or duplicated (``keys_total``), each key alternates press and release
     unless the keypad queue lost events in between (version 1's loss marks), a ``keys``
     line (the events that did not fit on the next line) is full and followed by more.
     ``hands``: a version's own check of each line, made before its key events' (version
-    1: ``_Hands``, hands in order and time forwards within each).
+    1: ``_Hands``, hands in order and time forwards within each). ``leads``: H1's, ms by
+    player, when the record is in the order of the instants (version 2): each event's
+    time less its player's lead runs forwards.
 
     Returns (key events [(t, key, pressed)], overflows counted per hand_no).
     """
@@ -145,9 +158,12 @@ def check_record(entries, hands=None):
         elif ev == "match" and ("keys" in obj or "keys_total" in obj):
             raise Divergence(number, "key events before the match began")
         for t, key, pressed in obj.get("keys", ()):
-            if t < key_t:
-                raise Divergence(number, f"key time runs backwards: {t} after {key_t}")
-            key_t = t
+            at = t
+            if 0 <= key < 2 * KEYS_PER_PLAYER:
+                at -= leads[key // KEYS_PER_PLAYER] * unit  # H1: its instant's time
+            if at < key_t:
+                raise Divergence(number, f"key time runs backwards: {at} after {key_t}")
+            key_t = at
             total += 1
             if key == _OVERFLOW:  # [t, -1, 0]: events were lost here
                 if lossy:
@@ -323,8 +339,8 @@ def replay_events(entries, spans=None):
     back = (PASS_MAX_MS + 1) * unit
     if spans is not None:
         passes.update(t // unit * unit - back for t in times if t // unit > PASS_MAX_MS)
-    if times:
-        passes.add((times[-1] // unit + 1) * unit)
+    if times:  # (H1: the match's clock lags the keys' by the largest lead)
+        passes.add((times[-1] // unit + 1 + arbiter.lag) * unit)
     written = {}  # pass time -> lines written by then (every instant before it)
     i = 0
     for at in sorted(passes):
@@ -433,7 +449,7 @@ def check_entries(entries, path="log"):
         return
     from host_sim.replay_games import regenerate_lines
 
-    keys, _ = check_record(entries)
+    keys, _ = check_record(entries, leads=head_start_of(entries[0][1]))
     compare(entries, regenerate_lines(entries[0][1], keys, path, entries[-1][1]))
 
 
@@ -494,5 +510,16 @@ def replay_file(path, data=None):
     try:
         check_entries(entries, path)
     except Divergence as e:
+        leads = entries[0][1].get("head_start_ms")
+        if leads:  # H1: the order the log's presses were applied in comes from the field
+            return False, (
+                f"{path}: {e}\n  (the presses are ordered by line 1's head_start_ms"
+                f" {compact_json(leads)}: a log whose head start was altered diverges)"
+            )
+        if version(entries) == 2 and "key time runs backwards" in str(e):
+            return False, (  # (only a head start puts a later press's instant first)
+                f"{path}: {e}\n  (a match with a head start says so in line 1's"
+                " head_start_ms: was it removed?)"
+            )
         return False, f"{path}: {e}"
     return True, f"{path}: {len(entries)} lines replayed identically"

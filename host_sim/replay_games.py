@@ -9,6 +9,7 @@ differs are ``replay.py``'s, for every version.
 
 from host_sim import use_board_paths
 from host_sim.logfile import (
+    HEAD_START,
     LATE_US,
     LogError,
     _card,
@@ -16,6 +17,7 @@ from host_sim.logfile import (
     _short,
     _whole,
     check_line_fields,
+    head_start_of,
     parse_lines,
 )
 
@@ -23,6 +25,7 @@ use_board_paths()
 
 from speedduo import games  # noqa: E402
 from speedduo.game.gamerules import GameRules  # noqa: E402
+from speedduo.game.rules import HANDICAPS  # noqa: E402
 from speedduo.log.gamelog import EV_WORDS  # noqa: E402
 from speedduo.vocab.codes import KEYS_PER_PLAYER, OVER  # noqa: E402
 
@@ -238,6 +241,15 @@ def _header_fields(obj, path):
         raise LogError(f"{path}: line 1: field best_of must be {' or '.join(map(str, best))}")
     if not _whole(obj["tie_first"], 0, n):
         raise LogError(f"{path}: line 1: field tie_first must be a player 0-{n - 1}")
+    if "head_start_ms" in obj:  # H1, the two-player games'
+        check, expected = HEAD_START
+        if n != 2:
+            raise LogError(f"{path}: line 1: field head_start_ms is for two players (not V10)")
+        if not check(obj["head_start_ms"]):
+            raise LogError(
+                f"{path}: line 1: field head_start_ms must be {expected},"
+                f" not {_short(obj['head_start_ms'])}"
+            )
     return _fields(game, n), n
 
 
@@ -254,6 +266,9 @@ def session_of(header, path="log"):
         rules = GameRules(game, **header["rules"])
     except (ValueError, TypeError) as e:
         raise LogError(f"{path}: line 1: rules: {e}") from None
+    if header["rules"].keys() & set(HANDICAPS):
+        raise LogError(f"{path}: line 1: rules: the head start is the field head_start_ms")
+    rules.head_start_p1_ms, rules.head_start_p2_ms = head_start_of(header)  # H1
     core = make_core(game, rules, header["players"])
     best_of = best_of_for(game, header["best_of"])
     return GameSession(
@@ -279,11 +294,16 @@ def regenerate_lines(header, keys, path="log", end=None):
     )  # the board reader's, as the log says
     out = []
     session.log.drain(out.append)
+    leads = head_start_of(header)  # H1: a key's instant is its time less its player's lead
+    instants = [
+        t - leads[key // KEYS_PER_PLAYER] * unit if key < 2 * KEYS_PER_PLAYER else t
+        for t, key, _ in keys
+    ]
     i = 0
     while i < len(keys):
-        t = keys[i][0]
+        t = instants[i]
         events = []
-        while i < len(keys) and keys[i][0] == t:
+        while i < len(keys) and instants[i] == t:
             events.append(keys[i][1:])
             i += 1
         if unit > 1:  # one instant is one µs: its µs past the ms go into the key record

@@ -17,8 +17,9 @@ def check_game(args, changed):
     if game in (None, "speed"):
         return
     from speedduo.game.gamerules import options_of
+    from speedduo.game.rules import HANDICAPS
 
-    names = [name for name, _ in options_of(game)]
+    names = [name for name, _ in options_of(game)] + list(HANDICAPS)  # H1: every game's
     for name, _ in changed:
         if name not in names:
             raise ValueError(f"--{name.replace('_', '-')} does not apply to --game {game}")

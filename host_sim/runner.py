@@ -230,15 +230,26 @@ class _BoardLoop:
         while the reader may still report something, else at the next contact change
         (the PIO's stamp is that µs; the keypad's, its first scan)."""
         contacts = self.contacts
-        if not contacts.settled() or len(self.keys.events) or self.app.arbiter.held_back:
+        arbiter = self.app.arbiter
+        if not contacts.settled() or len(self.keys.events):
             return sim.next_tick()
+        if arbiter.held_back:
+            if not arbiter.lag:
+                return sim.next_tick()
+            # H1: held back by the lag only; the first is applied once the clock passes
+            # its adjusted time by the lag (nothing else can change before: no contact moves)
+            ready = sim.match_ms_to_us(arbiter.batch.at[0] + arbiter.lag + 1)
+            change = contacts.next_change_us()
+            if change >= 0 and not self.micro:
+                change = sim.clock.first_tick_at_or_after(change)
+            return ready if change < 0 or ready < change else change
         change = contacts.next_change_us()
         if change < 0 or self.micro:
             return change
         return sim.clock.first_tick_at_or_after(change)
 
     def due_us(self, sim, due):
-        return sim.match_ms_to_us(due + 1)
+        return sim.match_ms_to_us(due + 1 + self.app.arbiter.lag)  # (H1: the clock's lag)
 
     def step(self, now_us, write):
         self.app.step()

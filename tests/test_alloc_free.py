@@ -53,14 +53,16 @@ GAMES_SCRIPT = os.path.join(ROOT, "bench", "mp_heap_lock_games.py")
 
 def test_spit_and_california_board_loops_run_whole_matches_with_the_heap_locked():
     """V8, V9: GameApp.step against the board's opponent, every press of whole matches
-    (deals, rounds' ends, stalls, slaps, refusals, ties) under heap_lock."""
+    (deals, rounds' ends, stalls, slaps, refusals, ties; one each with head starts, H1)
+    under heap_lock."""
     command = [_micropython(), "-X", "heapsize=256K", GAMES_SCRIPT, ROOT]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     matches = [line for line in lines if line.split(" ", 1)[0] in ("PASS", "FAIL", "WRONG")]
-    assert sum(1 for line in matches if " spit " in line) == 3, lines
-    assert sum(1 for line in matches if " california " in line) == 3, lines
+    assert sum(1 for line in matches if " spit " in line) == 4, lines
+    assert sum(1 for line in matches if " california " in line) == 4, lines
+    assert sum(1 for line in matches if "H1 head starts" in line) == 2, lines  # (issue 30)
     failed = [line for line in matches if not line.startswith("PASS ")]
     assert not failed, "\n".join(failed)
     assert any(line.startswith("CONTROL GameLog.drain allocates and was caught") for line in lines)

@@ -306,3 +306,17 @@ def test_stepping_press_by_press_plays_a_spit_log_to_its_end_and_writes_it_again
         steps += 1
     with open(path) as f:
         assert show.lines == f.read().splitlines()
+
+
+def test_a_show_of_a_spit_log_with_a_head_start_gets_it_again(tmp_path):
+    """H1: the version 2 key record holds each press's own time; fed back in that order,
+    the board's loop with the log's head starts writes the log again, byte for byte."""
+    from conftest import run_cli
+
+    path = tmp_path / "h1.jsonl"
+    run_cli(
+        "run", "--game", "spit", "--seed", "1", "--p1", "bot:hard", "--p2", "bot:medium",
+        "--head-start-p1-ms", "50", "--head-start-p2-ms", "300", "--log", str(path),
+    )  # fmt: skip
+    show = _played_to_the_end(str(path))
+    assert show.lines == path.read_text().splitlines()

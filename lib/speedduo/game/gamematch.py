@@ -26,6 +26,7 @@ from array import array
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.game.phases import CONTINUE, Phases, StallCountdown  # noqa: F401
+from speedduo.game.rules import head_starts
 from speedduo.vocab.codes import (
     END_OUT,
     EV_HAND_END,
@@ -85,7 +86,9 @@ class GameMatch(Phases):
         self.ties = 0
         self._aims = array("i", [0] * _GROUP)  # each press's aim_word (_SETTING: none)
         self._bits = array("i", [0] * _MAX_PLAYERS)  # each player's aim bits, together
-        log.header(core.game, self.players, seed, rules.as_pairs(), best_of, self.tie_next)
+        leads = head_starts(rules)  # H1: the key record's times are the presses' (step_group)
+        log.header(core.game, self.players, seed, rules.as_pairs(), best_of, self.tie_next, leads)
+        self._lead = array("i", [leads[0], leads[1], 0, 0])  # by player (V10's: none)
         core.log = log
 
     def step_group(self, now: int, n: int) -> None:
@@ -96,8 +99,9 @@ class GameMatch(Phases):
         keys = self.group_key
         downs = self.group_down
         sub = self.group_sub
-        for i in range(n):
-            log.key(now, keys[i], downs[i], sub)
+        lead = self._lead
+        for i in range(n):  # (H1: at the press's own time, its lead after the instant's)
+            log.key(now + lead[keys[i] // KEYS_PER_PLAYER], keys[i], downs[i], sub)
         self.advance(now)
         if n:
             self._apply(now, n)

@@ -5,7 +5,7 @@ Each game has its own list (the registry's ``options``, games.py); the match log
 version 2). Values are checked where ``rules.Rules`` checks them (``rules.check_value``).
 """
 
-from speedduo.game.rules import check_value
+from speedduo.game.rules import HANDICAPS, check_value, set_handicap
 from speedduo.games import GAME_IDS, entry
 
 GAMES = GAME_IDS  # the registry's (games.py)
@@ -22,12 +22,16 @@ class GameRules:
 
     def __init__(self, game: str, **options) -> None:
         self.game = game
+        for name in HANDICAPS:  # H1, every game's (rules.py): not in as_pairs
+            setattr(self, name, 0)
         for name, default in options_of(game):
             setattr(self, name, default)
         for name in options:
             self.set(name, options[name])
 
     def set(self, name: str, value) -> None:
+        if set_handicap(self, name, value):
+            return
         default = None
         for option, option_default in options_of(self.game):
             if option == name:

@@ -11,7 +11,7 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.game.core import Hand
 from speedduo.game.phases import COUNTDOWN_MS, RESULT_MS, Phases  # noqa: F401  (re-exported)
-from speedduo.game.rules import BEST_OF
+from speedduo.game.rules import BEST_OF, head_starts
 from speedduo.vocab.codes import (  # noqa: F401  (COUNTDOWN, OVER, RESULT: re-exported)  # noqa: F401  (re-exported)
     COUNTDOWN,
     END_ABANDONED,
@@ -40,7 +40,7 @@ class Match(Phases):
         Phases.__init__(self, Hand(rules, log), rules, seed, 2, best_of, log)
         # ties between players take turns (Hand.take_tie_turn); the first from the seed
         self.hand.tie_next = self.tie_first
-        log.header = (seed, rules, best_of, self.tie_first)
+        log.header = (seed, rules, best_of, self.tie_first, head_starts(rules))  # (H1's leads)
         log.put_match()
 
     def step_group(self, now: int, n: int) -> None:

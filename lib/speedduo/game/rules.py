@@ -3,6 +3,12 @@
 Every option has a name; ``as_pairs()`` lists them all in a fixed order, which
 is what the match log's ``rules`` object holds (docs/match-log.md: every rule option
 and variant in force, by name).
+
+The handicaps (docs/rules.md H1, issue 30) are options too, of every game, settable by
+name like the others (``SPEED_HEAD_START_P1_MS``, ``--head-start-p1-ms``), but not in
+``as_pairs()``: the log's ``match`` line carries them in a field of their own,
+``head_start_ms``, only when one is in force (``head_starts``), so a log without a
+handicap reads as before.
 """
 
 from micropython import const  # on the host, Blinka provides this module
@@ -33,6 +39,12 @@ _OPTIONS = (
 # fmt: on
 BEST_OF = (3, 5, 7)  # R14
 
+# H1, the head start: player p's presses count as if made this many ms earlier (0-400, in
+# steps of 50: what the menu can show); the log's ``head_start_ms`` [p1, p2]
+HANDICAPS = ("head_start_p1_ms", "head_start_p2_ms")
+HEAD_START_MAX_MS = const(400)
+HEAD_START_STEP_MS = const(50)
+
 CLAIM_NAMES = ("off", "simple", "race")  # V5's values, by CLAIM_* number
 
 
@@ -52,10 +64,35 @@ def check_value(name: str, default, value) -> None:
             raise ValueError("max_rounds must be at least 1")
         if value < 0:
             raise ValueError(name + " must be a whole number >= 0")
+        if name in HANDICAPS:
+            check_head_start(name, value)
         if value > 3600000:
             raise ValueError(name + " must be at most 3600000")
     elif value not in CLAIM_NAMES:
         raise ValueError("claim must be one of off, simple, race")
+
+
+def check_head_start(name: str, value: int) -> None:
+    """H1: ValueError (one line) unless ``value`` is 0-400 ms in steps of 50."""
+    if value > HEAD_START_MAX_MS:
+        raise ValueError(name + " must be at most 400 (ms)")
+    if value % HEAD_START_STEP_MS:
+        raise ValueError(name + " must be a multiple of 50 (ms)")
+
+
+def head_starts(rules):
+    """H1: (player 0's lead, player 1's lead) in ms; (0, 0) for rules without them."""
+    return (getattr(rules, HANDICAPS[0], 0), getattr(rules, HANDICAPS[1], 0))
+
+
+def set_handicap(rules, name: str, value) -> bool:
+    """Set handicap option ``name`` on ``rules`` (checked); False when ``name`` is not one
+    (every game's rules take them: ``Rules.set``, ``gamerules.GameRules.set``)."""
+    if name not in HANDICAPS:
+        return False
+    check_value(name, 0, value)
+    setattr(rules, name, value)
+    return True
 
 
 class Rules:
@@ -65,11 +102,15 @@ class Rules:
         for i in range(0, len(_OPTIONS), 2):
             setattr(self, _OPTIONS[i], _OPTIONS[i + 1])  # type: ignore[arg-type]
         self.claim_mode = CLAIM_OFF  # V5 as a number, kept in step with `claim` by set()
+        self.head_start_p1_ms = 0  # H1 (HANDICAPS): not in as_pairs, the log's own field
+        self.head_start_p2_ms = 0
         for name in options:
             self.set(name, options[name])
 
     def set(self, name: str, value) -> None:
         """Set one option by name, checking its type and range (ValueError: check_value)."""
+        if set_handicap(self, name, value):
+            return
         i = 0
         while i < len(_OPTIONS) and _OPTIONS[i] != name:
             i += 2
@@ -89,4 +130,5 @@ class Rules:
 
 
 def option_names():
-    return [_OPTIONS[i] for i in range(0, len(_OPTIONS), 2)]
+    """Every option's name: the log's ``rules`` object's, then the handicaps (H1)."""
+    return [_OPTIONS[i] for i in range(0, len(_OPTIONS), 2)] + list(HANDICAPS)

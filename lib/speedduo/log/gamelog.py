@@ -153,12 +153,23 @@ class GameLog:
         self._line.append(125)  # }
         self._count += 1
 
-    def header(self, game, players, seed, rules, best_of, tie_first) -> None:
-        """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order.
-        Once per match, before play (``header.match_into``: it may allocate)."""
+    def header(self, game, players, seed, rules, best_of, tie_first, head_start=(0, 0)) -> None:
+        """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order;
+        ``head_start``: H1's leads (``rules.head_starts``). Once per match, before play
+        (``header.match_into``: it may allocate)."""
         line = self._new_line()
         match_into(
-            line, LOG_VERSION, game, players, seed, rules, best_of, b"rotate", tie_first, self.micro
+            line,
+            LOG_VERSION,
+            game,
+            players,
+            seed,
+            rules,
+            best_of,
+            b"rotate",
+            tie_first,
+            self.micro,
+            head_start,
         )
         self._finish()
 

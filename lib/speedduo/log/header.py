@@ -8,11 +8,14 @@ so this line may allocate (no key press does), and the module needs nothing of
 _STAMPED_BY_PIO = b',"stamped_by":"pio"'  # the keys are in µs (the PIO's edge stamps)
 
 
-def match_into(line, version, game, players, seed, pairs, best_of, tie_break, tie_first, micro):
+def match_into(
+    line, version, game, players, seed, pairs, best_of, tie_break, tie_first, micro, head_start
+):
     """The ``match`` line (no closing brace) onto ``line``: version 1 (classic Speed:
     ``game`` None, no ``game`` and ``players`` fields) or 2; ``pairs``: the rule options
     as (name, value) in log order (a switch, a whole number or a word); ``tie_break``:
-    its word (bytes); ``micro``: the key record is in µs."""
+    its word (bytes); ``micro``: the key record is in µs; ``head_start``: H1's leads
+    (ms, player 0's and 1's: ``rules.head_starts``), written only when one is not 0."""
     _number(line, b'{"ev":"match","v":', version)
     if game is not None:
         line.extend(b',"game":"')
@@ -42,6 +45,10 @@ def match_into(line, version, game, players, seed, pairs, best_of, tie_break, ti
     line.extend(b',"tie_break":"')
     line.extend(tie_break)
     _number(line, b'","tie_first":', tie_first)
+    if head_start[0] or head_start[1]:  # H1 (docs/match-log.md): absent when none
+        _number(line, b',"head_start_ms":[', head_start[0])
+        _number(line, b",", head_start[1])
+        line.append(93)  # ]
     if micro:
         line.extend(_STAMPED_BY_PIO)
 

@@ -144,7 +144,7 @@ class MatchLog:
         self._count = 0  # records waiting
         self._seen = 0  # of those, how many ``observe`` has shown
         self._tail = 0  # byte offset of the next record to write
-        self.header = None  # type: Any  # (seed, rules, best_of, tie_first), set by the match
+        self.header = None  # type: Any  # (seed, rules, best_of, tie_first, head starts): the match
         self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
         self.line = bytearray(line_room)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far (or _DECK_WRITTEN)
@@ -308,13 +308,14 @@ class MatchLog:
     # without the closing brace and returns True (False: card records follow).
 
     def put_match(self) -> None:
-        """The ``match`` line: seed, rules, best_of, tie_first come from ``header``."""
+        """The ``match`` line: seed, rules, best_of, tie_first and H1's head starts come from
+        ``header``."""
         self._put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
 
     def _match_line(self, r, i, t, u) -> bool:
         """The ``match`` line: once per match, before play (``header.match_into``: it may
         allocate); the header's fields are let go once written."""
-        seed, rules, best_of, tie_first = self.header
+        seed, rules, best_of, tie_first, head_start = self.header
         self.header = None
         pairs = rules.as_pairs()
         match_into(
@@ -328,6 +329,7 @@ class MatchLog:
             b"alternate",
             tie_first,
             self.micro,
+            head_start,
         )
         return True
 

@@ -17,8 +17,10 @@ instants) and log (``gamelog.GameLog``): the loop and the arbiter are these.
 
 from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.game.rules import head_starts
 from speedduo.loop.arbiter import Arbiter
 from speedduo.vocab.codes import OVER
+from speedduo.vocab.ticks import ticks_add
 
 REDRAW_MS = const(40)  # the screens follow time at least this often
 
@@ -68,7 +70,9 @@ class App:
             opponent.micro = micro
             # the opponent reads the real queue into ``event``; the arbiter reads the
             # merged stream into the opponent's own (keypad.Event is read-only on the board)
-            events = opponent.join(events, match, start_ticks, event)
+            # H1: the opponent's clock is the match's, behind the keys' by the lag
+            lag = max(head_starts(rules))
+            events = opponent.join(events, match, ticks_add(start_ticks, lag), event)
             event = opponent.event
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, log, start_ticks, match)
@@ -131,7 +135,7 @@ class App:
             if sound.playing:
                 sound.update(now_ticks)
         if screens is not None:
-            now = arbiter.match_time(now_ticks)
+            now = arbiter.match_time(now_ticks) - arbiter.lag  # the match's clock (H1)
             news += arbiter.applied - self._applied  # presses applied (an aim changes no record)
             self._applied = arbiter.applied
             if arbiter.overflows != self._overflows:  # presses were lost: say so

@@ -53,6 +53,16 @@ instants of one ms are handed over one after another, each at that ms), rebounce
 too; the instant's µs is the match's ``group_sub`` while it is handed over (the key
 record writes it).
 
+The head start (docs/rules.md H1, issue 30; the match's rules ``head_start_p1_ms`` and
+``head_start_p2_ms``): player p's events count as if made ``lead`` ms earlier; the batch
+orders every event by its stamp less its player's lead (``keybatch.py``) and the match
+is given those adjusted times. So that a press is never applied before a press of the
+other player that could still come and be earlier in adjusted time, and never counts
+before what it answers could be seen, the match's clock lags the keys' clock by the
+largest lead (``lag``): instants are complete before ``now - lag``, the clock catches up
+to ``now - 1 - lag``, and the screens (and the opponent, and the bots) show the table of
+``now - lag``. With both leads 0 nothing of this changes what happens.
+
 The board's opponent (``watcher``: ``opponent.Opponent``) looks at the table at moments
 that do not depend on the loop's passes: before every change (an instant, or what the
 match's clock runs out: ``next_due``) it is asked to look (``look_at``), and after it
@@ -63,6 +73,7 @@ from array import array
 
 from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.game.rules import head_starts
 from speedduo.loop.keybatch import BATCH, KeyBatch
 from speedduo.vocab.codes import OVER
 from speedduo.vocab.ticks import one_tick_ms, ticks_diff
@@ -95,6 +106,10 @@ class Arbiter:
         self.start_ticks = start_ticks  # ticks_ms at the match's time 0
         self._event = event
         self.batch = KeyBatch(micro)
+        lead0, lead1 = head_starts(getattr(match, "rules", None))  # H1 (the docstring)
+        self.batch.lead[0] = lead0
+        self.batch.lead[1] = lead1
+        self.lag = lead0 if lead0 > lead1 else lead1  # the match's clock behind the keys'
         self._match_time = self.match_time  # made once (making a bound method allocates)
         self._held = match.held  # 1: the key is down (the match reads it: V5's claim)
         self._keys = len(match.held)  # keys past the players' rows are not the match's
@@ -142,7 +157,10 @@ class Arbiter:
         count = batch.count
         at = batch.at
         complete = now
-        if self._micro:
+        lag = self.lag
+        if lag:  # H1: a press not read yet may still be earlier, to ``now - lag``
+            complete = now - lag
+        elif self._micro:
             complete = _LATEST
         elif self._scans and count < BATCH and one_tick_ms(now_ticks):
             complete = now + 1
@@ -155,7 +173,7 @@ class Arbiter:
             i = count  # what comes after the match's end is not played
         batch.keep_from(i)  # the rest waits for the next pass
         # things due at `now` wait one pass: a press stamped `now` may still arrive
-        self._catch_up(now - 1)
+        self._catch_up(now - 1 - lag)
         return count
 
     def _catch_up(self, now: int) -> None:

@@ -38,11 +38,13 @@ events in arrays (bench/mp_heap_lock_games.py proves it for both games).
 
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import GameRules, options_of
+from speedduo.game.rules import HANDICAPS, head_starts
 from speedduo.games import BOARD_GAMES, core_class, view_class
 from speedduo.log.gamelog import GameLog
 from speedduo.loop.app import App
 from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter  # noqa: F401  (REBOUNCE_MS: re-exported)
 from speedduo.loop.game_opponent import GameOpponent
+from speedduo.vocab.ticks import ticks_add
 
 
 class GameApp(App):
@@ -78,7 +80,9 @@ class GameApp(App):
         micro = log.micro  # the session's: µs stamps (App's ``micro``)
         if opponent is not None:
             opponent.micro = micro
-            events = opponent.join(events, match, start_ticks, event)
+            # H1: the opponent's clock is the match's, behind the keys' by the lag
+            lag = max(head_starts(match.rules))
+            events = opponent.join(events, match, ticks_add(start_ticks, lag), event)
             event = opponent.event
         log.notes_on = True
         log.sink = send_line  # a pass that logs more than the log's pool holds
@@ -99,6 +103,8 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
     for name, _ in options_of(game):
         if hasattr(rules, name):
             game_rules.set(name, getattr(rules, name))
+    for name in HANDICAPS:  # H1: every game's (rules.py)
+        game_rules.set(name, getattr(rules, name, 0))
     core = core_class(game)(game_rules)  # the registry's (games.py)
     view = view_class(game)
     micro = getattr(events, "micro", False)  # the PIO's µs stamps (edges.py); board_play

@@ -13,11 +13,17 @@ With a microsecond source (``micro``: the PIO's edge stamps, issue 19) each even
 also carries ``sub_us``, the microseconds past its millisecond (0-999), and an
 instant is one microsecond: events are ordered by (ms, µs) and ``group_end`` ends
 an instant where either differs. The ms stay the match's clock; the µs only order.
+
+A head start (docs/rules.md H1: ``lead``, ms per player, set by the arbiter) moves each
+of that player's events earlier by its lead as it is read: the batch holds, and orders
+by, adjusted times, never before the match began (0).
 """
 
 from array import array
 
 from micropython import const  # on the host, Blinka provides this module
+
+from speedduo.vocab.codes import KEYS_PER_PLAYER
 
 BATCH = const(64)  # as many events as the keypad queue holds
 
@@ -29,6 +35,7 @@ class KeyBatch:
         self.at = array("i", [0] * BATCH)  # match ms
         self.sub = array("H", [0] * BATCH)  # µs past ``at`` (0 unless ``micro``)
         self.micro = micro
+        self.lead = array("i", [0, 0])  # H1: ms each player's events count earlier
         self.count = 0  # events held (after keep_from: the ones kept for the next pass)
 
     def read(self, events, event, time_of) -> int:
@@ -39,6 +46,7 @@ class KeyBatch:
         at = self.at
         sub = self.sub
         micro = self.micro
+        lead = self.lead
         count = self.count
         presses = 0
         while count < BATCH and events.get_into(event):
@@ -48,7 +56,13 @@ class KeyBatch:
                 presses += 1
             else:
                 down[count] = 0
-            at[count] = time_of(event.timestamp)
+            t = time_of(event.timestamp)
+            p = event.key_number // KEYS_PER_PLAYER
+            if p < 2 and lead[p]:  # H1: as if pressed lead[p] ms earlier, not before 0
+                t -= lead[p]
+                if t < 0:
+                    t = 0
+            at[count] = t
             if micro:
                 sub[count] = event.sub_us
             count += 1

@@ -1,0 +1,78 @@
+"""The head start (docs/rules.md H1, issue 30): how much does it even a match?
+
+For each pairing of bots (hard against medium, hard against easy) and each head start of
+the weaker bot (0, 50, ..., 400 ms), whole matches are played in the headless simulator
+(``host_sim/runner.py``: the board's loop, key reader and arbiter on the virtual clock,
+the PIO's µs stamps), one per seed; the weaker bot sits as Player 1 on even seeds and as
+Player 2 on odd ones (the head start goes with it), so neither seat is favoured. Printed:
+the share of matches the weaker bot won, and of hands. A script that prints figures, not
+a timed test.
+
+    PYTHONPATH=.:lib .venv/bin/python bench/bench_handicap.py [--seeds N] [--game GAME]
+
+(--seeds 40 with classic Speed: under a minute on one core; docs/benchmarks.md.)
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from host_sim import use_board_paths  # noqa: E402
+
+use_board_paths()
+
+from runner import Simulation, best_of_for  # noqa: E402
+from speedduo.game.gamerules import GameRules  # noqa: E402
+from speedduo.game.rules import HEAD_START_MAX_MS, HEAD_START_STEP_MS, Rules  # noqa: E402
+
+PAIRINGS = (("hard", "medium"), ("hard", "easy"))
+
+
+def play(game, seed, strong, weak, lead):
+    """One match: (the weaker bot won it, hands it won, hands decided)."""
+    weak_seat = seed % 2  # even seeds: Player 1 (0); odd: Player 2
+    players = ["bot:" + strong, "bot:" + strong]
+    players[weak_seat] = "bot:" + weak
+    rules = Rules() if game == "speed" else GameRules(game)
+    rules.set("head_start_p%d_ms" % (weak_seat + 1), lead)
+    lines = []
+    Simulation(seed, rules, best_of_for(game, 3), players, game=game).run(lines.append)
+    end = json.loads(lines[-1])
+    score = end["score"]
+    return end["winner"] == weak_seat, score[weak_seat], sum(score)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=40, help="matches per setting (default 40)")
+    parser.add_argument("--game", default="speed", choices=("speed", "spit", "california"))
+    args = parser.parse_args()
+    leads = range(0, HEAD_START_MAX_MS + 1, HEAD_START_STEP_MS)
+    started = time.time()
+    print(
+        "game %s, %d matches per setting (seeds 1-%d), the weaker bot in both seats"
+        % (args.game, args.seeds, args.seeds)
+    )
+    for strong, weak in PAIRINGS:
+        print("\n%s vs %s: the %s bot's head start -> its share of matches won (of hands)"
+              % (strong, weak, weak))  # fmt: skip
+        for lead in leads:
+            won = hands = decided = 0
+            for seed in range(1, args.seeds + 1):
+                match_won, hands_won, hands_decided = play(args.game, seed, strong, weak, lead)
+                won += match_won
+                hands += hands_won
+                decided += hands_decided
+            print(
+                "  %3d ms  %5.1f%% of matches (%d/%d)  %5.1f%% of hands"
+                % (lead, 100 * won / args.seeds, won, args.seeds, 100 * hands / max(decided, 1))
+            )
+            sys.stdout.flush()
+    print("\n%.0f s" % (time.time() - started))
+
+
+if __name__ == "__main__":
+    main()
