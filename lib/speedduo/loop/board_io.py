@@ -46,6 +46,7 @@ POWER_ON = (  # 2,288 B: power-on's steps, its settings reader, the PIO program
     "display.screens_setup",
     "loop.keys",
     "loop.edge_program",
+    "loop.pins",  # MEASURED (the self-test imports it again: only it reads the pins after)
 )
 MENU = (  # 2,912 B: the menu's loop and what it opens (Choices keeps what it chose)
     "loop.menu_loop",
@@ -55,10 +56,12 @@ MENU = (  # 2,912 B: the menu's loop and what it opens (Choices keeps what it ch
     "loop.selftest",
     "loop.idle",
     "loop.settings",
+    "games",  # MEASURED (the menu's and V8/V9's match import it again; classic reads none)
 )
 OTHER_GAMES = (  # 4,416 B for V8/V9's loop, match and log, + each game's core and view
     "loop.game_app",  # (Spit's 1,808, California's 5,216: its view's sprite rows)
     "loop.game_opponent",
+    "loop.opponent",  # MEASURED (classic Speed's too: imported per match against the board)
     "game.gamematch",
     "game.gamerules",
     "log.gamelog",
