@@ -70,6 +70,8 @@ OTHER_GAMES = (  # 4,416 B for V8/V9's loop, match and log, + each game's core a
     "display.spit_view",
     "game.california",
     "display.california_view",
+    "display.piles",  # MEASURED (classic's and Spit's views' piles and their large ranks:
+    "display.large_ranks",  # a California match after them would hold them)
 )
 CLASSIC = (  # classic Speed's match, core and log, and its view (board_play imports it per
     "game.match",  # match): a V8/V9 match after a classic one would hold them (three
