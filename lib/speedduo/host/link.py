@@ -19,7 +19,6 @@ may allocate (it is no key press).
 
 from micropython import const
 
-from speedduo.host.link_reply import reply
 from speedduo.vocab.ticks import ticks_diff
 
 REQUEST_MAX = const(32)  # bytes in one request line
@@ -108,5 +107,9 @@ class Link:
 
     def _reply(self, why) -> None:
         """Answer the request line in the buffer (``why`` None), or send the error ``why``
-        (``link_reply.reply``: a reply may allocate, it is no key press)."""
+        (``link_reply.reply``: a reply may allocate, it is no key press). Imported at the
+        first request, not at power-on: a board no host asks never holds it (the ``.mpy``
+        fallback: 1,728 B and ``crc`` 480, ``bench/bench_import_heap.py --deploy mpy``)."""
+        from speedduo.host.link_reply import reply
+
         reply(self, why)

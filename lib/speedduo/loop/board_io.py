@@ -38,7 +38,9 @@ from speedduo.loop import board_play
 # Modules the board forgets when their moment is over. Frozen in, a module still costs the
 # heap its functions, classes and import-time tables; measured on the frozen firmware
 # (bytes each group holds once imported; docs/device.md, "What the board holds"), with all of
-# them held classic Speed's match held 45,040 bytes, over the 40,000 budget:
+# them held classic Speed's match held 45,040 bytes, over the 40,000 budget. ".mpy N B": a
+# module added for the stock firmware's .mpy fallback, where a module held is its bytecode
+# too (bench/bench_import_heap.py --deploy mpy; docs/device.md, "The stock firmware"):
 POWER_ON = (  # 2,288 B: power-on's steps, its settings reader, the PIO program
     "loop.poweron",
     "loop.settings",
@@ -46,6 +48,7 @@ POWER_ON = (  # 2,288 B: power-on's steps, its settings reader, the PIO program
     "display.screens_setup",
     "loop.keys",
     "loop.edge_program",
+    "loop.pins",  # .mpy 1,504 B (the self-test imports it again: only it reads them after)
 )
 MENU = (  # 2,912 B: the menu's loop and what it opens (Choices keeps what it chose)
     "loop.menu_loop",
@@ -55,10 +58,12 @@ MENU = (  # 2,912 B: the menu's loop and what it opens (Choices keeps what it ch
     "loop.selftest",
     "loop.idle",
     "loop.settings",
+    "games",  # .mpy 3,104 B (the menu and V8/V9's match import it again; classic reads none)
 )
 OTHER_GAMES = (  # 4,416 B for V8/V9's loop, match and log, + each game's core and view
     "loop.game_app",  # (Spit's 1,808, California's 5,216: its view's sprite rows)
     "loop.game_opponent",
+    "loop.opponent",  # .mpy 3,872 B (classic Speed's too: imported per match against the board)
     "game.gamematch",
     "game.gamerules",
     "log.gamelog",
@@ -67,6 +72,8 @@ OTHER_GAMES = (  # 4,416 B for V8/V9's loop, match and log, + each game's core a
     "display.spit_view",
     "game.california",
     "display.california_view",
+    "display.piles",  # .mpy 1,248 + 1,632 B: classic's and Spit's views' piles and their
+    "display.large_ranks",  # large ranks (a California match after them held them)
 )
 CLASSIC = (  # classic Speed's match, core and log, and its view (board_play imports it per
     "game.match",  # match): a V8/V9 match after a classic one would hold them (three

@@ -7,7 +7,6 @@ import keypad
 import supervisor
 
 from speedduo.loop.app import App
-from speedduo.loop.opponent import Opponent
 
 
 def begin_match(choices, seed, play_ticks, events, screens, log_port, sound):
@@ -23,6 +22,10 @@ def begin_match(choices, seed, play_ticks, events, screens, log_port, sound):
     screens.play((PlayerView(screens.panels[0], 0), PlayerView(screens.panels[1], 1)))
     opponent = None
     if choices.opponent:  # one player against the board: it plays Player 2
+        # imported here, not at power-on: a match of two players never holds it (the .mpy
+        # fallback: 3,872 B, bench_import_heap; board_io forgets it after the match)
+        from speedduo.loop.opponent import Opponent
+
         opponent = Opponent(choices.opponent, seed, choices.rules.claim_mode)
     app = App(
         events,

@@ -43,7 +43,6 @@ from speedduo.games import BOARD_GAMES, core_class, view_class
 from speedduo.log.gamelog import GameLog
 from speedduo.loop.app import App
 from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter  # noqa: F401  (REBOUNCE_MS: re-exported)
-from speedduo.loop.game_opponent import GameOpponent
 from speedduo.vocab.ticks import ticks_add
 
 
@@ -112,7 +111,9 @@ def board_match(menu, rules, seed, start_ticks, events, screens, log_port, board
     if micro:
         session.log.late_of = events  # match_end says how late a stamp may be
     player = None
-    if menu.opponent:
+    if menu.opponent:  # (imported here: a match of two players never holds the opponent)
+        from speedduo.loop.game_opponent import GameOpponent
+
         player = GameOpponent(menu.opponent, seed)
     views = (view(screens.panels[0], 0), view(screens.panels[1], 1))
     for v in views:

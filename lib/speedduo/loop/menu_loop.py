@@ -3,6 +3,13 @@
 ``choose`` shows the menu on both panels until PLAY (``choose_for``: on a ``Menu`` made
 from what it chose last time); ``stats``: a callable that gives the stats
 (``board_io.HostStats.stats``: read from nvm when first asked).
+
+What the menu opens (how to play, the stats screen, the self-test, the doze, a fault's
+wrapping) is imported when it is chosen, not with the menu: on the stock firmware's ``.mpy``
+fallback every module imported is bytecode in the heap until forgotten (``board_io.MENU``
+forgets them with the menu). Measured there (``bench/bench_import_heap.py --deploy mpy``),
+bytes each holds once imported: ``howto`` 5,504, ``selftest`` 2,304, ``stats_screen`` 1,968,
+``idle`` 576, ``settings`` (``wrap``, a fault's message) 7,424.
 """
 
 import gc
@@ -11,7 +18,6 @@ import sys
 import keypad
 import supervisor
 
-from speedduo.display import howto
 from speedduo.display.menu import (
     LINE_CHARS,
     SHOW_HOW_TO_PLAY,
@@ -21,10 +27,6 @@ from speedduo.display.menu import (
     TITLE,
     Menu,
 )
-from speedduo.display.stats_screen import show_stats
-from speedduo.loop import selftest
-from speedduo.loop.idle import doze
-from speedduo.loop.settings import wrap
 from speedduo.loop.sound import TUNE_COUNTDOWN, TUNE_MENU
 from speedduo.vocab.ticks import ticks_diff
 
@@ -75,6 +77,8 @@ def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> 
             title = menu_title(screens)
             screens.show_menu(-1, menu.lines(), menu.selected, title)
         if idle_off_ms and ticks_diff(supervisor.ticks_ms(), last_key) >= idle_off_ms:
+            from speedduo.loop.idle import doze
+
             doze(keys, screens, feed, sound)
             title = None  # the menu again, on both panels
             last_key = supervisor.ticks_ms()
@@ -91,6 +95,8 @@ def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> 
             if action == SHOW_HOW_TO_PLAY:
                 how_to_play(keys, screens, feed)
             elif action == SHOW_STATS and stats is not None:
+                from speedduo.display.stats_screen import show_stats
+
                 show_stats(keys, screens, stats(), menu.rules, feed)
             elif action == SHOW_SELF_TEST:
                 self_test(keys, screens, feed, sound)
@@ -110,6 +116,8 @@ def choose(keys, screens, menu, feed, stats=None, sound=None, idle_off_ms=0) -> 
 
 def self_test(keys, screens, feed, sound=None):
     """The bring-up self-test (selftest.py)."""
+    from speedduo.loop import selftest
+
     gc.collect()
     before = _free()
     selftest.run(keys, screens, feed, sound)
@@ -125,6 +133,8 @@ def _free():
 
 def how_to_play(keys, screens, feed):
     """The rules in short, page by page on both panels; any key turns the page."""
+    from speedduo.display import howto
+
     last = len(howto.PAGES) - 1
     for i, (title, lines) in enumerate(howto.PAGES):
         notice(keys, screens, title, list(lines) + [howto.DONE if i == last else howto.NEXT], feed)
@@ -151,6 +161,8 @@ def notice(keys, screens, title, lines, feed, wait_ms=0):
 def show_fault(error, keys, screens, feed, sound=None):
     """Anything the game did not expect (MemoryError too): on both panels and the
     console, then back to the menu at a key press. No reset, so no reset loop."""
+    from speedduo.loop.settings import wrap
+
     if sound is not None:
         sound.stop()
     gc.collect()
