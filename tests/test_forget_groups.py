@@ -48,3 +48,9 @@ def test_the_board_and_the_other_games_match_import_nothing_of_classic_speeds():
     ).stdout.split()
     assert "speedduo.game.spit" in loaded
     assert [n for n in board_io.CLASSIC if "speedduo." + n in loaded] == []
+
+
+def test_the_registry_is_never_forgotten():
+    """A game that ``code.py`` registered (``games.register``) lives only in the registry's
+    tables: forgetting ``games`` would bring it back without it (tests/test_toy_game.py)."""
+    assert "games" not in GROUPS

@@ -58,8 +58,7 @@ MENU = (  # 2,912 B: the menu's loop and what it opens (Choices keeps what it ch
     "loop.selftest",
     "loop.idle",
     "loop.settings",
-    "games",  # .mpy 3,104 B (the menu and V8/V9's match import it again; classic reads none)
-)
+)  # (not ``games``: a game ``code.py`` registered lives in its tables, issue 29.4)
 OTHER_GAMES = (  # 4,416 B for V8/V9's loop, match and log, + each game's core and view
     "loop.game_app",  # (Spit's 1,808, California's 5,216: its view's sprite rows)
     "loop.game_opponent",
