@@ -39,7 +39,7 @@ from host_sim.logfile import (
 
 use_board_paths()
 
-from speedduo.game.match import OVER, Match  # noqa: E402
+from speedduo.game.match import COUNTDOWN_MS, OVER, Match  # noqa: E402
 from speedduo.game.rules import HANDICAPS, Rules  # noqa: E402
 from speedduo.log.matchlog import (  # noqa: E402
     KEY_TEXT_MAX,
@@ -503,6 +503,25 @@ def is_micro(entries):
     return entries[0][1].get("stamped_by") == "pio"
 
 
+def rides_ahead(entries):
+    """Does a key event of a version 1 log with no ``head_start_ms`` ride on a line of hand
+    1 more than one loop pass before it happened? Only a match's clock lagging the keys'
+    (H1) makes that: the hint that the field was removed (``check_rides`` would refuse the
+    line too, but the presses' order diverges first)."""
+    if "head_start_ms" in entries[0][1]:
+        return False
+    unit = 1000 if is_micro(entries) else 1
+    for _, obj in entries[1:]:
+        if obj["ev"] == "hand_end":
+            return False
+        if "t" not in obj:
+            continue
+        for t, key, _ in obj.get("keys", ()):
+            if key >= 0 and t // unit - (COUNTDOWN_MS + obj["t"]) > PASS_MAX_MS:
+                return True
+    return False
+
+
 def replay_file(path, data=None):
     """(ok, message): a log of either version checked against the rules; LogError or
     ReplayError when it cannot be read or replayed at all."""
@@ -515,6 +534,12 @@ def replay_file(path, data=None):
             return False, (
                 f"{path}: {e}\n  (the presses are ordered by line 1's head_start_ms"
                 f" {compact_json(leads)}: a log whose head start was altered diverges)"
+            )
+        if version(entries) == 1 and rides_ahead(entries):  # H1, as version 2's below
+            return False, (
+                f"{path}: {e}\n  (key events ride on lines of hand 1 more than one loop pass"
+                f" ({PASS_MAX_MS} ms) before they happened, as only a head start makes them:"
+                " a match with a head start says so in line 1's head_start_ms: was it removed?)"
             )
         if version(entries) == 2 and "key time runs backwards" in str(e):
             return False, (  # (only a head start puts a later press's instant first)

@@ -35,12 +35,16 @@ class LogChecker:
         import json
 
         pio = False
+        self.head_start = None
         for number, line in enumerate(lines, 1):
             try:
                 event = json.loads(line)
                 if number == 1:
                     pio = event.get("stamped_by") == "pio"
+                    self.start_head_start(event, pio)
                 self.check_key_fields(event, pio)
+                if self.head_start is not None:
+                    self.check_adjusted_order(event)
                 self.check(event)
             except RefereeError as e:
                 raise RefereeError(f"line {number}: {e}\n  {line}") from None
@@ -65,6 +69,90 @@ class LogChecker:
             if not (isinstance(late, int) and late > 0 and late % 1000 == 0):
                 self.fail("late_us %r is not whole ms in µs" % (late,))
 
+    # H1 (docs/rules.md), docs/match-log.md "A head start": which key decided a line.
+    # Player p's keys are 7p ... 7p+6 (L 1 2 3 4 5 R); `pressed_key(e)` is the key whose
+    # press the line decided, or None for a line no press decides.
+    def pressed_key(self, e):
+        return None
+
+    def start_head_start(self, first, pio):
+        """A log with ``head_start_ms`` on its match line: every line a press decided must
+        be at that press's own time less its player's head start (never before the match
+        began), in the order of those adjusted times."""
+        lead = first.get("head_start_ms")
+        if lead is None:
+            return
+        if not (
+            isinstance(lead, list)
+            and len(lead) == 2
+            and all(isinstance(n, int) and 0 <= n <= 400 and n % 50 == 0 for n in lead)
+            and lead != [0, 0]
+        ):
+            self.fail(f"head_start_ms {lead!r}: two of 0-400 ms in steps of 50, not both 0")
+        self.head_start = lead
+        self.key_field, self.key_unit = ("keys_us", 1000) if pio else ("keys", 1)
+        self.presses = []  # [adjusted ms since the match began, key, decided yet]
+        self.hand_start = 3000  # hand 1's start signal, in the key record's clock
+        self.hand_starts = None  # a later hand's: the starts every line so far allows
+        self.waiting = []  # (key, t, ev) decided before that start was known
+        self.last_decided = -1  # the adjusted time of the hand's last decided line
+        self.hand_end_at = 0  # when the last hand ended, since the match began
+
+    def check_adjusted_order(self, e):
+        for t, key, pressed in e.get(self.key_field, ()):
+            if key >= 0 and pressed:
+                own = t // self.key_unit
+                self.presses.append([max(own - self.head_start[key // 7], 0), key, False])
+        if e["ev"] == "hand_end":
+            if self.hand_start is not None:
+                self.hand_end_at = self.hand_start + e["t"]
+            self.hand_start, self.hand_starts, self.waiting = None, None, []
+            self.last_decided = -1
+            return
+        key = self.pressed_key(e)
+        if key is None:
+            return
+        t = e["t"]
+        if t < self.last_decided:
+            self.fail(
+                f"{e['ev']} of player {e['p']} at {t} decided after a press at adjusted "
+                f"time {self.last_decided}: not in the adjusted order (H1)"
+            )
+        self.last_decided = t
+        if self.hand_start is not None:
+            self._decide(key, t, e["ev"])
+            return
+        # a later hand: its start signal is where every decided line's press puts it
+        starts = {
+            at - t
+            for at, k, decided in self.presses
+            if k == key and not decided and at - t >= self.hand_end_at
+        }
+        self.hand_starts = starts if self.hand_starts is None else self.hand_starts & starts
+        self.waiting.append((key, t, e["ev"]))
+        if not self.hand_starts:
+            self.fail(
+                f"{e['ev']} of player {e['p']} at {t}: no press of key {key} less its "
+                f"player's head start {self.head_start[key // 7]} ms fits this hand's other "
+                "lines (H1, head_start_ms)"
+            )
+        if len(self.hand_starts) == 1:
+            (self.hand_start,) = self.hand_starts
+            for k, at, ev in self.waiting:
+                self._decide(k, at, ev)
+
+    def _decide(self, key, t, ev):
+        """Mark the press that decided the line at hand time ``t`` (the earliest left)."""
+        for press in self.presses:
+            if press[1] == key and not press[2] and press[0] - self.hand_start == t:
+                press[2] = True
+                return
+        self.fail(
+            f"{ev} of player {key // 7} at {t}: no press of key {key} at {t} ms after the "
+            f"start signal once its player's head start ({self.head_start[key // 7]} ms, "
+            "head_start_ms) is taken off (H1)"
+        )
+
     def fail(self, message):
         raise RefereeError(message)
 
@@ -73,6 +161,12 @@ class Referee(LogChecker):
     def __init__(self):
         self.rules = None
         self.events = 0
+
+    def pressed_key(self, e):
+        """``1``-``5`` play or are refused from that hand slot."""
+        if e["ev"] in ("play", "reject"):
+            return 7 * e["p"] + 1 + e["slot"]
+        return None
 
     def check(self, e):
         ev = e["ev"]
@@ -290,6 +384,14 @@ class SpitReferee(LogChecker):
 
     def __init__(self):
         self.events = 0
+
+    def pressed_key(self, e):
+        """V8.10: ``1``-``5`` act on places 1-5; ``L``/``R`` slap pile 0/1."""
+        if e["ev"] in ("play", "reject", "turn", "move"):
+            return 7 * e["p"] + 1 + e["slot"]
+        if e["ev"] == "slap":
+            return 7 * e["p"] + 6 * e["pile"]
+        return None
 
     def check(self, e):
         self.events += 1
@@ -533,6 +635,12 @@ class CaliforniaReferee(LogChecker):
 
     def __init__(self):
         self.events = 0
+
+    def pressed_key(self, e):
+        """V9.6: ``1``-``5`` cover a pile in that column (or are refused)."""
+        if e["ev"] in ("cover", "reject"):
+            return 7 * e["p"] + 1 + e["col"]
+        return None
 
     def check(self, e):
         self.events += 1

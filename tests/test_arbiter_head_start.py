@@ -175,6 +175,35 @@ def test_h1_replay_refuses_a_log_whose_head_start_was_altered(tmp_path, game):
         assert "head_start_ms" in result.stdout + result.stderr
 
 
+@pytest.mark.parametrize("game", ["speed", "spit"])
+def test_h1_replay_names_the_field_of_a_log_whose_head_start_was_removed(tmp_path, game):
+    """Classic Speed's version 1 record is in read order, so no time runs backwards there:
+    its key events ride on lines of hand 1 more than one loop pass before them instead."""
+    log = tmp_path / "m.jsonl"
+    run_cli(
+        "run", "--game", game, "--seed", "3", "--p1", "bot:hard", "--p2", "bot:hard",
+        "--head-start-p2-ms", "300", "--log", str(log),
+    )  # fmt: skip
+    bad = tmp_path / "removed.jsonl"
+    bad.write_text(log.read_text().replace(',"head_start_ms":[0,300]', "", 1))
+    result = run_cli("replay", str(bad), check=False)
+    assert result.returncode == 1
+    assert "head_start_ms: was it removed?" in result.stdout + result.stderr
+
+
+def test_h1_replay_does_not_ask_for_a_head_start_a_log_never_had(tmp_path):
+    log = tmp_path / "m.jsonl"
+    run_cli("run", "--seed", "3", "--p1", "bot:hard", "--p2", "bot:hard", "--log", str(log))
+    lines = log.read_text().splitlines()
+    i = next(i for i, line in enumerate(lines) if '"ev":"play"' in line)
+    event = json.loads(lines[i])
+    lines[i] = lines[i].replace('"t":%d,' % event["t"], '"t":%d,' % (event["t"] - 1), 1)
+    bad = tmp_path / "shifted.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    result = run_cli("replay", str(bad), check=False)
+    assert result.returncode == 1 and "head_start_ms" not in result.stdout + result.stderr
+
+
 def test_h1_replay_refuses_a_malformed_head_start_field(tmp_path):
     log = tmp_path / "m.jsonl"
     run_cli("run", "--seed", "3", "--head-start-p1-ms", "100", "--log", str(log))
