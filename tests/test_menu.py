@@ -2,6 +2,9 @@
 
 from speedduo.display.menu import (
     BEST_OF,
+    GAME,
+    HEAD_START_P1,
+    HEAD_START_P2,
     HOW_TO_PLAY,
     PENALTY,
     PLAY,
@@ -10,7 +13,8 @@ from speedduo.display.menu import (
     STAY,
     Menu,
 )
-from speedduo.game.rules import Rules
+from speedduo.game.rules import Rules, head_starts
+from speedduo.games import BOARD_GAMES
 
 L0, ONE0, R0 = 0, 1, 6
 L1, ONE1, R1 = 7, 8, 13
@@ -87,3 +91,30 @@ def test_jokers_and_double_deck_are_chosen_in_the_menu():
     menu.press(ONE1)
     assert rules.jokers and rules.double_deck  # V3, V4
     assert "JOKERS ON" in menu.lines() and "DOUBLE DECK ON" in menu.lines()
+
+
+def test_head_start_items_cycle_0_to_400_in_50s_for_each_player():
+    """H1: P1 HEAD START and P2 HEAD START (after GAME) set the rules' leads; 400 wraps to 0."""
+    rules = Rules()
+    menu = Menu(rules, 3)
+    assert (HEAD_START_P1, HEAD_START_P2) == (GAME + 1, GAME + 2)
+    lines = menu.lines()
+    assert lines[HEAD_START_P1] == "P1 HEAD START OFF"
+    assert lines[HEAD_START_P2] == "P2 HEAD START OFF"
+    menu.selected = HEAD_START_P2
+    seen = []
+    for _ in range(9):
+        assert menu.press(ONE1) == STAY
+        seen.append(rules.head_start_p2_ms)
+    assert seen == [50, 100, 150, 200, 250, 300, 350, 400, 0]
+    menu.press(ONE0)
+    menu.press(ONE0)
+    assert head_starts(rules) == (0, 100) and menu.lines()[HEAD_START_P2] == "P2 HEAD START 100MS"
+    menu.selected = HEAD_START_P1
+    menu.press(ONE0)
+    assert head_starts(rules) == (50, 100) and menu.lines()[HEAD_START_P1] == "P1 HEAD START 50MS"
+    for game in range(len(BOARD_GAMES)):  # every game takes them (no N/A)
+        menu.game = game
+        assert menu.lines()[HEAD_START_P1].endswith("50MS")
+    rules.set("head_start_p1_ms", 400)
+    assert max(len(line) for line in menu.lines()) <= 21

@@ -8,15 +8,17 @@ Settings: best of 3/5/7 (R14), the R16 penalty, V1 (no wrap), V2 (same rank),
 V3 (jokers), V4 (double deck), the opponent (2 PLAYERS, or the board plays
 Player 2: EASY / MEDIUM / HARD, lib/speedduo/loop/opponent.py), the game (classic
 SPEED, V8 SPIT, V9 CALIFORNIA; lib/speedduo/loop/game_app.py) and the piezo's volume
-(0 = off; docs/sound.md); the rest come from settings.toml. A setting the chosen
-game does not take (the registry's options: Spit plays one game of rounds with V1 only,
-California Speed none of them) says ``N/A`` and a press leaves it as it is; it
-keeps its value for classic Speed.
+(0 = off; docs/sound.md), and each player's head start (H1: P1 HEAD START, P2 HEAD START,
+0-400 ms in steps of 50, OFF at 0; every game takes them; the countdown shows them); the
+rest come from settings.toml. A setting the chosen game does not take (the registry's
+options: Spit plays one game of rounds with V1 only, California Speed none of them)
+says ``N/A`` and a press leaves it as it is; it keeps its value for classic Speed.
 Not on the play path: it may build strings.
 """
 
 from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.game.rules import HANDICAPS, HEAD_START_MAX_MS, HEAD_START_STEP_MS
 from speedduo.games import BOARD_GAMES, MENU_NAMES, MENU_OPTIONS
 from speedduo.vocab.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
 
@@ -29,10 +31,12 @@ JOKERS = 5
 DOUBLE_DECK = 6
 OPPONENT = 7
 GAME = 8  # (before SOUND: SOUND and STATS stay two and one L presses before HOW TO PLAY)
-SOUND = 9
-STATS = 10
-SELF_TEST = 11
-HOW_TO_PLAY = 12  # last: one L press from PLAY
+HEAD_START_P1 = 9  # H1 (docs/rules.md): after GAME, so the items R and L reach stay put
+HEAD_START_P2 = 10
+SOUND = 11
+STATS = 12
+SELF_TEST = 13
+HOW_TO_PLAY = 14  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 GAME_SPEED = 0  # the games by number, as the registry lists them (games.BOARD_GAMES)
 GAME_IDS = BOARD_GAMES
@@ -50,6 +54,11 @@ START = 1
 SHOW_HOW_TO_PLAY = 2
 SHOW_STATS = 3
 SHOW_SELF_TEST = 4
+
+
+def _head_start_line(player, lead):
+    """H1's item for Player ``player`` (1, 2): its lead in ms, or OFF."""
+    return "P%d HEAD START " % player + ("%dMS" % lead if lead else "OFF")
 
 
 class Menu:
@@ -73,6 +82,8 @@ class Menu:
             "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
             "GAME " + MENU_NAMES[self.game],
+            _head_start_line(1, rules.head_start_p1_ms),
+            _head_start_line(2, rules.head_start_p2_ms),
             "SOUND %d" % self.volume if self.volume else "SOUND OFF",
             "STATS",
             "SELF TEST",
@@ -127,6 +138,10 @@ class Menu:
             self.opponent = (self.opponent + 1) % len(OPPONENT_NAMES)
         elif self.selected == GAME:
             self.game = (self.game + 1) % len(GAME_IDS)
+        elif self.selected == HEAD_START_P1 or self.selected == HEAD_START_P2:
+            name = HANDICAPS[self.selected - HEAD_START_P1]
+            lead = getattr(self.rules, name, 0) + HEAD_START_STEP_MS
+            self.rules.set(name, 0 if lead > HEAD_START_MAX_MS else lead)
         elif self.selected == SOUND:
             self.volume = 0 if self.volume >= VOLUME_MAX else self.volume + 1
         return STAY
