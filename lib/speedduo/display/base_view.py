@@ -19,6 +19,7 @@ from speedduo.vocab.codes import OVER
 _BACK = const(254)  # a face-down card (countdown)
 _UNKNOWN = const(253)  # no target pile (countdown)
 _FORCE = const(252)  # nothing known on the panel: draw it
+_LEADS = const(251)  # _counts[0] while page 0 shows H1's leads (the countdown)
 
 _CENTRE_X = const(40)  # the moments, between the piles' frames
 _CENTRE_W = const(48)
@@ -60,6 +61,11 @@ def class_of(msg):
     if _M_COUNT <= msg <= _M_REDEAL or msg >= _M_WIN:
         return SHARED
     return PRIVATE
+
+
+def _digits(ms):
+    """How many digits H1's lead ``ms`` (0-400) takes."""
+    return 1 if ms < 10 else 2 if ms < 100 else 3
 
 
 def _fill(state, value):
@@ -247,6 +253,36 @@ class View:
             return
         self._counts[k] = value
         self.panel.number(FONT, INDEX, value, x, 0, 2, cls, False)
+
+    def _head_start(self, match, dealt):
+        """H1 (docs/rules.md): during the countdown, with a head start in force, page 0 shows
+        both players' leads (``P1 +0MS  P2 +300MS``, the same on both panels) instead of the
+        cards-left line, drawn once (``_counts[0]`` says it is on show: no attribute of its
+        own); the labels again when the cards are dealt. True while the leads show."""
+        rules = match.rules
+        lead0 = getattr(rules, "head_start_p1_ms", 0)
+        lead1 = getattr(rules, "head_start_p2_ms", 0)
+        if not (lead0 or lead1):
+            return False
+        counts = self._counts
+        panel = self.panel
+        if not dealt:
+            if counts[0] != _LEADS:
+                counts[0] = _LEADS
+                counts[1] = _FORCE
+                panel.fill(0, 0, WIDTH, 1, 0, PRIVATE)
+                x = panel.text(FONT, INDEX, b"P1 +", 4, 0, PRIVATE, False)
+                x = panel.number(FONT, INDEX, lead0, x, 0, _digits(lead0), PRIVATE, False)
+                x = panel.text(FONT, INDEX, b"MS  P2 +", x, 0, PRIVATE, False)
+                x = panel.number(FONT, INDEX, lead1, x, 0, _digits(lead1), PRIVATE, False)
+                panel.text(FONT, INDEX, b"MS", x, 0, PRIVATE, False)
+            return True
+        if counts[0] == _LEADS:  # the cards are out: the cards-left line again
+            counts[0] = _FORCE
+            panel.fill(0, 0, WIDTH, 1, 0, PRIVATE)
+            self._draw_labels()
+            self._wins = -1  # (classic Speed's score on page 0)
+        return False
 
     def _draw_count(self, arg, cls):
         """The countdown's digit ``arg`` in the centre (piles.draw_count for the games

@@ -78,6 +78,8 @@ class GameView(View):
     def update_private(self, core, match):
         dealt = match.phase != COUNTDOWN
         self._draw_own(core, match, dealt)
+        if self._head_start(match, dealt):  # H1's leads on page 0 (the countdown)
+            return
         if dealt:
             p = self.player
             self._count(0, self._held(core, p), 24)  # after "YOU "

@@ -148,6 +148,8 @@ class PlayerView(View):
                 self._slots[s] = card
                 # (private, after the piles: the per-byte diff keeps the bytes sent down)
                 self._draw_card(card, _SLOT_X0 + s * _SLOT_DX, 6, PRIVATE, False)
+        if self._head_start(match, dealt):  # H1's leads on page 0 (the countdown)
+            return
         if dealt:
             self._count(0, hand.cards_left(p), 24)  # after "YOU "
             self._count(1, hand.cards_left(1 - p), 116)  # after "THEM "
