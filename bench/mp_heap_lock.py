@@ -258,6 +258,45 @@ def path_arbiter_service(arb):
     return ok
 
 
+class _Bus:
+    """An I2C bus that takes every write (a view's panel, never sent here)."""
+
+    def try_lock(self):
+        return True
+
+    def unlock(self):
+        pass
+
+    def writeto(self, address, buffer, *, start, end):
+        pass
+
+
+def _view_head_start():
+    """Classic Speed's view of a match with H1's leads (0 / 300 ms) on its panel."""
+    from speedduo.display.ssd1306 import Panel
+    from speedduo.display.view import PlayerView
+
+    panel = Panel(_Bus())
+    panel.online = True
+    return PlayerView(panel, 1), new_match(Rules(head_start_p2_ms=300), 4)
+
+
+def path_view_head_start(made):
+    """H1: the countdown's leads on page 0, drawn once; the labels and counts back at the
+    deal (base_view.View._head_start, PlayerView.update_private)."""
+    view, m = made
+    h = m.hand
+    counts = view._counts
+    ok = True
+    for _ in range(REPEAT):
+        counts[0] = 252  # nothing known: the countdown draws the leads
+        ok = ok and view._head_start(m, False) and counts[0] == 251
+        ok = ok and view._head_start(m, False)  # (on show: nothing drawn)
+        view.update_private(h, m)  # dealt: labels, counts, score
+        ok = ok and counts[0] == h.cards_left(1)
+    return ok
+
+
 def path_arbiter_head_start(arb):
     """H1: player 1 has a 150 ms head start; its press 2 ms after player 0's counts first,
     and the match's clock lags the keys' by 150 ms."""
@@ -534,6 +573,11 @@ def main():
             "Arbiter.service with a head start (H1: 150 ms)",
             path_arbiter_head_start,
             lambda: Arbiter(FakeQueue(), new_match(Rules(head_start_p2_ms=150), 4), 0, FakeEvent()),
+        ),
+        (
+            "View: H1's leads in the countdown, labels at the deal",
+            path_view_head_start,
+            _view_head_start,
         ),
         ("Arbiter.service through KeyRecorder, drained", path_recorded_service, _recording_arbiter),
         (
