@@ -2,7 +2,8 @@
 P2 HEAD START) reaches the match's log, and the countdown shows both leads on both panels.
 
 Script (tests/scripts/board_menu_head_start.txt): player 0 moves R ten times to P2 HEAD
-START, presses 1 six times (300 ms), moves L ten times back to PLAY and presses 1 at 3.6 s.
+START, presses 1 six times (300 ms), moves L ten times back to PLAY and presses 1 at 3.6 s;
+settings.toml's SPEED_HEAD_START_P1_MS (100) is where P1 HEAD START starts.
 """
 
 import json
@@ -28,11 +29,11 @@ def _page0(text, x=4):
 
 def test_head_start_from_the_menu_is_logged_and_shown_in_the_countdown(tmp_path):
     assert HEAD_START_P2 == 10  # the script's ten R presses
-    result, writes = run_board_program(tmp_path, SCRIPT)
+    result, writes = run_board_program(tmp_path, SCRIPT, SPEED_HEAD_START_P1_MS=100)
     assert result.returncode == 0, result.stderr
     match = [line for line in result.stdout.splitlines() if line.startswith('{"ev":"match"')]
-    assert json.loads(match[0].split("\t")[0])["head_start_ms"] == [0, 300]
-    want = _page0(b"P1 +0MS  P2 +300MS")
+    assert json.loads(match[0].split("\t")[0])["head_start_ms"] == [100, 300]
+    want = _page0(b"P1 +100MS  P2 +300MS")
     counting = _frames(writes, PLAY_US + 1500000)  # the countdown (R3)
     for frame in counting:
         assert frame[:WIDTH] == want
