@@ -8,7 +8,9 @@ settings.toml's SPEED_HEAD_START_P1_MS (100) is where P1 HEAD START starts.
 
 import json
 
+import pytest
 from conftest import run_board_program
+from game_screens import Table, shows
 from speedduo.display.base_view import FONT, INDEX
 from speedduo.display.menu import HEAD_START_P2
 from speedduo.display.ssd1306 import PRIVATE, WIDTH, Panel
@@ -39,3 +41,21 @@ def test_head_start_from_the_menu_is_logged_and_shown_in_the_countdown(tmp_path)
         assert frame[:WIDTH] == want
     for frame in _frames(writes, PLAY_US + PLAYING_US):  # dealt: YOU 20 ... THEM 20 again
         assert frame[:18] == _page0(b"YOU", 0)[:18] and frame[86:110] == _page0(b"THEM", 86)[86:110]
+
+
+@pytest.mark.parametrize("game", ["spit", "california"])
+def test_the_other_games_countdown_shows_both_leads_then_the_counts(game):
+    """V8, V9: the same line in the countdown (game_view.GameView), YOU / THEM at the deal;
+    without a head start the countdown's top line is YOU / THEM as before."""
+    t = Table(game, 3, head_start_p1_ms=250)
+    t.at(1200)
+    for v in t.views:
+        assert shows(v.panel, 0, "P1 +250MS  P2 +0MS") and not shows(v.panel, 0, "YOU")
+    t.start_round()
+    for v in t.views:
+        assert shows(v.panel, 0, "YOU") and shows(v.panel, 0, "THEM")
+        assert not shows(v.panel, 0, "P1 +250MS")
+    plain = Table(game, 3)
+    plain.at(1200)
+    for v in plain.views:
+        assert shows(v.panel, 0, "YOU") and not shows(v.panel, 0, "P1 +")

@@ -191,6 +191,7 @@ class CaliforniaView(GameView):
         (a cover by a card of the covered rank changes nothing else: both panels at once)."""
         if match.phase != COUNTDOWN:
             self._draw_grid(core, True)  # what _draw_table left: the table went out
+            self._head_start(match, True)  # H1's leads gone: the labels before the counts
             p = self.player
             self._count(0, self._held(core, p), 24, SHARED)  # after "YOU "
             self._count(1, self._held(core, 1 - p), 116, SHARED)  # after "THEM "
