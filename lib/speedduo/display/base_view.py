@@ -63,11 +63,6 @@ def class_of(msg):
     return PRIVATE
 
 
-def _digits(ms):
-    """How many digits H1's lead ``ms`` (0-400) takes."""
-    return 1 if ms < 10 else 2 if ms < 100 else 3
-
-
 def _fill(state, value):
     for k in range(len(state)):
         state[k] = value
@@ -272,9 +267,12 @@ class View:
                 counts[1] = _FORCE
                 panel.fill(0, 0, WIDTH, 1, 0, PRIVATE)
                 x = panel.text(FONT, INDEX, b"P1 +", 4, 0, PRIVATE, False)
-                x = panel.number(FONT, INDEX, lead0, x, 0, _digits(lead0), PRIVATE, False)
+                # (each lead's digits: 0, 50, 100-400; no helper: one name fewer on the heap)
+                n = 1 if lead0 < 10 else 2 if lead0 < 100 else 3
+                x = panel.number(FONT, INDEX, lead0, x, 0, n, PRIVATE, False)
                 x = panel.text(FONT, INDEX, b"MS  P2 +", x, 0, PRIVATE, False)
-                x = panel.number(FONT, INDEX, lead1, x, 0, _digits(lead1), PRIVATE, False)
+                n = 1 if lead1 < 10 else 2 if lead1 < 100 else 3
+                x = panel.number(FONT, INDEX, lead1, x, 0, n, PRIVATE, False)
                 panel.text(FONT, INDEX, b"MS", x, 0, PRIVATE, False)
             return True
         if counts[0] == _LEADS:  # the cards are out: the cards-left line again
