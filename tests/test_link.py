@@ -168,6 +168,16 @@ def test_stats_version_and_rules_are_answered_in_checksummed_frames():
         parse_frame(line.rpartition(b"\t")[0])  # each CRC checks
 
 
+def test_the_rules_reply_says_the_menus_head_starts_when_one_is_set():
+    """H1: the menu's P1/P2 HEAD START, as the match line's ``head_start_ms``."""
+    port, link, _, _ = _link()
+    link.menu.rules.set("head_start_p2_ms", 250)
+    port.host_sends(request("rules"))
+    for _ in range(3):
+        link.poll()
+    assert _replies(port)[0][1]["head_start_ms"] == [0, 250]
+
+
 def test_a_request_split_across_reads_and_crlf_endings_are_fine():
     port, link, _, _ = _link()
     frame = request("stats").replace(b"\n", b"\r\n")

@@ -9,6 +9,7 @@ import sys
 from micropython import const
 
 from speedduo import __version__
+from speedduo.game.rules import head_starts
 from speedduo.host.crc import crc16
 
 _DOLLAR = const(36)
@@ -107,7 +108,11 @@ def _answer(link, name):
         return version_info()
     if name == b"rules":
         menu = link.menu
-        return {"rules": dict(menu.rules.as_pairs()), "best_of": menu.best_of}
+        reply = {"rules": dict(menu.rules.as_pairs()), "best_of": menu.best_of}
+        leads = head_starts(menu.rules)  # H1: as the match line, only when one is not 0
+        if leads[0] or leads[1]:
+            reply["head_start_ms"] = list(leads)
+        return reply
     return None
 
 
