@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 
+from speedduo.display import menu  # (PYTHONPATH=.:lib, as the docs run it)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLAY_US = 5000000
 COUNTDOWN_US = 3400000
@@ -36,7 +38,8 @@ KEYS = "12345"
 GAMES = ("speed", "spit", "california")  # the menu's GAME item, in its order
 MENU_GAP_US = 12000000  # after the mashing: R17's idle stop, the result, the stats save
 _MENU_PRESS_US = 300000
-_TO_GAME = 5  # L presses from PLAY to the menu's GAME item (R presses back)
+# L presses from PLAY (item 0) back round the menu to its GAME item (R presses return)
+_TO_GAME = menu.HOW_TO_PLAY - menu.GAME + 1
 FIELDS = (
     "mem_free_boot",
     "mem_free_after_import",
