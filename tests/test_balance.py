@@ -1,7 +1,6 @@
 """H3 auto-balance (docs/rules.md, issue 30): one step toward the loser per match."""
 
 import pytest
-
 from speedduo.game.balance import step_toward_loser
 from speedduo.game.rules import HEAD_START_MAX_MS, HEAD_START_STEP_MS
 
