@@ -123,13 +123,14 @@ def test_the_board_code_has_no_import_circle():
 
 # what each package of lib/speedduo may import (README "Layout"): the vocabulary (codes,
 # cards, ticks) nothing of ours; the rules (``game``) and the log only it, so neither imports
-# the other (issue 29.5: the match is handed its log); the loop, at the top, anything; every
-# package the modules at the top (the registry)
+# the other (issue 29.5: the match is handed its log); the host's link and stats the rules'
+# handicap options (H1, H3) and the log; the loop, at the top, anything; every package the
+# modules at the top (the registry)
 LAYERS = {
     "vocab": {"vocab"},
     "game": {"game", "vocab"},
     "log": {"log", "vocab"},
-    "host": {"host", "log", "vocab"},
+    "host": {"host", "game", "log", "vocab"},
     "display": {"display", "game", "log", "host", "vocab"},
     "loop": {"loop", "game", "log", "display", "host", "vocab"},
 }

@@ -9,10 +9,12 @@ V3 (jokers), V4 (double deck), the opponent (2 PLAYERS, or the board plays
 Player 2: EASY / MEDIUM / HARD, lib/speedduo/loop/opponent.py), the game (classic
 SPEED, V8 SPIT, V9 CALIFORNIA; lib/speedduo/loop/game_app.py) and the piezo's volume
 (0 = off; docs/sound.md), and each player's head start (H1: P1 HEAD START, P2 HEAD START,
-0-400 ms in steps of 50, OFF at 0; every game takes them; the countdown shows them); the
-rest come from settings.toml. A setting the chosen game does not take (the registry's
-options: Spit plays one game of rounds with V1 only, California Speed none of them)
-says ``N/A`` and a press leaves it as it is; it keeps its value for classic Speed.
+0-400 ms in steps of 50, OFF at 0; every game takes them; the countdown shows them) and
+auto-balance (H3: AUTO BALANCE ON moves them one step toward the loser after each match,
+``board_play.finish``; switching it on starts both at OFF, so switching it off and on is
+its reset; kept in the stats record); the rest come from settings.toml. A setting the
+chosen game does not take (the registry's options: Spit plays one game of rounds with V1
+only, California Speed none of them) says ``N/A`` and a press leaves it as it is; it keeps its value for classic Speed.
 Not on the play path: it may build strings.
 """
 
@@ -33,10 +35,11 @@ OPPONENT = 7
 GAME = 8  # (before SOUND: SOUND and STATS stay two and one L presses before HOW TO PLAY)
 HEAD_START_P1 = 9  # H1 (docs/rules.md): after GAME, so the items R and L reach stay put
 HEAD_START_P2 = 10
-SOUND = 11
-STATS = 12
-SELF_TEST = 13
-HOW_TO_PLAY = 14  # last: one L press from PLAY
+AUTO_BALANCE = 11  # H3: after each match one head-start step toward its loser
+SOUND = 12
+STATS = 13
+SELF_TEST = 14
+HOW_TO_PLAY = 15  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 GAME_SPEED = 0  # the games by number, as the registry lists them (games.BOARD_GAMES)
 GAME_IDS = BOARD_GAMES
@@ -56,18 +59,21 @@ SHOW_STATS = 3
 SHOW_SELF_TEST = 4
 
 
-def _head_start_line(player, lead):
+def head_start_line(player, lead):
     """H1's item for Player ``player`` (1, 2): its lead in ms, or OFF."""
     return "P%d HEAD START " % player + ("%dMS" % lead if lead else "OFF")
 
 
 class Menu:
-    def __init__(self, rules, best_of, opponent=0, volume=VOLUME_DEFAULT, game=GAME_SPEED):
+    def __init__(
+        self, rules, best_of, opponent=0, volume=VOLUME_DEFAULT, game=GAME_SPEED, balance=False
+    ):
         self.rules = rules
         self.game = game  # GAME_IDS index
         self.best_of = best_of
         self.opponent = opponent  # 0: two players; 1-3: the board plays Player 2 (index 1)
         self.volume = volume  # 0..VOLUME_MAX, 0 = mute
+        self.auto_balance = balance  # H3
         self.selected = PLAY
 
     def lines(self):
@@ -82,8 +88,9 @@ class Menu:
             "DOUBLE DECK " + ("ON" if rules.double_deck else "OFF"),
             ("VS BOARD " if self.opponent else "") + OPPONENT_NAMES[self.opponent],
             "GAME " + MENU_NAMES[self.game],
-            _head_start_line(1, rules.head_start_p1_ms),
-            _head_start_line(2, rules.head_start_p2_ms),
+            head_start_line(1, rules.head_start_p1_ms),
+            head_start_line(2, rules.head_start_p2_ms),
+            "AUTO BALANCE " + ("ON" if self.auto_balance else "OFF"),
             "SOUND %d" % self.volume if self.volume else "SOUND OFF",
             "STATS",
             "SELF TEST",
@@ -142,6 +149,11 @@ class Menu:
             name = HANDICAPS[self.selected - HEAD_START_P1]
             lead = getattr(self.rules, name, 0) + HEAD_START_STEP_MS
             self.rules.set(name, 0 if lead > HEAD_START_MAX_MS else lead)
+        elif self.selected == AUTO_BALANCE:
+            self.auto_balance = not self.auto_balance
+            if self.auto_balance:  # H3 starts even: off and on again is its reset
+                for name in HANDICAPS:
+                    self.rules.set(name, 0)
         elif self.selected == SOUND:
             self.volume = 0 if self.volume >= VOLUME_MAX else self.volume + 1
         return STAY

@@ -112,6 +112,8 @@ def _answer(link, name):
         leads = head_starts(menu.rules)  # H1: as the match line, only when one is not 0
         if leads[0] or leads[1]:
             reply["head_start_ms"] = list(leads)
+        if getattr(menu, "auto_balance", False):  # H3: it moves them after each match
+            reply["auto_balance"] = True
         return reply
     return None
 

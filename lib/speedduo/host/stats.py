@@ -15,6 +15,7 @@ so holding them costs 120 bytes. ``record(match)`` after a match, then
 
 from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.game.rules import HEAD_START_STEP_MS
 from speedduo.host.stats_store import PAYLOAD, VERSION, Store
 from speedduo.vocab.codes import END_ABANDONED, NULL_PLAYER
 
@@ -30,6 +31,9 @@ _HANDS_WON = const(2)
 _BEST_MS = const(4)  # 3 bytes
 _STREAK = const(7)
 _BEST_STREAK = const(9)
+# H3, auto-balance (docs/rules.md): after the modes' 112 bytes, the switch and each
+# player's head start in the menu's steps (a record of before reads 0: off, no leads)
+_BALANCE = const(112)
 
 
 def from_nvm():
@@ -123,14 +127,27 @@ class Stats:
             else:
                 _put(data, at + _STREAK, 2, 0)
 
+    def balance(self):
+        """H3: (auto-balance on, Player 1's head start in ms, Player 2's)."""
+        data = self.data
+        step = HEAD_START_STEP_MS
+        return data[_BALANCE] == 1, data[_BALANCE + 1] * step, data[_BALANCE + 2] * step
+
+    def set_balance(self, on, p1_ms, p2_ms):
+        """H3: keep the switch and the head starts (in RAM: ``save()`` writes them)."""
+        data = self.data
+        data[_BALANCE] = 1 if on else 0
+        data[_BALANCE + 1] = p1_ms // HEAD_START_STEP_MS
+        data[_BALANCE + 2] = p2_ms // HEAD_START_STEP_MS
+
     def save(self):
         """Write the numbers to nvm (pauses the board: only from the menu)."""
         self.store.save(self.data)
 
     def reset(self):
-        """Every number back to 0, saved."""
+        """Every number of every mode back to 0, saved (H3's switch and leads stay)."""
         data = self.data
-        for i in range(PAYLOAD):
+        for i in range(_BALANCE):
             data[i] = 0
         self.save()
 
@@ -162,4 +179,6 @@ class Stats:
                     "players": players,
                 }
             )
-        return {"version": VERSION, "record": self.store.seq, "modes": modes}
+        on, p1_ms, p2_ms = self.balance()
+        balance = {"on": on, "head_start_ms": [p1_ms, p2_ms]}
+        return {"version": VERSION, "record": self.store.seq, "modes": modes, "balance": balance}

@@ -83,7 +83,7 @@ CLASSIC = (  # classic Speed's match, core and log, and its view (board_play imp
     "log.keylog",
     "display.view",
 )
-STATS = ("host.stats", "host.stats_store")  # 896 B: read again when next asked
+STATS = ("host.stats", "host.stats_store", "game.balance")  # 896 B: read again when next asked
 
 
 def forget(names):
@@ -145,6 +145,7 @@ class Choices:
 
     def __init__(self, menu) -> None:
         self.keep(menu)
+        self.balance_kept = False  # H3's switch as the stats record has it
 
     def keep(self, menu) -> None:
         """Take ``menu``'s choices (the menu is closing)."""
@@ -154,6 +155,7 @@ class Choices:
         self.volume = menu.volume
         self.game = menu.game
         self.selected = menu.selected
+        self.auto_balance = menu.auto_balance  # H3 (board_play.finish moves the leads)
 
 
 def main(matches=0, free_at_boot=-1, keys=None, testing=False):
@@ -174,6 +176,7 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
     host_stats = HostStats(log_port, stats_box)
     link.stats = host_stats.summary
     link.menu = choices
+    board_play.restore_balance(choices, host_stats)  # H3: the menu starts as it was left
     feed = link.poll
     if profiler is not None:
         profiler.imported()
@@ -217,6 +220,8 @@ def main(matches=0, free_at_boot=-1, keys=None, testing=False):
             else:
                 profiler.run(app, feed, link)
             board_play.finish(app, choices, host_stats, screens, log_port, sound, feed)
+            if choices.auto_balance:  # H3: the head starts now in force, on both panels
+                board_play.show_balance(choices, keys, screens, feed)
             forget(OTHER_GAMES)
             forget(CLASSIC)
             if stats_box[0] is None:  # saved (board_play.finish)

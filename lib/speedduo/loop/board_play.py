@@ -5,8 +5,12 @@ saved).
 
 import keypad
 import supervisor
+from micropython import const  # on the host, Blinka provides this module
 
+from speedduo.game.rules import HANDICAPS
 from speedduo.loop.app import App
+
+BALANCE_NOTICE_MS = const(4000)  # H3's notice after a match, unless a key ends it sooner
 
 
 def begin_match(choices, seed, play_ticks, events, screens, log_port, sound):
@@ -57,13 +61,49 @@ def finish(app, choices, host_stats, screens, log_port, sound, feed):
         feed()
         sound.update(supervisor.ticks_ms())
     screens.release()  # the match's views let go of it (and go): nothing holds it but `app`
-    if choices.game:
-        return
+    balance = choices.auto_balance
+    if choices.game and not balance and not choices.balance_kept:
+        return  # V8, V9 record no stats (H3's switch is kept for every game)
     stats = host_stats.stats()
-    stats.record(app.match)
+    if not choices.game:
+        stats.record(app.match)
+    rules = choices.rules
+    if balance:  # H3: one step toward the match's loser, on both panels before the menu
+        from speedduo.game.balance import step_toward_loser
+
+        leads = step_toward_loser(rules.head_start_p1_ms, rules.head_start_p2_ms, app.match.winner)
+        rules.set(HANDICAPS[0], leads[0])
+        rules.set(HANDICAPS[1], leads[1])
+    stats.set_balance(balance, rules.head_start_p1_ms, rules.head_start_p2_ms)
+    choices.balance_kept = balance
     stats.save()  # the match is over: a flash write pauses the board (stats_store)
     if stats.store.nvm is not None:
         print("stats: saved record %d" % stats.store.seq)
         # saved in nvm: the stats leave the heap until they are asked for again
         # (the STATS screen, the host's request, the next match's end)
         host_stats.stats_box[0] = None
+
+
+def restore_balance(choices, host_stats):
+    """At power-on: H3's switch and head starts as the stats record kept them (when it is
+    on, they are where the last match left them, not settings.toml's)."""
+    on, p1_ms, p2_ms = host_stats.stats().balance()
+    if on:
+        choices.auto_balance = choices.balance_kept = True
+        choices.rules.set(HANDICAPS[0], p1_ms)
+        choices.rules.set(HANDICAPS[1], p2_ms)
+
+
+def show_balance(choices, keys, screens, feed):
+    """H3 after a match: both panels say the head starts now in force (until a key, 4 s)."""
+    from speedduo.display.menu import head_start_line
+    from speedduo.loop.menu_loop import notice
+
+    rules = choices.rules
+    lines = [
+        head_start_line(1, rules.head_start_p1_ms),
+        head_start_line(2, rules.head_start_p2_ms),
+        "ONE STEP A MATCH",
+        "TOWARD ITS LOSER",
+    ]
+    notice(keys, screens, "AUTO BALANCE", lines, feed, wait_ms=BALANCE_NOTICE_MS)

@@ -44,7 +44,14 @@ def choose_for(choices, keys, screens, link, feed, stats, sound, idle_off_ms) ->
     chose last time, its selected item too), written back to them after; while it shows,
     the host's ``rules`` request reads the menu (``link.menu``). Returns the PLAY press's
     timestamp."""
-    menu = Menu(choices.rules, choices.best_of, choices.opponent, choices.volume, choices.game)
+    menu = Menu(
+        choices.rules,
+        choices.best_of,
+        choices.opponent,
+        choices.volume,
+        choices.game,
+        choices.auto_balance,
+    )
     menu.selected = choices.selected
     link.menu = menu
     play_ticks = choose(keys, screens, menu, feed, stats, sound, idle_off_ms)
