@@ -14,7 +14,8 @@ auto-balance (H3: AUTO BALANCE ON moves them one step toward the loser after eac
 ``board_play.finish``; switching it on starts both at OFF, so switching it off and on is
 its reset; kept in the stats record); the rest come from settings.toml. A setting the
 chosen game does not take (the registry's options: Spit plays one game of rounds with V1
-only, California Speed none of them) says ``N/A`` and a press leaves it as it is; it keeps its value for classic Speed.
+only, California Speed none of them) says ``N/A`` and a press leaves it as it is; it keeps
+its value for classic Speed.
 Not on the play path: it may build strings.
 """
 
