@@ -3,7 +3,7 @@
 
     python3 dev.py play      # set up, then play Speed Duo in a window (two players, one keyboard)
     python3 dev.py play --headless [--fast]   # a bot-vs-bot match as text, at real time
-    python3 dev.py test      # set up, then the whole test suite (what CI runs)
+    python3 dev.py test      # set up, then the whole test suite on every core (what CI runs)
     python3 dev.py setup     # only create/refresh .venv from requirements.txt
     python3 dev.py run ARGS  # set up, then `python -m host_sim ARGS`
     python3 dev.py deploy    # the game onto the board's CIRCUITPY drive (found by itself)
@@ -212,11 +212,22 @@ def main(argv: list) -> int:
         return subprocess.call([py, "-m", "host_sim", *rest], cwd=here, env=env)
     # `python -m pytest` puts the repo root first on sys.path; code.py is inert there
     env.pop("PYTHONPATH")
-    code = subprocess.call([py, "-m", "pytest", *rest], cwd=ROOT, env=env)
+    code = subprocess.call([py, "-m", "pytest", *test_workers(rest), *rest], cwd=ROOT, env=env)
     if code == 5:
         print("dev.py: pytest collected no tests; that is a failure", file=sys.stderr)
         return 1
     return code
+
+
+def test_workers(args):
+    """pytest-xdist's options for the suite: a worker per core (``-n auto``), each test
+    file's tests on one worker (``--dist loadfile``: a module's fixtures are made once).
+    The firmware's scenarios are an emulator process each, one core's work, so two cores
+    take about half the time. None when ``args`` choose their own (``-n``, ``-p no:xdist``)."""
+    for arg in args:
+        if arg.startswith(("-n", "--numprocesses", "--dist")) or arg == "no:xdist":
+            return []
+    return ["-n", "auto", "--dist", "loadfile"]
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ def test_on_windows_the_venv_programs_are_scripts_exe(dev, monkeypatch):
         os.path.join(ROOT, "firmware", "deploy.py"),
     ]
     assert run[0] == play[0] == deploy[0]
-    assert test == [deploy[0], "-m", "pytest"]
+    assert test == [deploy[0], "-m", "pytest", "-n", "auto", "--dist", "loadfile"]
 
 
 def test_elsewhere_they_are_in_bin(dev, monkeypatch):
@@ -56,7 +56,7 @@ def test_elsewhere_they_are_in_bin(dev, monkeypatch):
         os.path.join(ROOT, "firmware", "deploy.py"),
         "--dry-run",
     ]
-    assert test == [deploy[0], "-m", "pytest", "-k", "x"]
+    assert test == [deploy[0], "-m", "pytest", "-n", "auto", "--dist", "loadfile", "-k", "x"]
 
 
 def test_an_unknown_command_is_refused(dev, capsys):
@@ -202,3 +202,10 @@ def test_run_works_in_the_callers_folder_so_relative_paths_are_theirs(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     assert "m.jsonl: " in result.stdout and "replayed identically" in result.stdout
+
+
+def test_the_suite_runs_a_worker_per_core_unless_told_otherwise(dev):
+    assert dev.test_workers([]) == ["-n", "auto", "--dist", "loadfile"]
+    assert dev.test_workers(["-k", "rules"]) == ["-n", "auto", "--dist", "loadfile"]
+    for own in (["-n", "0"], ["-n1"], ["--numprocesses=2"], ["-p", "no:xdist"]):
+        assert dev.test_workers(own) == []
