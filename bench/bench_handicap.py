@@ -1,7 +1,8 @@
 """The head start (docs/rules.md H1, issue 30): how much does it even a match?
 
-For each pairing of bots (hard against medium, hard against easy) and each head start of
-the weaker bot (0, 50, ..., 400 ms), whole matches are played in the headless simulator
+For each pairing of bots (hard against medium, hard against easy; or those given with
+``--pairing``, e.g. the simulator's age6 against age10) and each head start of the weaker
+bot (0, 50, ..., 400 ms), whole matches are played in the headless simulator
 (``host_sim/runner.py``: the board's loop, key reader and arbiter on the virtual clock,
 the PIO's µs stamps), one per seed; the weaker bot sits as Player 1 on even seeds and as
 Player 2 on odd ones (the head start goes with it), so neither seat is favoured. Printed:
@@ -9,6 +10,7 @@ the share of matches the weaker bot won, and of hands. A script that prints figu
 a timed test.
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_handicap.py [--seeds N] [--game GAME]
+        [--pairing WEAK:STRONG ...]
 
 (--seeds 40 with classic Speed: under a minute on one core; docs/benchmarks.md.)
 """
@@ -27,8 +29,9 @@ use_board_paths()
 from runner import Simulation, best_of_for  # noqa: E402
 from speedduo.game.gamerules import GameRules  # noqa: E402
 from speedduo.game.rules import HEAD_START_MAX_MS, HEAD_START_STEP_MS, Rules  # noqa: E402
+from speedduo.loop.opponent import LEVEL_NAMES  # noqa: E402
 
-PAIRINGS = (("hard", "medium"), ("hard", "easy"))
+PAIRINGS = (("hard", "medium"), ("hard", "easy"))  # (stronger, weaker)
 
 
 def play(game, seed, strong, weak, lead):
@@ -45,10 +48,26 @@ def play(game, seed, strong, weak, lead):
     return end["winner"] == weak_seat, score[weak_seat], sum(score)
 
 
+def pairing_type(text):
+    """WEAK:STRONG (as bench_balance.py takes it) -> (strong, weak)."""
+    weak, _, strong = text.partition(":")
+    if weak not in LEVEL_NAMES[1:] or strong not in LEVEL_NAMES[1:]:
+        raise argparse.ArgumentTypeError(
+            "bad pairing %r: WEAK:STRONG, levels %s" % (text, "|".join(LEVEL_NAMES[1:]))
+        )
+    return strong, weak
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=40, help="matches per setting (default 40)")
     parser.add_argument("--game", default="speed", choices=("speed", "spit", "california"))
+    parser.add_argument(
+        "--pairing",
+        type=pairing_type,
+        action="append",
+        help="WEAK:STRONG bot levels (repeatable; default medium:hard and easy:hard)",
+    )
     args = parser.parse_args()
     leads = range(0, HEAD_START_MAX_MS + 1, HEAD_START_STEP_MS)
     started = time.time()
@@ -56,7 +75,7 @@ def main():
         "game %s, %d matches per setting (seeds 1-%d), the weaker bot in both seats"
         % (args.game, args.seeds, args.seeds)
     )
-    for strong, weak in PAIRINGS:
+    for strong, weak in args.pairing or PAIRINGS:
         print("\n%s vs %s: the %s bot's head start -> its share of matches won (of hands)"
               % (strong, weak, weak))  # fmt: skip
         for lead in leads:

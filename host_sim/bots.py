@@ -8,7 +8,8 @@ arbiter like a human's, and either player (or every player) can be a bot. The pl
 the board's own (their decisions, levels, reaction times and seeded draws):
 ``BrainPlan``, classic Speed's ``speedduo.loop.opponent.Brain``; ``GameBotPlan``, the
 other games' ``speedduo.loop.game_opponent.GameBot`` (V8-V10). Levels: easy, medium,
-hard and perfect (the simulator's). Runs under CPython and MicroPython.
+hard, and the simulator's perfect, age6 and age10 (``LEVEL_NAMES``). Runs under CPython
+and MicroPython.
 """
 
 from speedduo.loop.game_opponent import GameBot
@@ -72,7 +73,7 @@ class GameBotPlan:
 def make_plan(game, players, player, level, rng, rules):
     """Player ``player``'s plan at ``level`` in ``game`` (``players`` of them)."""
     if level not in LEVEL_NAMES[1:]:
-        raise ValueError("unknown bot level %r (easy, medium, hard, perfect)" % level)
+        raise ValueError("unknown bot level %r (%s)" % (level, ", ".join(LEVEL_NAMES[1:])))
     if game == "speed" and players == 2:
         return BrainPlan(player, level, rng, rules.claim_mode)
     return GameBotPlan(player, level, rng)

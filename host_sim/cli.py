@@ -53,7 +53,11 @@ def build_parser():
         )
         run.add_argument("--seed", type=seed_type, default=1, help="deal seed, 0 <= N < 2**30")
         run.add_argument(
-            "--p1", type=player_type, default="bot:hard", help="Player 1: bot:LEVEL or none"
+            "--p1",
+            type=player_type,
+            default="bot:hard",
+            help="Player 1: bot:LEVEL (easy, medium, hard, perfect; age6, age10: a 6- and a"
+            " 10-year-old, docs/opponent.md) or none",
         )
         run.add_argument(
             "--p2", type=player_type, default="bot:medium", help="Player 2: bot:LEVEL or none"

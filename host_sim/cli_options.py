@@ -13,6 +13,7 @@ from host_sim import use_board_paths
 use_board_paths()
 
 from speedduo.game.rules import HANDICAPS, Rules, option_names  # noqa: E402
+from speedduo.loop.opponent import LEVEL_NAMES  # noqa: E402
 
 OPTION_DEFAULTS = {name: getattr(Rules(), name) for name in option_names()}  # H1's too
 
@@ -33,7 +34,7 @@ def seed_type(text):
 
 
 def player_type(text):
-    levels = ("easy", "medium", "hard", "perfect")
+    levels = LEVEL_NAMES[1:]  # easy, medium, hard, perfect, age6, age10
     if text == "none" or (text.startswith("bot:") and text[4:] in levels):
         return text
     raise argparse.ArgumentTypeError(f"bad player {text!r}: none or bot:{'|'.join(levels)}")

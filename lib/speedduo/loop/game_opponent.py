@@ -4,10 +4,10 @@ bots for them (V10 too): one ``GameBot``.
 A bot sees what a player sees (the rules core's ``bot_mask(p)``: the keys that
 do something for it now, one bit each), picks one of them from its own seeded stream after
 a reaction time of its level (``opponent.py``'s: easy 700-1500 ms, medium
-450-900, hard 250-500, in whole ms; ``perfect`` reacts in 1 ms, the next
-millisecond) and commits to it: if the table changes meanwhile it still
-presses and may lose the race (R8). It holds the key 60-120 ms and looks again
-once the key is up and has settled. The simulator's bots press buttons as it
+450-900, hard 250-500, the simulator's age6 1100-2200 and age10 770-1530, in whole ms;
+``perfect`` reacts in 1 ms, the next millisecond) and commits to it: if the table
+changes meanwhile it still presses and may lose the race (R8). It holds the key 60-120 ms
+and looks again once the key is up and has settled. The simulator's bots press buttons as it
 plans (``host_sim/bots.py``'s ``GameBotPlan``).
 
 ``GameOpponent`` is the board's side, as ``opponent.Opponent`` is for classic
@@ -38,7 +38,7 @@ class GameBot:
 
     def __init__(self, player, level, rng):
         if level not in LEVEL_NAMES[1:]:
-            raise ValueError("unknown bot level %r (easy, medium, hard, perfect)" % level)
+            raise ValueError("unknown bot level %r (%s)" % (level, ", ".join(LEVEL_NAMES[1:])))
         self.player = player
         self.level = level
         self._low = REACTION_LOW_MS[LEVEL_NAMES.index(level)]

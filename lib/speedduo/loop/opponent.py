@@ -7,6 +7,13 @@ key going down), drawn from its own seeded stream (``rng.py``):
 
     easy      700-1500     medium    450-900
     hard      250-500      perfect   0 (the simulator's; not in the menu)
+    age6     1100-2200     age10     770-1530 (the simulator's; not in the menu)
+
+``age6`` and ``age10`` stand in for a 6- and a 10-year-old (issue 30's benchmark,
+``bench/bench_balance.py``): their means (1650, 1150 ms) are a simple reaction time at
+that age plus the time to pick one of five keys, slowed as a child is; their range is
+the mean -1/3..+1/3, as the other levels' are. The figures and their sources:
+docs/opponent.md.
 
 It picks one of its playable cards at random and commits to the press: if a
 pile changes during its reaction time it still presses and loses the race
@@ -51,10 +58,11 @@ except ImportError:
     pass
 
 # level numbers: 0 is "no opponent" (two players), as in the menu and SPEED_OPPONENT
-LEVEL_NAMES = ("off", "easy", "medium", "hard", "perfect")
+# (0-3 are the menu's; perfect, age6 and age10 are the simulator's)
+LEVEL_NAMES = ("off", "easy", "medium", "hard", "perfect", "age6", "age10")
 # reaction times by level: REACTION_LOW_MS + 0..REACTION_SPREAD_MS (uniform)
-REACTION_LOW_MS = (0, 700, 450, 250, 0)
-REACTION_SPREAD_MS = (0, 800, 450, 250, 0)
+REACTION_LOW_MS = (0, 700, 450, 250, 0, 1100, 770)
+REACTION_SPREAD_MS = (0, 800, 450, 250, 0, 1100, 760)
 HOLD_MS = const(60)  # a press is held HOLD_MS + 0..HOLD_SPREAD_MS
 HOLD_SPREAD_MS = const(60)
 SETTLE_MS = REBOUNCE_MS + 5  # after the release: past the arbiter's re-bounce guard
