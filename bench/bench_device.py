@@ -2,7 +2,7 @@
 
     PYTHONPATH=.:lib .venv/bin/python bench/bench_device.py [--seconds 10] [--deploy py,mpy]
         [--game speed|spit|california] [--opponent easy|medium|hard] [--play-ms 5000]
-        [--family 3] [--frozen UF2]
+        [--family 3] [--frozen UF2] [--balance P1_MS,P2_MS]
 
 Each run boots the emulated Pico, presses PLAY, then mashes hand slots 1-5 of both
 players in turn every 150 ms (a fitting card is played, the rest are refused) for
@@ -13,7 +13,10 @@ such matches in one power-on, switching to the next game in the menu before each
 spit, california, speed, ...), as a family would. ``--frozen UF2`` runs that firmware (the
 game frozen in: ``python3 dev.py firmware``) with a drive holding no ``lib/speedduo``
 (``--deploy frozen``, the default then). ``--drive DIR`` runs that CIRCUITPY folder
-(e.g. an older build's ``.mpy`` drive) with ``--deploy mpy``'s firmware.
+(e.g. an older build's ``.mpy`` drive) with ``--deploy mpy``'s firmware. ``--balance
+P1_MS,P2_MS`` powers on with a stats record (``device --nvm``) that has auto-balance on
+with those head starts (docs/rules.md H1, H3): every match is played with a head start,
+moves it a step toward its loser, says so on both panels and saves the record.
 
 Power-on to the menu both ways: first a boot alone on a drive that takes writes (a first
 boot: CircuitPython waits 1 s, then writes boot_out.txt), then the run proper with that
@@ -96,8 +99,24 @@ def _device(tmp, name, script_text, deploy, seed, options):
         return json.load(f)
 
 
-def run(deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1, uf2=None, drive=None):
-    """``extra``: more ``device`` options (``--game spit``, ``--opponent hard``)."""
+def balance_nvm(path, p1_ms, p2_ms):
+    """An nvm image at ``path`` whose stats record has auto-balance on (H3) with these
+    head starts, as a board that has played with it on keeps it."""
+    from speedduo.host.stats import Stats
+
+    nvm = bytearray(b"\xff" * 4096)  # erased flash
+    stats = Stats(nvm)
+    stats.set_balance(True, p1_ms, p2_ms)
+    stats.save()
+    with open(path, "wb") as f:
+        f.write(nvm)
+
+
+def run(
+    deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1, uf2=None, drive=None, balance=None
+):
+    """``extra``: more ``device`` options (``--game spit``, ``--opponent hard``);
+    ``balance``: (p1_ms, p2_ms) of an auto-balance record to power on with."""
     from host_sim.device_run import boot_out_of
 
     options = ["--uf2", uf2] if uf2 and deploy == "frozen" else []
@@ -106,6 +125,10 @@ def run(deploy, seconds, seed, extra=(), play_us=PLAY_US, matches=1, uf2=None, d
     else:
         options += extra
     with tempfile.TemporaryDirectory() as tmp:
+        if balance is not None:
+            nvm = os.path.join(tmp, "stats.nvm")
+            balance_nvm(nvm, *balance)
+            options += ["--nvm", nvm]
         first = os.path.join(tmp, "first")
         boot = _device(
             tmp, "boot", _BOOT_PRESS % play_us, deploy, seed,
@@ -144,9 +167,24 @@ def main(argv=None):
     parser.add_argument(
         "--drive", metavar="DIR", help="this CIRCUITPY folder (its settings.toml), --deploy mpy"
     )
+    parser.add_argument(
+        "--balance", metavar="P1_MS,P2_MS", help="power on with auto-balance on (H3), these leads"
+    )
     args = parser.parse_args(argv)
     if args.family < 1:
         parser.error("--family must be 1 or more")
+    balance = None
+    if args.balance:
+        from speedduo.game.rules import check_head_start
+
+        try:
+            balance = tuple(int(v) for v in args.balance.split(","))
+            if len(balance) != 2:
+                raise ValueError("two head starts, P1_MS,P2_MS")
+            for name, lead in zip(("P1_MS", "P2_MS"), balance, strict=True):
+                check_head_start(name, lead)
+        except ValueError as why:
+            parser.error("--balance %s: %s" % (args.balance, why))
     deploys = (args.deploy or ("frozen" if args.frozen else "py,mpy")).split(",")
     if "frozen" in deploys and not args.frozen:
         parser.error("--deploy frozen needs --frozen UF2")
@@ -163,7 +201,7 @@ def main(argv=None):
         r = run(
             deploy, args.seconds, args.seed, options, args.play_ms * 1000, args.family,
             os.path.abspath(args.frozen) if args.frozen else None,
-            os.path.abspath(args.drive) if args.drive else None,
+            os.path.abspath(args.drive) if args.drive else None, balance,
         )  # fmt: skip
         if "error" in r:
             print(f"| {deploy} | failed: {r['error']} |")
