@@ -60,8 +60,9 @@ FIELDS = (
 _BOOT_PRESS = "%d 0 R\n"  # a menu move at the PLAY press's time: the menu is drawn by then
 
 
-def mash_script(seconds, every_us=150000, play_us=PLAY_US, matches=1):
-    """PLAY, then the mashing; for each further match the menu's next game, PLAY, mashing."""
+def mash_script(seconds, every_us=150000, play_us=PLAY_US, matches=1, gap_us=MENU_GAP_US):
+    """PLAY, then the mashing; for each further match the menu's next game, PLAY, mashing
+    (``gap_us`` after the mashing: the menu is back by then)."""
     lines = []
     for match in range(matches):
         if match:  # the next game: L to GAME, 1, R back to PLAY
@@ -76,7 +77,7 @@ def mash_script(seconds, every_us=150000, play_us=PLAY_US, matches=1):
             lines.append("%d %d %s" % (t, i % 2, KEYS[(i // 2) % 5]))
             t += every_us
             i += 1
-        play_us = t + MENU_GAP_US
+        play_us = t + gap_us
     return "\n".join(lines) + "\n"
 
 
@@ -142,7 +143,9 @@ def run(
             return {"error": ["the first boot wrote no boot_out.txt"]}
         with open(os.path.join(tmp, "boot_out.txt"), "wb") as f:
             f.write(boot_out)
-        script = mash_script(seconds, play_us=play_us, matches=matches)
+        # H3's notice after each match (until a key or 4 s) before the menu is back
+        gap_us = MENU_GAP_US + (menu.BALANCE_NOTICE_MS * 1000 if balance else 0)
+        script = mash_script(seconds, play_us=play_us, matches=matches, gap_us=gap_us)
         options += ["--matches", str(matches), "--boot-out", os.path.join(tmp, "boot_out.txt")]
         report = _device(tmp, "mash", script, deploy, seed, options)
         report["first_boot_to_menu_us"] = boot["power_on_to_menu_us"]

@@ -51,6 +51,7 @@ _GAME_RULES = (BEST_OF, PENALTY, NO_WRAP, SAME_RANK, JOKERS, DOUBLE_DECK)
 _RULE_NAMES = ("best_of", "penalty", "no_wrap", "same_rank", "jokers", "double_deck")
 TITLE = "SPEED DUO"
 LINE_CHARS = const(21)  # characters on a panel line (the menu, notices, messages)
+BALANCE_NOTICE_MS = const(4000)  # H3's notice after a match (board_play), unless a key
 
 # what a press asks for (press())
 STAY = 0

@@ -5,12 +5,9 @@ saved).
 
 import keypad
 import supervisor
-from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.game.rules import HANDICAPS
 from speedduo.loop.app import App
-
-BALANCE_NOTICE_MS = const(4000)  # H3's notice after a match, unless a key ends it sooner
 
 
 def begin_match(choices, seed, play_ticks, events, screens, log_port, sound):
@@ -96,7 +93,7 @@ def restore_balance(choices, host_stats):
 
 def show_balance(choices, keys, screens, feed):
     """H3 after a match: both panels say the head starts now in force (until a key, 4 s)."""
-    from speedduo.display.menu import head_start_line
+    from speedduo.display.menu import BALANCE_NOTICE_MS, head_start_line
     from speedduo.loop.menu_loop import notice
 
     rules = choices.rules
