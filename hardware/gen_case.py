@@ -32,7 +32,7 @@ STACK = {
     "board_gap": 0.5,  # between the PCB edge and the wall
     "under_pcb": 22.0,  # floor top to PCB bottom: a 3 x AA holder and the solder joints
     "floor_t": 2.0,
-    "plunger_top": 7.3,  # Omron B3F-4050 with its projected plunger
+    "plunger_top": 7.3,  # Omron B3F-4055 or B3F-4050: the same projected plunger
     "key_proud": 1.5,  # how far a key stands above the lid
     "key_d": 10.0,
     "key_hole_d": 10.8,
