@@ -388,6 +388,9 @@ class Failing(Fast):
         super().makedirs(path)
 
 
+# every one of the deploy's ~230 steps: a drive copied and deployed twice each (~40 s on one
+# free core, more on a busy one): not a hung test, so more than the suite's 120 s guard
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("split_replace", [False, True])
 def test_a_deploy_stopped_at_any_step_leaves_a_runnable_game(tmp_path, split_replace):
     template = deployed(tmp_path, old_pairs(tmp_path))
