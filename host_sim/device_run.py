@@ -766,7 +766,11 @@ def play_presses(lines, script):
     over the script's presses to find each match's PLAY press (the match's time 0); a
     play's match time is its hand's start (speedduo.game.match: the countdown, then each
     hand's end + result + countdown) plus its ``t``; its press is that player's press of
-    that key within 2 ms of it.
+    that key within 2 ms of it. With a head start in force (docs/rules.md H1: the match
+    line's ``head_start_ms``) a play's ``t`` is its press less its player's lead, and the
+    match's clock runs the larger lead behind the keys: the time given is then the moment
+    the rule lets the play count and show (the press + the larger lead - its player's), so
+    press->pixel is the board's own time, not H1's wait.
     """
     from speedduo.display.menu import START, Menu
     from speedduo.game.match import COUNTDOWN_MS, RESULT_MS
@@ -781,11 +785,13 @@ def play_presses(lines, script):
     hand_start = COUNTDOWN_MS
     used = set()
     out = []
+    leads = (0, 0)
     for line in lines:
         e = json.loads(line)
         ev = e["ev"]
         if ev == "match":
             view = view_class(e.get("game", "speed"))
+            leads = e.get("head_start_ms", (0, 0))
             play_us = None
             hand_start = COUNTDOWN_MS
             while cursor < len(downs):
@@ -804,14 +810,16 @@ def play_presses(lines, script):
             seen = [view.played(e, viewer) for viewer in (0, 1)]
             if seen[0] is None:
                 continue
-            match_ms = hand_start + e["t"]
+            lead = leads[e["p"]] if e["p"] < len(leads) else 0
+            match_ms = hand_start + e["t"] + lead  # the press's own time (H1)
+            wait_us = (max(leads) - lead) * 1000  # H1: until the rule lets it count
             for i in range(cursor, len(downs)):
                 t, p, k = downs[i]
                 if i in used or p != e["p"] or k != seen[0][0]:
                     continue
                 if abs((t - play_us) / 1000 - match_ms) <= 2:
                     used.add(i)
-                    out.append((t, (seen[0][1:], seen[1][1:])))
+                    out.append((t + wait_us, (seen[0][1:], seen[1][1:])))
                     break
     return out
 

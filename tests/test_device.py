@@ -169,6 +169,22 @@ def test_press_to_pixel_waits_for_each_panels_write_of_the_plays_own_pile():
     assert device_run.press_to_pixel(presses, writes) == [(22000, 2000)]
 
 
+def test_with_a_head_start_a_play_is_timed_from_when_the_rule_lets_it_count():
+    """H1: a play's ``t`` is its press less its player's lead, and the match's clock runs
+    the larger lead behind: the press is found at ``t`` + its lead, and press->pixel counts
+    from the press + (the larger lead - its player's), the board's time, not H1's wait."""
+    play_us = 5000000
+    script = [(play_us, 0, 1, True), (play_us + 4000000, 0, 1, True)]  # PLAY, P1 slot 1
+    script.append((play_us + 4500000, 1, 2, True))  # P2 (200 ms lead) slot 2
+    lines = [
+        '{"ev":"match","v":1,"seed":1,"head_start_ms":[0,200]}',
+        '{"ev":"play","t":1000,"p":0,"slot":0,"card":"4C","pile":1}',  # 3000 + 1000
+        '{"ev":"play","t":1300,"p":1,"slot":1,"card":"5C","pile":1}',  # 3000 + 1300 + 200
+    ]
+    found = device_run.play_presses(lines, script)
+    assert [t for t, _ in found] == [play_us + 4000000 + 200000, play_us + 4500000]
+
+
 def test_every_games_view_says_where_a_play_shows_on_each_panel():
     from speedduo.games import view_class
 
