@@ -234,3 +234,31 @@ def test_h2_the_micropython_vm_writes_the_same_log(tmp_path):
         )  # fmt: skip
         logs.append(log.read_text())
     assert logs[0] == logs[1] and '"hand_slots":[4,3]' in logs[0]
+
+
+def test_h2_the_countdown_shows_backs_only_in_each_players_slots_in_play():
+    """PlayerView: during the countdown a player with k slots sees k face-down cards (the
+    others empty); at the deal the cards (and the empty slots) as dealt."""
+    from speedduo.display.ssd1306 import Panel
+    from speedduo.display.view import PlayerView
+    from speedduo.game.match import COUNTDOWN, Match
+    from speedduo.log.matchlog import MatchLog
+    from test_selftest import _Bus
+
+    match = Match(5, Rules(hand_slots_p1=3, hand_slots_p2=4), 3, MatchLog())
+    assert match.phase == COUNTDOWN
+    views = []
+    for p in range(2):
+        panel = Panel(_Bus())
+        panel.online = True
+        views.append(PlayerView(panel, p))
+        views[p].update_private(match.hand, match)
+    back, empty = 254, NO_CARD
+    assert views[0].drawn_slots() == bytes([back] * 3 + [empty] * 2)
+    assert views[1].drawn_slots() == bytes([back] * 4 + [empty])
+    match.pressed(match.hand_start)
+    match.advance(match.hand_start)
+    for p in range(2):
+        views[p].update_private(match.hand, match)
+        assert views[p].drawn_slots()[3 + p :] == bytes([empty] * (2 - p))
+        assert empty not in views[p].drawn_slots()[: 3 + p]
