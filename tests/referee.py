@@ -180,7 +180,8 @@ class Referee(LogChecker):
 
     def _match(self, e):
         self.rules = e["rules"]
-        self.slots = e.get("hand_slots", [5, 5])  # H2: cards each player holds face up
+        # H2: cards each player holds face up (V10's logs: 5 each, never the field)
+        self.slots = e.get("hand_slots", [5] * e.get("players", 2))
         self.wins = [0, 0]
         self.hand_events = 0
         self.in_hand = False
