@@ -538,6 +538,7 @@ def main():
     classic = Rules()
     penalty = Rules(penalty=True)
     wild = Rules(jokers=True, double_deck=True)  # V3 + V4: 106 cards, the general deal line
+    fewer = Rules(hand_slots_p1=3, hand_slots_p2=4)  # H2: the deal moves the missing slots' cards
     arb_match = new_match(classic, 3)
     service_match = new_match(classic, 4)
     paths = (
@@ -559,6 +560,8 @@ def main():
         ("next deal line formatted (drain_into)", path_next_deal_formatted, classic),
         ("V3+V4 greedy whole hand, every line formatted", path_greedy_hand_formatted, wild),
         ("V3+V4 next deal line formatted (106 cards)", path_next_deal_formatted, wild),
+        ("H2 (3 and 4 hand slots) greedy whole hand (plays, refills)", path_greedy_hand, fewer),
+        ("H2 (3 and 4 hand slots) finish_hand + next deal", path_next_hand, fewer),
         (
             "Arbiter._apply_group tie",
             path_arbiter_tie,

@@ -322,10 +322,14 @@ def _game_rules(args):
 
 
 def _handicap_pairs(rules):
-    """H1's options (not in ``as_pairs``: the log's own field) when set, for the VM."""
-    from speedduo.game.rules import HANDICAPS
+    """H1's and H2's options (not in ``as_pairs``: the log's own fields) when set, for the VM."""
+    from speedduo.game.rules import HAND_SLOT_OPTIONS, HAND_SLOTS_MAX, HANDICAPS
 
-    return [(name, getattr(rules, name)) for name in HANDICAPS if getattr(rules, name)]
+    pairs = [(name, getattr(rules, name)) for name in HANDICAPS if getattr(rules, name)]
+    for name in HAND_SLOT_OPTIONS:
+        if getattr(rules, name, HAND_SLOTS_MAX) != HAND_SLOTS_MAX:
+            pairs.append((name, getattr(rules, name)))
+    return pairs
 
 
 def _screens_hook(args):

@@ -12,7 +12,7 @@ from host_sim import use_board_paths
 
 use_board_paths()
 
-from speedduo.game.rules import HANDICAPS, Rules, option_names  # noqa: E402
+from speedduo.game.rules import HAND_SLOT_OPTIONS, HANDICAPS, Rules, option_names  # noqa: E402
 from speedduo.loop.opponent import LEVEL_NAMES  # noqa: E402
 
 OPTION_DEFAULTS = {name: getattr(Rules(), name) for name in option_names()}  # H1's too
@@ -62,6 +62,15 @@ def add_rule_options(parser):
                 default=None,
                 metavar="MS",
                 help="H1 head start: 0-400 ms in steps of 50 (default 0)",
+            )
+        elif name in HAND_SLOT_OPTIONS:  # H2 (docs/rules.md)
+            group.add_argument(
+                flag,
+                dest=name,
+                type=int,
+                default=None,
+                metavar="N",
+                help="H2 fewer cards: 3-5 hand slots in play, classic Speed only (default 5)",
             )
         elif isinstance(default, int):
             group.add_argument(flag, dest=name, type=int, default=None, metavar="MS")

@@ -451,6 +451,30 @@ HEAD_START = (
 )
 
 
+def _hand_slots(value):
+    """H2's ``hand_slots`` (docs/match-log.md): two counts of hand slots, each 3-5 (rules.py's),
+    not both 5 (then the field is absent)."""
+    from host_sim import use_board_paths
+
+    use_board_paths()
+    from speedduo.game.rules import HAND_SLOTS_MAX, HAND_SLOTS_MIN
+
+    return _pair(lambda v: _whole(v, HAND_SLOTS_MIN, HAND_SLOTS_MAX + 1))(value) and value != [
+        HAND_SLOTS_MAX,
+        HAND_SLOTS_MAX,
+    ]
+
+
+# the match line's H2 field (classic Speed's, version 1)
+HAND_SLOTS = (_hand_slots, "two counts of hand slots [p1, p2], each 3-5, not both 5")
+
+
+def hand_slots_of(header):
+    """H2: the hand slots (player 0's, player 1's) a match line names; (5, 5) without it."""
+    slots = header.get("hand_slots") or (5, 5)
+    return slots[0], slots[1]
+
+
 def head_start_of(header):
     """H1: the leads (player 0's, player 1's) a match line names; (0, 0) without the field."""
     leads = header.get("head_start_ms") or (0, 0)
@@ -466,6 +490,7 @@ FIELDS = {
         "tie_break": (_one_of("alternate"), '"alternate"'),
         "tie_first": _PLAYER,
         "head_start_ms": HEAD_START,
+        "hand_slots": HAND_SLOTS,
     },
     "deal": {
         "hand_no": (lambda v: _whole(v, 1, 256), "a hand number >= 1"),

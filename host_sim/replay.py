@@ -32,6 +32,7 @@ from host_sim.logfile import (
     clip,
     compact_json,
     decode_log,
+    hand_slots_of,
     head_start_of,
     parse_log,
     read_bytes,
@@ -40,7 +41,7 @@ from host_sim.logfile import (
 use_board_paths()
 
 from speedduo.game.match import COUNTDOWN_MS, OVER, Match  # noqa: E402
-from speedduo.game.rules import HANDICAPS, Rules  # noqa: E402
+from speedduo.game.rules import HAND_SLOT_OPTIONS, HANDICAPS, Rules  # noqa: E402
 from speedduo.log.matchlog import (  # noqa: E402
     KEY_TEXT_MAX,
     KEY_US_TEXT_MAX,
@@ -114,11 +115,14 @@ def rules_from_log(match_obj):
     for name, value in match_obj["rules"].items():
         if name in HANDICAPS:  # (not in the rules object: its own field)
             raise ReplayError(f"line 1: rule {name}: the head start is the field head_start_ms")
+        if name in HAND_SLOT_OPTIONS:  # H2, the same
+            raise ReplayError(f"line 1: rule {name}: the hand slots are the field hand_slots")
         try:
             rules.set(name, value)
         except (ValueError, TypeError) as e:
             raise ReplayError(f"line 1: rule {name}: {e}") from None
     rules.head_start_p1_ms, rules.head_start_p2_ms = head_start_of(match_obj)  # H1
+    rules.hand_slots_p1, rules.hand_slots_p2 = hand_slots_of(match_obj)  # H2
     return rules
 
 
@@ -522,6 +526,21 @@ def rides_ahead(entries):
     return False
 
 
+def draws_from_hands(entries):
+    """Does a version 1 log with no ``hand_slots`` draw into a slot a card its deal line put
+    in that player's hand? Only fewer hand slots (H2) make that (the missing slots' cards
+    lie on the draw pile): the hint that the field was removed."""
+    if "hand_slots" in entries[0][1]:
+        return False
+    hands = None
+    for _, obj in entries[1:]:
+        if obj["ev"] == "deal":
+            hands = obj["hands"]
+        elif obj["ev"] == "draw" and hands is not None and obj["card"] in hands[obj["p"]]:
+            return True
+    return False
+
+
 def replay_file(path, data=None):
     """(ok, message): a log of either version checked against the rules; LogError or
     ReplayError when it cannot be read or replayed at all."""
@@ -529,6 +548,18 @@ def replay_file(path, data=None):
     try:
         check_entries(entries, path)
     except Divergence as e:
+        slots = entries[0][1].get("hand_slots")
+        if slots:  # H2: how many cards each hand holds comes from the field
+            return False, (
+                f"{path}: {e}\n  (the hands hold line 1's hand_slots {compact_json(slots)}"
+                " cards: a log whose hand slots were altered diverges)"
+            )
+        if version(entries) == 1 and draws_from_hands(entries):
+            return False, (
+                f"{path}: {e}\n  (a card the deal put in a hand slot is drawn from the draw"
+                " pile, as only fewer hand slots make it: a match with fewer cards says so"
+                " in line 1's hand_slots: was it removed?)"
+            )
         leads = entries[0][1].get("head_start_ms")
         if leads:  # H1: the order the log's presses were applied in comes from the field
             return False, (

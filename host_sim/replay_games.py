@@ -250,6 +250,8 @@ def _header_fields(obj, path):
                 f"{path}: line 1: field head_start_ms must be {expected},"
                 f" not {_short(obj['head_start_ms'])}"
             )
+    if "hand_slots" in obj:  # H2 is classic Speed's (version 1): these games' deal is theirs
+        raise LogError(f"{path}: line 1: field hand_slots is classic Speed's only (version 1)")
     return _fields(game, n), n
 
 

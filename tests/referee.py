@@ -180,6 +180,8 @@ class Referee(LogChecker):
 
     def _match(self, e):
         self.rules = e["rules"]
+        # H2: cards each player holds face up (V10's logs: 5 each, never the field)
+        self.slots = e.get("hand_slots", [5] * e.get("players", 2))
         self.wins = [0, 0]
         self.hand_events = 0
         self.in_hand = False
@@ -188,6 +190,9 @@ class Referee(LogChecker):
         self.hands = [list(h) for h in e["hands"]]
         self.draw = [list(d) for d in e["draw"]]
         self.side = [list(s) for s in e["side"]]
+        for p, k in enumerate(self.slots):  # H2: slots k..4's cards on the draw pile, 4's on top
+            self.draw[p] = self.hands[p][k:][::-1] + self.draw[p]
+            self.hands[p][k:] = [None] * (5 - k)
         self.piles = [[(c, 0) for c in p] for p in e["piles"]]  # (card, time covered)
         self.reserve = []
         self.locked = [0, 0]
@@ -253,6 +258,8 @@ class Referee(LogChecker):
         p, slot, card = e["p"], e["slot"], e["card"]
         if self.hands[p][slot] is not None:
             self.fail("refill into a slot that is not empty")
+        if slot >= self.slots[p]:
+            self.fail(f"refill into slot {slot} of a hand of {self.slots[p]} (H2, hand_slots)")
         if not self.draw[p] or self.draw[p][0] != card:
             self.fail(f"draw of {card} but the draw pile top is {self.draw[p][:1]}")
         self.hands[p][slot] = self.draw[p].pop(0)

@@ -186,7 +186,7 @@ def test_speed_for_three_takes_the_runners_direct_path():
 
 def test_menu_game_item_cycles_and_keeps_the_classic_items_where_they_were():
     menu = Menu(Rules(), 3)
-    assert (OPPONENT, GAME, SOUND, STATS, SELF_TEST, HOW_TO_PLAY) == (7, 8, 12, 13, 14, 15)
+    assert (OPPONENT, GAME, SOUND, STATS, SELF_TEST, HOW_TO_PLAY) == (7, 8, 14, 15, 16, 17)
     assert menu.lines()[GAME] == "GAME SPEED" and len(menu.lines()) == HOW_TO_PLAY + 1
     menu.selected = GAME
     menu.press(1)

@@ -178,6 +178,16 @@ def test_the_rules_reply_says_the_menus_head_starts_when_one_is_set():
     assert _replies(port)[0][1]["head_start_ms"] == [0, 250]
 
 
+def test_the_rules_reply_says_the_menus_hand_slots_when_one_is_not_5():
+    """H2: the menu's P1/P2 CARDS, as the match line's ``hand_slots``."""
+    port, link, _, _ = _link()
+    link.menu.rules.set("hand_slots_p1", 4)
+    port.host_sends(request("rules"))
+    for _ in range(3):
+        link.poll()
+    assert _replies(port)[0][1]["hand_slots"] == [4, 5]
+
+
 def test_a_request_split_across_reads_and_crlf_endings_are_fine():
     port, link, _, _ = _link()
     frame = request("stats").replace(b"\n", b"\r\n")

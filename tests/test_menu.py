@@ -3,17 +3,20 @@
 from speedduo.display.menu import (
     BEST_OF,
     GAME,
+    HAND_SLOTS_P1,
+    HAND_SLOTS_P2,
     HEAD_START_P1,
     HEAD_START_P2,
     HOW_TO_PLAY,
     PENALTY,
     PLAY,
     SHOW_HOW_TO_PLAY,
+    SOUND,
     START,
     STAY,
     Menu,
 )
-from speedduo.game.rules import Rules, head_starts
+from speedduo.game.rules import Rules, hand_slots, head_starts
 from speedduo.games import BOARD_GAMES
 
 L0, ONE0, R0 = 0, 1, 6
@@ -118,3 +121,37 @@ def test_head_start_items_cycle_0_to_400_in_50s_for_each_player():
         assert menu.lines()[HEAD_START_P1].endswith("50MS")
     rules.set("head_start_p1_ms", 400)
     assert max(len(line) for line in menu.lines()) <= 21
+
+
+def test_hand_slots_items_cycle_5_4_3_for_each_player_after_the_head_starts():
+    """H2: P1 CARDS and P2 CARDS (after P2 HEAD START, before SOUND) set each player's hand
+    slots; 3 wraps to 5."""
+    rules = Rules()
+    menu = Menu(rules, 3)
+    assert (HAND_SLOTS_P1, HAND_SLOTS_P2, SOUND) == (HEAD_START_P2 + 1, HEAD_START_P2 + 2, 13)
+    assert (
+        menu.lines()[HAND_SLOTS_P1] == "P1 CARDS 5" and menu.lines()[HAND_SLOTS_P2] == "P2 CARDS 5"
+    )
+    menu.selected = HAND_SLOTS_P2
+    seen = []
+    for _ in range(3):
+        assert menu.press(ONE1) == STAY
+        seen.append(rules.hand_slots_p2)
+    assert seen == [4, 3, 5]
+    menu.selected = HAND_SLOTS_P1
+    menu.press(ONE0)
+    assert hand_slots(rules) == (4, 5) and menu.lines()[HAND_SLOTS_P1] == "P1 CARDS 4"
+
+
+def test_hand_slots_items_say_na_for_the_other_games_and_a_press_keeps_them():
+    """H2 is classic Speed's: Spit and California show N/A; the value stays for Speed."""
+    rules = Rules(hand_slots_p1=3)
+    menu = Menu(rules, 3)
+    for game in range(1, len(BOARD_GAMES)):
+        menu.game = game
+        assert menu.lines()[HAND_SLOTS_P1] == "P1 CARDS N/A"
+        assert menu.lines()[HAND_SLOTS_P2] == "P2 CARDS N/A"
+        menu.selected = HAND_SLOTS_P1
+        assert menu.press(ONE0) == STAY and rules.hand_slots_p1 == 3
+    menu.game = 0
+    assert menu.lines()[HAND_SLOTS_P1] == "P1 CARDS 3"

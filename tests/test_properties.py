@@ -33,6 +33,8 @@ rule_sets = st.fixed_dictionaries(
         "penalty": st.booleans(),
         "stall_countdown_ms": st.integers(0, 3000),
         "race_window_ms": st.integers(0, 1000),
+        "hand_slots_p1": st.integers(3, 5),  # H2, fewer cards
+        "hand_slots_p2": st.integers(3, 5),
     },
 )
 

@@ -320,3 +320,19 @@ def test_a_show_of_a_spit_log_with_a_head_start_gets_it_again(tmp_path):
     )  # fmt: skip
     show = _played_to_the_end(str(path))
     assert show.lines == path.read_text().splitlines()
+
+
+def test_a_show_of_a_classic_log_with_fewer_cards_gets_it_again(tmp_path):
+    """H2: the window's replay deals with the log's hand_slots and writes it again (the key
+    fields aside, as for every classic log: they ride on the lines the loop passes make)."""
+    from conftest import run_cli
+
+    path = tmp_path / "h2.jsonl"
+    run_cli(
+        "run", "--seed", "2", "--p1", "bot:hard", "--p2", "bot:medium",
+        "--hand-slots-p1", "3", "--hand-slots-p2", "4", "--log", str(path),
+    )  # fmt: skip
+    show = _played_to_the_end(str(path))
+    wanted = [_without_keys(line) for line, obj in read_log(str(path)) if obj["ev"] != "keys"]
+    assert [_without_keys(line) for line in show.lines] == wanted
+    assert '"hand_slots":[3,4]' in show.lines[0]

@@ -12,7 +12,8 @@ SPEED, V8 SPIT, V9 CALIFORNIA; lib/speedduo/loop/game_app.py) and the piezo's vo
 0-400 ms in steps of 50, OFF at 0; every game takes them; the countdown shows them) and
 auto-balance (H3: AUTO BALANCE ON moves them one step toward the loser after each match,
 ``board_play.finish``; switching it on starts both at OFF, so switching it off and on is
-its reset; kept in the stats record); the rest come from settings.toml. A setting the
+its reset; kept in the stats record), each player's cards in hand (H2: P1 CARDS, P2 CARDS,
+5 -> 4 -> 3 -> 5; classic Speed's only); the rest come from settings.toml. A setting the
 chosen game does not take (the registry's options: Spit plays one game of rounds with V1
 only, California Speed none of them) says ``N/A`` and a press leaves it as it is; it keeps
 its value for classic Speed.
@@ -21,7 +22,14 @@ Not on the play path: it may build strings.
 
 from micropython import const  # on the host, Blinka provides this module
 
-from speedduo.game.rules import HANDICAPS, HEAD_START_MAX_MS, HEAD_START_STEP_MS
+from speedduo.game.rules import (
+    HAND_SLOT_OPTIONS,
+    HAND_SLOTS_MAX,
+    HAND_SLOTS_MIN,
+    HANDICAPS,
+    HEAD_START_MAX_MS,
+    HEAD_START_STEP_MS,
+)
 from speedduo.games import BOARD_GAMES, MENU_NAMES, MENU_OPTIONS
 from speedduo.vocab.codes import KEY_L, KEY_R, KEYS_PER_PLAYER, VOLUME_DEFAULT, VOLUME_MAX
 
@@ -36,19 +44,37 @@ OPPONENT = 7
 GAME = 8  # (before SOUND: SOUND and STATS stay two and one L presses before HOW TO PLAY)
 HEAD_START_P1 = 9  # H1 (docs/rules.md): after GAME, so the items R and L reach stay put
 HEAD_START_P2 = 10
-AUTO_BALANCE = 11  # H3: after each match one head-start step toward its loser
-SOUND = 12
-STATS = 13
-SELF_TEST = 14
-HOW_TO_PLAY = 15  # last: one L press from PLAY
+HAND_SLOTS_P1 = 11  # H2 (docs/rules.md): classic Speed's only (N/A for the other games)
+HAND_SLOTS_P2 = 12
+AUTO_BALANCE = 13  # H3: after each match one head-start step toward its loser
+SOUND = 14
+STATS = 15
+SELF_TEST = 16
+HOW_TO_PLAY = 17  # last: one L press from PLAY
 OPPONENT_NAMES = ("2 PLAYERS", "EASY", "MEDIUM", "HARD")  # opponent levels 0-3
 GAME_SPEED = 0  # the games by number, as the registry lists them (games.BOARD_GAMES)
 GAME_IDS = BOARD_GAMES
 # the rule items, by the option each sets; a game takes those its registry entry names
 # (games.MENU_OPTIONS: V8 no_wrap, V9 none; both play one game of rounds, so no BEST OF;
 # classic Speed takes them all)
-_GAME_RULES = (BEST_OF, PENALTY, NO_WRAP, SAME_RANK, JOKERS, DOUBLE_DECK)
-_RULE_NAMES = ("best_of", "penalty", "no_wrap", "same_rank", "jokers", "double_deck")
+_GAME_RULES = (
+    BEST_OF,
+    PENALTY,
+    NO_WRAP,
+    SAME_RANK,
+    JOKERS,
+    DOUBLE_DECK,
+    HAND_SLOTS_P1,
+    HAND_SLOTS_P2,
+)
+_RULE_NAMES = (
+    "best_of",
+    "penalty",
+    "no_wrap",
+    "same_rank",
+    "jokers",
+    "double_deck",
+) + HAND_SLOT_OPTIONS
 TITLE = "SPEED DUO"
 LINE_CHARS = const(21)  # characters on a panel line (the menu, notices, messages)
 BALANCE_NOTICE_MS = const(4000)  # H3's notice after a match (board_play), unless a key
@@ -92,6 +118,8 @@ class Menu:
             "GAME " + MENU_NAMES[self.game],
             head_start_line(1, rules.head_start_p1_ms),
             head_start_line(2, rules.head_start_p2_ms),
+            "P1 CARDS %d" % rules.hand_slots_p1,  # H2: cards in hand
+            "P2 CARDS %d" % rules.hand_slots_p2,
             "AUTO BALANCE " + ("ON" if self.auto_balance else "OFF"),
             "SOUND %d" % self.volume if self.volume else "SOUND OFF",
             "STATS",
@@ -151,6 +179,10 @@ class Menu:
             name = HANDICAPS[self.selected - HEAD_START_P1]
             lead = getattr(self.rules, name, 0) + HEAD_START_STEP_MS
             self.rules.set(name, 0 if lead > HEAD_START_MAX_MS else lead)
+        elif self.selected == HAND_SLOTS_P1 or self.selected == HAND_SLOTS_P2:
+            name = HAND_SLOT_OPTIONS[self.selected - HAND_SLOTS_P1]
+            slots = getattr(self.rules, name, HAND_SLOTS_MAX) - 1  # H2: 5 -> 4 -> 3 -> 5
+            self.rules.set(name, HAND_SLOTS_MAX if slots < HAND_SLOTS_MIN else slots)
         elif self.selected == AUTO_BALANCE:
             self.auto_balance = not self.auto_balance
             if self.auto_balance:  # H3 starts even: off and on again is its reset

@@ -38,7 +38,7 @@ from micropython import const  # on the host, Blinka provides this module
 from speedduo.display.base_view import FONT, INDEX, View
 from speedduo.display.piles import draw_count, draw_piles, places, played_on_pile
 from speedduo.display.ssd1306 import PRIVATE, WIDTH
-from speedduo.vocab.cards import HAND_SLOTS
+from speedduo.vocab.cards import HAND_SLOTS, NO_CARD
 from speedduo.vocab.codes import (  # not matchlog: the menu and the other games do without it
     COUNTDOWN,
     END_CLAIM,
@@ -142,8 +142,11 @@ class PlayerView(View):
         cards = hand.hand  # player p's slots from p * HAND_SLOTS on (Seat.card)
         base = p * HAND_SLOTS
         dealt = match.phase != COUNTDOWN
+        # H2: the countdown shows a back in each of this player's slots in play, no more
+        rules = match.rules
+        k = getattr(rules, "hand_slots_p2", 5) if p else getattr(rules, "hand_slots_p1", 5)
         for s in range(5):
-            card = cards[base + s] if dealt else _BACK
+            card = cards[base + s] if dealt else (_BACK if s < k else NO_CARD)
             if card != self._slots[s]:
                 self._slots[s] = card
                 # (private, after the piles: the per-byte diff keeps the bytes sent down)

@@ -7,7 +7,7 @@ play path (``play``) allocates nothing: it moves bytes and records fixed-width
 events in the match log's ring.
 
 Variants handled here: V1 (no wrap), V2 (same rank), V3 (jokers), V4 (double
-deck), V5 (claim). What a
+deck), V5 (claim); H2's fewer cards (a player with k hand slots: ``deal``). What a
 stall's end does (R9-R11, V6 end on exhaustion, V7 pile redeal) is in
 ``stall.py``; the match around hands (R14, R15, R17) in ``match.py``.
 """
@@ -179,7 +179,9 @@ class Hand(StallCountdown):
 
     def deal(self, rng, hand_no: int) -> None:
         """R2: shuffle and deal half the deck each (26 cards; V3 27, V4 52);
-        R3: both starters face up at t=0."""
+        R3: both starters face up at t=0. H2 (``hand_slots_p1``/``_p2``): a player with k < 5
+        hand slots gets the same cards, those of slots k..4 on top of the draw pile (slot
+        4's on top), those slots empty: refills (R7) then never pass k."""
         rules = self.rules
         self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
         deck = self._deck
@@ -198,9 +200,17 @@ class Hand(StallCountdown):
         self.hand[HAND_SLOTS : 2 * HAND_SLOTS] = parts[4]
         self.side[cap : cap + side] = parts[5]
         self.centre[cap] = deck[self._starters[1]]
+        # H2 (rules.hand_slots, read here without a tuple: the deal allocates nothing)
+        slots0 = getattr(rules, "hand_slots_p1", HAND_SLOTS)
+        slots1 = getattr(rules, "hand_slots_p2", HAND_SLOTS)
         for p in range(2):
-            self.draw_n[p] = DRAW_CARDS
-            self.hand_n[p] = HAND_SLOTS
+            k = slots1 if p else slots0
+            self.hand_n[p] = k
+            base = p * HAND_SLOTS
+            for s in range(k, HAND_SLOTS):  # H2: the slot's card onto the draw pile
+                self.draw[p * cap + DRAW_CARDS + s - k] = self.hand[base + s]
+                self.hand[base + s] = NO_CARD
+            self.draw_n[p] = DRAW_CARDS + HAND_SLOTS - k
             self.side_n[p] = side
             self.centre_n[p] = 1
             self.target[p] = p  # each player starts aiming at their own pile

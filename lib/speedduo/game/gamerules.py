@@ -5,7 +5,13 @@ Each game has its own list (the registry's ``options``, games.py); the match log
 version 2). Values are checked where ``rules.Rules`` checks them (``rules.check_value``).
 """
 
-from speedduo.game.rules import HANDICAPS, check_value, set_handicap
+from speedduo.game.rules import (
+    HAND_SLOT_OPTIONS,
+    HAND_SLOTS_MAX,
+    HANDICAPS,
+    check_value,
+    set_handicap,
+)
 from speedduo.games import GAME_IDS, entry
 
 GAMES = GAME_IDS  # the registry's (games.py)
@@ -24,12 +30,16 @@ class GameRules:
         self.game = game
         for name in HANDICAPS:  # H1, every game's (rules.py): not in as_pairs
             setattr(self, name, 0)
+        for name in HAND_SLOT_OPTIONS:  # H2: classic Speed's only, 5 here (set refuses)
+            setattr(self, name, HAND_SLOTS_MAX)
         for name, default in options_of(game):
             setattr(self, name, default)
         for name in options:
             self.set(name, options[name])
 
     def set(self, name: str, value) -> None:
+        if name in HAND_SLOT_OPTIONS and value != HAND_SLOTS_MAX:  # H2 (docs/rules.md)
+            raise ValueError("%s: fewer cards (H2) is classic Speed's only (two players)" % name)
         if set_handicap(self, name, value):
             return
         default = None

@@ -9,6 +9,11 @@ name like the others (``SPEED_HEAD_START_P1_MS``, ``--head-start-p1-ms``), but n
 ``as_pairs()``: the log's ``match`` line carries them in a field of their own,
 ``head_start_ms``, only when one is in force (``head_starts``), so a log without a
 handicap reads as before.
+
+H2, fewer cards (classic Speed's only, two players): ``hand_slots_p1``/``hand_slots_p2``
+(3-5, default 5; ``SPEED_HAND_SLOTS_P1``, ``--hand-slots-p1``), in the log's ``match``
+line field ``hand_slots`` only when one is not 5 (``hand_slots``). The other games
+(``gamerules.GameRules``) refuse a value other than 5.
 """
 
 from micropython import const  # on the host, Blinka provides this module
@@ -44,6 +49,12 @@ BEST_OF = (3, 5, 7)  # R14
 HANDICAPS = ("head_start_p1_ms", "head_start_p2_ms")
 HEAD_START_MAX_MS = const(400)
 HEAD_START_STEP_MS = const(50)
+# H2, fewer cards: player p holds at most this many cards face up (3-5; the deal still
+# deals the whole deck, the missing slots' cards onto the draw pile); the log's
+# ``hand_slots`` [p1, p2]. Classic Speed's only (core.Hand).
+HAND_SLOT_OPTIONS = ("hand_slots_p1", "hand_slots_p2")
+HAND_SLOTS_MIN = const(3)
+HAND_SLOTS_MAX = const(5)
 
 CLAIM_NAMES = ("off", "simple", "race")  # V5's values, by CLAIM_* number
 
@@ -66,6 +77,8 @@ def check_value(name: str, default, value) -> None:
             raise ValueError(name + " must be a whole number >= 0")
         if name in HANDICAPS:
             check_head_start(name, value)
+        if name in HAND_SLOT_OPTIONS and not HAND_SLOTS_MIN <= value <= HAND_SLOTS_MAX:
+            raise ValueError(name + " must be 3, 4 or 5 (cards in hand)")
         if value > 3600000:
             raise ValueError(name + " must be at most 3600000")
     elif value not in CLAIM_NAMES:
@@ -85,12 +98,24 @@ def head_starts(rules):
     return (getattr(rules, HANDICAPS[0], 0), getattr(rules, HANDICAPS[1], 0))
 
 
+def hand_slots(rules):
+    """H2: (player 0's hand slots, player 1's); (5, 5) for rules without them."""
+    return (
+        getattr(rules, HAND_SLOT_OPTIONS[0], HAND_SLOTS_MAX),
+        getattr(rules, HAND_SLOT_OPTIONS[1], HAND_SLOTS_MAX),
+    )
+
+
 def set_handicap(rules, name: str, value) -> bool:
     """Set handicap option ``name`` on ``rules`` (checked); False when ``name`` is not one
-    (every game's rules take them: ``Rules.set``, ``gamerules.GameRules.set``)."""
-    if name not in HANDICAPS:
+    (H1: every game's rules take them: ``Rules.set``, ``gamerules.GameRules.set``; H2:
+    classic Speed's ``Rules``, the other games' refuse all but 5)."""
+    if name in HAND_SLOT_OPTIONS:
+        check_value(name, HAND_SLOTS_MAX, value)
+    elif name in HANDICAPS:
+        check_value(name, 0, value)
+    else:
         return False
-    check_value(name, 0, value)
     setattr(rules, name, value)
     return True
 
@@ -104,6 +129,8 @@ class Rules:
         self.claim_mode = CLAIM_OFF  # V5 as a number, kept in step with `claim` by set()
         self.head_start_p1_ms = 0  # H1 (HANDICAPS): not in as_pairs, the log's own field
         self.head_start_p2_ms = 0
+        self.hand_slots_p1 = HAND_SLOTS_MAX  # H2 (HAND_SLOT_OPTIONS): the log's own field
+        self.hand_slots_p2 = HAND_SLOTS_MAX
         for name in options:
             self.set(name, options[name])
 
@@ -130,5 +157,9 @@ class Rules:
 
 
 def option_names():
-    """Every option's name: the log's ``rules`` object's, then the handicaps (H1)."""
-    return [_OPTIONS[i] for i in range(0, len(_OPTIONS), 2)] + list(HANDICAPS)
+    """Every option's name: the log's ``rules`` object's, then the handicaps (H1, H2)."""
+    return (
+        [_OPTIONS[i] for i in range(0, len(_OPTIONS), 2)]
+        + list(HANDICAPS)
+        + list(HAND_SLOT_OPTIONS)
+    )

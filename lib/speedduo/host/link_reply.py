@@ -9,7 +9,7 @@ import sys
 from micropython import const
 
 from speedduo import __version__
-from speedduo.game.rules import head_starts
+from speedduo.game.rules import hand_slots, head_starts
 from speedduo.host.crc import crc16
 
 _DOLLAR = const(36)
@@ -112,6 +112,9 @@ def _answer(link, name):
         leads = head_starts(menu.rules)  # H1: as the match line, only when one is not 0
         if leads[0] or leads[1]:
             reply["head_start_ms"] = list(leads)
+        slots = hand_slots(menu.rules)  # H2: as the match line, only when one is not 5
+        if slots != (5, 5):
+            reply["hand_slots"] = list(slots)
         if getattr(menu, "auto_balance", False):  # H3: it moves them after each match
             reply["auto_balance"] = True
         return reply

@@ -9,13 +9,25 @@ _STAMPED_BY_PIO = b',"stamped_by":"pio"'  # the keys are in µs (the PIO's edge 
 
 
 def match_into(
-    line, version, game, players, seed, pairs, best_of, tie_break, tie_first, micro, head_start
+    line,
+    version,
+    game,
+    players,
+    seed,
+    pairs,
+    best_of,
+    tie_break,
+    tie_first,
+    micro,
+    head_start,
+    hand_slots=(5, 5),
 ):
     """The ``match`` line (no closing brace) onto ``line``: version 1 (classic Speed:
     ``game`` None, no ``game`` and ``players`` fields) or 2; ``pairs``: the rule options
     as (name, value) in log order (a switch, a whole number or a word); ``tie_break``:
     its word (bytes); ``micro``: the key record is in µs; ``head_start``: H1's leads
-    (ms, player 0's and 1's: ``rules.head_starts``), written only when one is not 0."""
+    (ms, player 0's and 1's: ``rules.head_starts``), written only when one is not 0;
+    ``hand_slots``: H2's (``rules.hand_slots``, classic Speed's), only when one is not 5."""
     _number(line, b'{"ev":"match","v":', version)
     if game is not None:
         line.extend(b',"game":"')
@@ -48,6 +60,10 @@ def match_into(
     if head_start[0] or head_start[1]:  # H1 (docs/match-log.md): absent when none
         _number(line, b',"head_start_ms":[', head_start[0])
         _number(line, b",", head_start[1])
+        line.append(93)  # ]
+    if hand_slots[0] != 5 or hand_slots[1] != 5:  # H2 (docs/match-log.md): absent at 5/5
+        _number(line, b',"hand_slots":[', hand_slots[0])
+        _number(line, b",", hand_slots[1])
         line.append(93)  # ]
     if micro:
         line.extend(_STAMPED_BY_PIO)

@@ -309,7 +309,7 @@ class MatchLog:
 
     def put_match(self) -> None:
         """The ``match`` line: seed, rules, best_of, tie_first and H1's head starts come from
-        ``header``."""
+        ``header``; H2's hand slots from its rules."""
         self._put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
 
     def _match_line(self, r, i, t, u) -> bool:
@@ -330,6 +330,8 @@ class MatchLog:
             tie_first,
             self.micro,
             head_start,
+            # H2 (rules.hand_slots, without importing the rules module)
+            (getattr(rules, "hand_slots_p1", 5), getattr(rules, "hand_slots_p2", 5)),
         )
         return True
 
