@@ -124,11 +124,11 @@ def test_head_start_items_cycle_0_to_400_in_50s_for_each_player():
 
 
 def test_hand_slots_items_cycle_5_4_3_for_each_player_after_the_head_starts():
-    """H2: P1 CARDS and P2 CARDS (after P2 HEAD START, before SOUND) set each player's hand
-    slots; 3 wraps to 5."""
+    """H2: P1 CARDS and P2 CARDS (after P2 HEAD START, before AUTO BALANCE and SOUND) set
+    each player's hand slots; 3 wraps to 5."""
     rules = Rules()
     menu = Menu(rules, 3)
-    assert (HAND_SLOTS_P1, HAND_SLOTS_P2, SOUND) == (HEAD_START_P2 + 1, HEAD_START_P2 + 2, 13)
+    assert (HAND_SLOTS_P1, HAND_SLOTS_P2, SOUND) == (HEAD_START_P2 + 1, HEAD_START_P2 + 2, 14)
     assert (
         menu.lines()[HAND_SLOTS_P1] == "P1 CARDS 5" and menu.lines()[HAND_SLOTS_P2] == "P2 CARDS 5"
     )
