@@ -31,6 +31,7 @@ from host_sim import use_board_paths  # noqa: E402
 
 use_board_paths()
 
+from bench_balance import pairing_type  # noqa: E402  (this script's folder: WEAK:STRONG)
 from runner import Simulation, best_of_for  # noqa: E402
 from speedduo.game.gamerules import GameRules  # noqa: E402
 from speedduo.game.rules import (  # noqa: E402
@@ -40,7 +41,6 @@ from speedduo.game.rules import (  # noqa: E402
     HEAD_START_STEP_MS,
     Rules,
 )
-from speedduo.loop.opponent import LEVEL_NAMES  # noqa: E402
 
 PAIRINGS = (("hard", "medium"), ("hard", "easy"))  # (stronger, weaker)
 
@@ -61,16 +61,6 @@ def play(game, seed, strong, weak, lead, kind="head_start"):
     end = json.loads(lines[-1])
     score = end["score"]
     return end["winner"] == weak_seat, score[weak_seat], sum(score)
-
-
-def pairing_type(text):
-    """WEAK:STRONG (as bench_balance.py takes it) -> (strong, weak)."""
-    weak, _, strong = text.partition(":")
-    if weak not in LEVEL_NAMES[1:] or strong not in LEVEL_NAMES[1:]:
-        raise argparse.ArgumentTypeError(
-            "bad pairing %r: WEAK:STRONG, levels %s" % (text, "|".join(LEVEL_NAMES[1:]))
-        )
-    return strong, weak
 
 
 def main():
@@ -97,7 +87,8 @@ def main():
         "game %s, %d matches per setting (seeds 1-%d), the weaker bot in both seats"
         % (args.game, args.seeds, args.seeds)
     )
-    for strong, weak in args.pairing or PAIRINGS:
+    pairings = [(strong, weak) for weak, strong in args.pairing] if args.pairing else PAIRINGS
+    for strong, weak in pairings:
         handicapped = strong if args.kind == "hand_slots" else weak
         print("\n%s vs %s: %s -> the %s bot's share of matches won (of hands)"
               % (strong, weak, what % handicapped, weak))  # fmt: skip

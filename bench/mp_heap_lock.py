@@ -29,6 +29,7 @@ from array import array  # noqa: E402
 
 from mp_fakes import FakeEvent, FakeQueue, control_and_verdict, locked  # noqa: E402  (this script's folder)
 from mp_selfplay import greedy_hand  # noqa: E402
+from null_bus import NullBus  # noqa: E402
 from position import set_piles, set_player  # noqa: E402
 from speedduo.game.core import INVALID, LATE, LOCKED, PLAYED  # noqa: E402
 from speedduo.game.match import OVER, PLAYING, Match  # noqa: E402
@@ -258,25 +259,12 @@ def path_arbiter_service(arb):
     return ok
 
 
-class _Bus:
-    """An I2C bus that takes every write (a view's panel, never sent here)."""
-
-    def try_lock(self):
-        return True
-
-    def unlock(self):
-        pass
-
-    def writeto(self, address, buffer, *, start, end):
-        pass
-
-
 def _view_head_start():
     """Classic Speed's view of a match with H1's leads (0 / 300 ms) on its panel."""
     from speedduo.display.ssd1306 import Panel
     from speedduo.display.view import PlayerView
 
-    panel = Panel(_Bus())
+    panel = Panel(NullBus())
     panel.online = True
     return PlayerView(panel, 1), new_match(Rules(head_start_p2_ms=300), 4)
 

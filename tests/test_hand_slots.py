@@ -239,17 +239,17 @@ def test_h2_the_micropython_vm_writes_the_same_log(tmp_path):
 def test_h2_the_countdown_shows_backs_only_in_each_players_slots_in_play():
     """PlayerView: during the countdown a player with k slots sees k face-down cards (the
     others empty); at the deal the cards (and the empty slots) as dealt."""
+    from null_bus import NullBus
     from speedduo.display.ssd1306 import Panel
     from speedduo.display.view import PlayerView
     from speedduo.game.match import COUNTDOWN, Match
     from speedduo.log.matchlog import MatchLog
-    from test_selftest import _Bus
 
     match = Match(5, Rules(hand_slots_p1=3, hand_slots_p2=4), 3, MatchLog())
     assert match.phase == COUNTDOWN
     views = []
     for p in range(2):
-        panel = Panel(_Bus())
+        panel = Panel(NullBus())
         panel.online = True
         views.append(PlayerView(panel, p))
         views[p].update_private(match.hand, match)

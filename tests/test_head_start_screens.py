@@ -11,10 +11,11 @@ import json
 import pytest
 from conftest import run_board_program
 from game_screens import Table, shows
+from null_bus import NullBus
 from speedduo.display.base_view import FONT, INDEX
 from speedduo.display.menu import HEAD_START_P2
 from speedduo.display.ssd1306 import PRIVATE, WIDTH, Panel
-from test_selftest import _Bus, _frames
+from test_selftest import _frames
 
 SCRIPT = "tests/scripts/board_menu_head_start.txt"
 PLAY_US = 3600000
@@ -23,7 +24,7 @@ PLAYING_US = 3500000  # after PLAY: the countdown is over, the hand not yet aban
 
 def _page0(text, x=4):
     """Page 0 with ``text`` from column ``x`` (the countdown's leads: x 4, base_view.View)."""
-    panel = Panel(_Bus())
+    panel = Panel(NullBus())
     panel.online = True
     panel.text(FONT, INDEX, text, x, 0, PRIVATE, False)
     return bytes(panel.buf[1 + col] for col in range(WIDTH))

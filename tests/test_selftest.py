@@ -5,6 +5,7 @@ with the self-test's own drawing of the lines it must show.
 """
 
 from conftest import run_board_program
+from null_bus import NullBus
 from speedduo.display.menu import HOW_TO_PLAY, PLAY, SELF_TEST, SHOW_SELF_TEST, Menu
 from speedduo.display.ssd1306 import Panel
 from speedduo.game.rules import Rules
@@ -15,19 +16,8 @@ MENU_SCRIPT = "tests/scripts/board_self_test.txt"
 POWER_ON_SCRIPT = "tests/scripts/board_self_test_power_on.txt"
 
 
-class _Bus:
-    def try_lock(self):
-        return True
-
-    def unlock(self):
-        pass
-
-    def writeto(self, address, buffer, *, start, end):
-        pass
-
-
 def _expected_frame(lines):
-    panel = Panel(_Bus())
+    panel = Panel(NullBus())
     panel.online = True
     selftest.draw(panel, lines)
     return bytes(panel.buf[1 + page * 129 + col] for page in range(8) for col in range(128))
