@@ -41,6 +41,7 @@ KEYS = "12345"
 GAMES = ("speed", "spit", "california")  # the menu's GAME item, in its order
 MENU_GAP_US = 12000000  # after the mashing: R17's idle stop, the result, the stats save
 _MENU_PRESS_US = 300000
+BALANCE_PAD_US = 12000000  # --balance: more time after a match (run())
 # L presses from PLAY (item 0) back round the menu to its GAME item (R presses return)
 _TO_GAME = menu.HOW_TO_PLAY - menu.GAME + 1
 FIELDS = (
@@ -143,8 +144,11 @@ def run(
             return {"error": ["the first boot wrote no boot_out.txt"]}
         with open(os.path.join(tmp, "boot_out.txt"), "wb") as f:
             f.write(boot_out)
-        # H3's notice after each match (until a key or 4 s) before the menu is back
-        gap_us = MENU_GAP_US + (menu.BALANCE_NOTICE_MS * 1000 if balance else 0)
+        # H3's notice after each match (until a key or 4 s) before the menu is back, and
+        # BALANCE_PAD_US more: a head start's lag keeps a match against the board going
+        # (a Spit match against it ran 8 s past the usual gap: the next game's presses
+        # would land in it)
+        gap_us = MENU_GAP_US + (menu.BALANCE_NOTICE_MS * 1000 + BALANCE_PAD_US if balance else 0)
         script = mash_script(seconds, play_us=play_us, matches=matches, gap_us=gap_us)
         options += ["--matches", str(matches), "--boot-out", os.path.join(tmp, "boot_out.txt")]
         report = _device(tmp, "mash", script, deploy, seed, options)
