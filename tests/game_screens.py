@@ -56,6 +56,8 @@ class Table:
         self.session.log.drain(self._logged)
         self.session.log.observe(self.screens.event)  # as the board's loop (App.step)
         self.screens.refresh(self.core, self.match, self.now)
+        if self.match.phase == OVER:  # as App.step: the last play's table, then the result
+            self.screens.refresh(self.core, self.match, self.now)
 
     def _logged(self, line):
         event = json.loads(line)

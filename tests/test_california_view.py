@@ -15,7 +15,7 @@ import pytest
 from game_screens import Table, check_refusal, golden_test, page_row, shows
 from speedduo.display import game_view, glyphs
 from speedduo.display.ssd1306 import ROW
-from speedduo.vocab.codes import KEY_L, KEY_R, PLAYING, RESULT
+from speedduo.vocab.codes import KEY_L, KEY_R, OVER, PLAYING, RESULT
 
 from host_sim import ROOT
 
@@ -166,6 +166,25 @@ def test_the_match_ends_with_who_won():
         assert shows(v.panel, 1, "MATCH OVER")
         assert shows(v.panel, 3, "YOU WIN!" if p == w else "YOU LOSE")
         assert shows(v.panel, 5, "NO CARDS LEFT!" if p == w else "THEY RAN OUT FIRST")
+
+
+def test_the_press_that_ends_the_match_shows_its_pile_before_the_result():
+    """The last play's table is drawn in the pass that ended the match (so its press's
+    pixels are its pile's, as every play's: docs/device.md), MATCH OVER right after."""
+    t = _second_round()
+    screens = t.screens
+    real = screens.refresh
+    seen = []
+
+    def refresh(core, match, now):
+        real(core, match, now)
+        seen.append((match.phase, shows(t.views[0].panel, 1, "MATCH OVER")))
+
+    screens.refresh = refresh
+    t.play_to_end()
+    assert t.last("hand_end")["why"] == "out"
+    over = [i for i, (phase, _) in enumerate(seen) if phase == OVER]
+    assert len(over) == 2 and seen[over[0]][1] is False and seen[over[1]][1] is True
 
 
 def test_the_how_to_play_pages_of_each_game_fit_and_use_the_screen_words():

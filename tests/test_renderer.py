@@ -60,6 +60,8 @@ class Game:
         self.match.log.observe(self.screens.event)  # as the App does: the screens see the records
         self.match.log.drain(lambda line: None)
         self.screens.refresh(self.hand, self.match, self.now)
+        if self.match.phase == OVER:  # as App.step: the last play's table, then the result
+            self.screens.refresh(self.hand, self.match, self.now)
 
     def refuse(self, p, why):
         """A refused press as the core records it (a reject line)."""

@@ -51,6 +51,7 @@ _SCREEN_NONE = const(0)
 _SCREEN_PLAY = const(1)
 _SCREEN_OVER = const(2)
 _SCREEN_MENU = const(3)
+_SCREEN_LAST = const(4)  # the match is over: its last table shows, the result next
 
 FONT = glyphs.SMALL
 INDEX = glyphs.SMALL_INDEX
@@ -199,6 +200,9 @@ class View:
         if screen == _SCREEN_MENU:
             return False
         if match.phase == OVER:
+            if screen == _SCREEN_PLAY:  # the press that ended it shows first (its pile), then
+                self._screen = _SCREEN_LAST  # the result at the next refresh (App.step)
+                return True
             if screen != _SCREEN_OVER:
                 self._draw_over(match)
             return False

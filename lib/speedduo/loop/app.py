@@ -145,6 +145,8 @@ class App:
             if news or now - self._drawn_at >= REDRAW_MS or now < self._drawn_at:
                 self._drawn_at = now
                 screens.refresh(self.match.hand, self.match, now)
+                if self.match.phase == OVER:  # the last play's pile is drawn: the result now
+                    screens.refresh(self.match.hand, self.match, now)  # (the match's last pass)
                 if self.log.may_wait():
                     return  # the log waits a pass: the next press is seen sooner
         self.log.drain_into(self.send_line)
