@@ -54,23 +54,17 @@ def add_rule_options(parser):
         flag = "--" + name.replace("_", "-")
         if isinstance(default, bool):
             group.add_argument(flag, dest=name, action="store_true", default=None)
-        elif name in HANDICAPS:  # H1 (docs/rules.md)
+        elif name in HANDICAPS or name in HAND_SLOT_OPTIONS:  # H1, H2 (docs/rules.md)
+            head_start = name in HANDICAPS
             group.add_argument(
                 flag,
                 dest=name,
                 type=int,
                 default=None,
-                metavar="MS",
-                help="H1 head start: 0-400 ms in steps of 50 (default 0)",
-            )
-        elif name in HAND_SLOT_OPTIONS:  # H2 (docs/rules.md)
-            group.add_argument(
-                flag,
-                dest=name,
-                type=int,
-                default=None,
-                metavar="N",
-                help="H2 fewer cards: 3-5 hand slots in play, classic Speed only (default 5)",
+                metavar="MS" if head_start else "N",
+                help="H1 head start: 0-400 ms in steps of 50 (default 0)"
+                if head_start
+                else "H2 fewer cards: 3-5 hand slots in play, classic Speed only (default 5)",
             )
         elif isinstance(default, int):
             group.add_argument(flag, dest=name, type=int, default=None, metavar="MS")

@@ -142,9 +142,10 @@ class PlayerView(View):
         cards = hand.hand  # player p's slots from p * HAND_SLOTS on (Seat.card)
         base = p * HAND_SLOTS
         dealt = match.phase != COUNTDOWN
-        # H2: the countdown shows a back in each of this player's slots in play, no more
-        rules = match.rules
-        k = getattr(rules, "hand_slots_p2", 5) if p else getattr(rules, "hand_slots_p1", 5)
+        k = HAND_SLOTS  # H2: the countdown shows a back in each of this player's slots in play
+        if not dealt:
+            rules = match.rules
+            k = getattr(rules, "hand_slots_p2", 5) if p else getattr(rules, "hand_slots_p1", 5)
         for s in range(5):
             card = cards[base + s] if dealt else (_BACK if s < k else NO_CARD)
             if card != self._slots[s]:

@@ -67,13 +67,7 @@ class App:
         if start_ticks is None:
             start_ticks = ticks_ms()
         if opponent is not None:
-            opponent.micro = micro
-            # the opponent reads the real queue into ``event``; the arbiter reads the
-            # merged stream into the opponent's own (keypad.Event is read-only on the board)
-            # H1: the opponent's clock is the match's, behind the keys' by the lag
-            lag = max(head_starts(rules))
-            events = opponent.join(events, match, ticks_add(start_ticks, lag), event)
-            event = opponent.event
+            events, event = self._join(opponent, events, match, start_ticks, event, micro)
         # the arbiter reads the keys through a recorder: the log holds every key event (replay)
         recorder = KeyRecorder(events, log, start_ticks, match)
         arbiter = Arbiter(recorder, match, start_ticks, event, micro, scans and not opponent)
@@ -82,6 +76,16 @@ class App:
         log.sink = send_line
         if screens is not None or sound is not None:
             log.observer = self._on_event
+
+    def _join(self, opponent, events, match, start_ticks, event, micro):
+        """The board's opponent joins the keys (every game's App): it reads the real queue
+        into ``event``; the arbiter reads the merged stream into the opponent's own
+        (keypad.Event is read-only on the board). Returns (that stream, its event). H1: the
+        opponent's clock is the match's, behind the keys' by the larger head start."""
+        opponent.micro = micro
+        lag = max(head_starts(match.rules))
+        events = opponent.join(events, match, ticks_add(start_ticks, lag), event)
+        return events, opponent.event
 
     def _start(self, ticks_ms, log, match, arbiter, send_line, screens, opponent, sound):
         """What every game's loop holds; the log's first line goes out."""

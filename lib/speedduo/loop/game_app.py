@@ -38,12 +38,11 @@ events in arrays (bench/mp_heap_lock_games.py proves it for both games).
 
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import GameRules, options_of
-from speedduo.game.rules import HANDICAPS, head_starts
+from speedduo.game.rules import HANDICAPS
 from speedduo.games import BOARD_GAMES, core_class, view_class
 from speedduo.log.gamelog import GameLog
 from speedduo.loop.app import App
 from speedduo.loop.arbiter import REBOUNCE_MS, Arbiter  # noqa: F401  (REBOUNCE_MS: re-exported)
-from speedduo.vocab.ticks import ticks_add
 
 
 class GameApp(App):
@@ -78,11 +77,7 @@ class GameApp(App):
         log = session.log
         micro = log.micro  # the session's: µs stamps (App's ``micro``)
         if opponent is not None:
-            opponent.micro = micro
-            # H1: the opponent's clock is the match's, behind the keys' by the lag
-            lag = max(head_starts(match.rules))
-            events = opponent.join(events, match, ticks_add(start_ticks, lag), event)
-            event = opponent.event
+            events, event = self._join(opponent, events, match, start_ticks, event, micro)
         log.notes_on = True
         log.sink = send_line  # a pass that logs more than the log's pool holds
         arbiter = Arbiter(events, match, start_ticks, event, micro, scans and not opponent)
