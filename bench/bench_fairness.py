@@ -165,7 +165,7 @@ def run_races(design, delta_ms, races, rnd, threshold=1, bounce_us=0):
     wins_by_player = [0, 0]
     earlier_won = [0, 0]  # indexed by the earlier player
     earlier_count = [0, 0]
-    ties_before = table.match.hand.ties
+    ties_before = table.match.ties
     delta_us = int(round(delta_ms * 1000))
     for _ in range(races):
         earlier = rnd.randrange(2)
@@ -178,7 +178,7 @@ def run_races(design, delta_ms, races, rnd, threshold=1, bounce_us=0):
         "wins": wins_by_player,
         "earlier_won": earlier_won,
         "earlier_count": earlier_count,
-        "ties": table.match.hand.ties - ties_before,
+        "ties": table.match.ties - ties_before,
         "races": races,
     }
 
@@ -263,7 +263,7 @@ for i in range(%(races)d):
     t = supervisor.ticks_ms()
     while (supervisor.ticks_ms() - t) & 0x1FFFFFFF < 120:  # the other press, the releases
         step()
-    print("fair-device race", i, won, hand.ties)
+    print("fair-device race", i, won, match.ties)
 print("fair-device done")
 """
 

@@ -107,11 +107,11 @@ def test_ties_alternate_between_players():
     sim, events = run("200000 0 1\n200000 1 2\n")
     tie_first = events[0]["tie_first"]
     won = [e["p"] for e in presses(events) if e.get("tie") == "won"]
-    assert won == [tie_first] and sim.match.hand.ties == 1
-    assert sim.match.hand.tie_next == 1 - tie_first
+    assert won == [tie_first] and sim.match.ties == 1
+    assert sim.match.tie_next == 1 - tie_first
     for seed in range(1, 40):  # the other player wins the first tie of some other match
         other, events = run("200000 0 1\n200000 1 2\n", seed=seed)
-        if events[0]["tie_first"] != tie_first and other.match.hand.ties:
+        if events[0]["tie_first"] != tie_first and other.match.ties:
             won = [e["p"] for e in presses(events) if e.get("tie") == "won"]
             assert won == [1 - tie_first]
             return

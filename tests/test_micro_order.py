@@ -75,7 +75,7 @@ def test_the_earlier_of_two_presses_in_one_millisecond_wins_by_microseconds(delt
     at = table.now + 500
     sub = 999 - delta_us  # both in one millisecond
     assert table.race(first, at, sub, sub + delta_us) == first
-    assert table.match.hand.ties == 0
+    assert table.match.ties == 0
 
 
 def test_presses_in_the_same_microsecond_are_a_tie_that_alternates_from_tie_first():
@@ -87,14 +87,14 @@ def test_presses_in_the_same_microsecond_are_a_tie_that_alternates_from_tie_firs
         at += 500
         winners.append(table.race(0, at, 123, 123))
     assert winners == [tie_first, 1 - tie_first, tie_first, 1 - tie_first]
-    assert table.match.hand.ties == 4
+    assert table.match.ties == 4
 
 
 def test_with_millisecond_stamps_the_same_presses_are_a_tie():
     # the keypad's build: no sub_us, so one millisecond is one instant
     table = Table(micro=False)
     table.race(1, table.now + 500, 0, 0)
-    assert table.match.hand.ties == 1
+    assert table.match.ties == 1
 
 
 def test_the_key_record_says_the_microseconds_and_the_match_line_says_pio_stamped_them():

@@ -21,7 +21,7 @@ try:
 except ImportError:
     pass
 
-from speedduo.game.phases import CONTINUE, StallCountdown
+from speedduo.game.phases import CONTINUE, OUT_BIT, StallCountdown, aim_word
 from speedduo.game.rules import CLAIM_OFF, CLAIM_RACE
 from speedduo.game.stall import stall_ends
 from speedduo.vocab.cards import (
@@ -45,6 +45,9 @@ from speedduo.vocab.codes import (  # noqa: F401  (the results of play(), re-exp
     END_PHOTO_FINISH,
     INVALID,
     JOKER_LAST,
+    KEY_L,
+    KEY_R,
+    KEYS_PER_PLAYER,
     LATE,
     LOCKED,
     NOT_PLAYING,
@@ -57,7 +60,7 @@ from speedduo.vocab.codes import (  # noqa: F401  (the results of play(), re-exp
 
 # results of play(): speedduo.vocab.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
 
-_OUT = const(4)  # _aim_presses: one of the presses is the player's legal last card (R13)
+_CLAIM_BIT = const(4)  # aim: V5's claim (bits 0 and 1: the centre piles)
 _NO_TIME = const(-1)
 _CODES = const(106)  # card codes 0..105: two decks (V4) and the jokers (V3)
 _JOKER_BIT = const(1 << 13)  # V3: a joker's rank bit
@@ -111,6 +114,8 @@ class Hand(StallCountdown):
     """The state of one hand: hands, draw, side and centre piles, reserve, timers."""
 
     match_why = b""  # (phases.Phases: classic Speed's match end has no reason)
+    game = "speed"  # (the log's header: version 1 has no game field)
+    players = 2
 
     def __init__(self, rules, log) -> None:
         self.rules = rules
@@ -137,11 +142,8 @@ class Hand(StallCountdown):
         self.room = 0  # ranks that fit either centre pile now, one bit each
         self.locked_until = array("i", [0, 0])  # R16
         self.hand_no = 0
-        # Ties (docs/rules.md "Who was first"): presses with one timestamp that conflict
-        # are settled by turns for the whole match; the match sets who wins the first.
-        self.tie_next = 0
-        self.ties = 0  # conflicting ties settled so far
-        self._dest = array("b", [0] * (2 * HAND_SLOTS))  # press_together's destinations
+        self.held = None  # type: Any  # the match's keys down (V5's claim: L and R held)
+        self.photo_finish_on_tie = rules.claim_mode == CLAIM_OFF  # R13 (V5: a claim instead)
         self._clear(True)
         half = size // 2  # R2: each player's share, in cards.DEAL_* order
         self._fresh_deck = deck_codes(rules.jokers, rules.double_deck)
@@ -413,85 +415,51 @@ class Hand(StallCountdown):
             return True
         return False
 
-    # ---- one instant: every press with the same timestamp (R8 ties, R13, V5) ----
+    # ---- one instant's presses (phases.Phases.step_group: R8 ties, R13, V5) ----
 
-    def press_together(self, t: int, claims: int, slots0: int, slots1: int) -> None:
-        """Apply everything the players pressed at one instant ``t``.
+    def setting(self, p: int, key: int) -> bool:
+        """L or R alone aims the target pile (L: pile 0, R: pile 1, "the left / right pile
+        on my screen": both screens draw pile 0 on the left); True when the press did
+        only that. Pressed while the other is held, it is V5's claim (not a setting), or
+        nothing when V5 is off. A slot's press is no setting."""
+        if key != KEY_L and key != KEY_R:
+            return False
+        base = p * KEYS_PER_PLAYER
+        if self.held[base + KEY_L] and self.held[base + KEY_R]:
+            return self.rules.claim_mode == CLAIM_OFF
+        self.target[p] = 0 if key == KEY_L else 1
+        return True
 
-        ``claims``: bit p set when player p claims "Speed!" (V5, L and R together);
-        ``slots0``/``slots1``: bit s set when that player pressed slot s's button.
-        All destinations are settled on the state every press of the instant saw
-        (``pile_for`` with the targets already aimed). Two players aiming cards at
-        one pile, or both claiming, is a tie: the player whose turn it is goes
-        first (``take_tie_turn``). Both players' last cards at one instant replay
-        the hand (R13, photo finish) when V5 is off.
-        """
-        if self.over:
-            return
-        if claims and self.rules.claim_mode != CLAIM_OFF:  # V5
-            p = 0 if claims == 1 else 1
-            if claims == 3:  # both claim at one instant: a tie like any other
-                p = self.take_tie_turn()
-            if self.claim(t, p) or (claims == 3 and self.claim(t, 1 - p)):
-                return
-        dest = self._dest
-        aims0 = self._aim_presses(0, slots0)
-        aims1 = self._aim_presses(1, slots1)
-        if not (slots0 | slots1):
-            return
+    def aim(self, p: int, key: int) -> int:
+        """What a press aims at (phases.aim_word), on the state every press of the instant
+        saw: V5's claim (both players' claims at one instant are a tie); a slot's card,
+        the pile it goes to (``pile_for``: the target when it fits both), with OUT_BIT
+        when it would be p's legal last card (R13: only when V5 is off); 0: it fits
+        nowhere now (``play`` looks again, after the instant's earlier plays)."""
+        if key == KEY_L or key == KEY_R:
+            return aim_word(0, _CLAIM_BIT)
+        card = self.hand[p * HAND_SLOTS + key - 1]
+        if card == NO_CARD:
+            return 0
+        pile = self.pile_for(p, card)
+        if pile < 0:
+            return 0
+        bits = 1 << pile
         if (
-            aims0 & aims1 & _OUT
-            and self.rules.claim_mode == CLAIM_OFF  # R13: same timestamp, replay
+            self.hand_n[p] + self.draw_n[p] == 1
+            and _RANK_BIT[card] != _JOKER_BIT  # (V3: a last joker is refused)
+            and self.photo_finish_on_tie
         ):
-            self.photo_finish(t)
-            return
-        first = 0
-        tie0 = TIE_NONE
-        tie1 = TIE_NONE
-        if aims0 & aims1 & 3:  # a conflict: a card of each player aimed at the same pile
-            first = self.take_tie_turn()
-            tie0 = TIE_WON if first == 0 else TIE_LOST
-            tie1 = TIE_LOST if first == 0 else TIE_WON
-        for turn in range(2):
-            p = first if turn == 0 else 1 - first
-            slots = slots0 if p == 0 else slots1
-            tie = tie0 if p == 0 else tie1
-            for s in range(HAND_SLOTS):
-                if not slots >> s & 1:
-                    continue
-                pile = dest[p * HAND_SLOTS + s]
-                if self.play(t, p, s, pile, tie if pile >= 0 else TIE_NONE) == NOT_PLAYING:
-                    return
+            bits |= OUT_BIT
+        return aim_word(pile, bits)
 
-    def _aim_presses(self, p: int, slots: int) -> int:
-        """Destinations of player p's pressed slots (into ``_dest``; -1: fits nowhere).
-        Returns bit 0/1 when a card goes to pile 0/1, and _OUT when one would be p's
-        legal last card (R13)."""
-        dest = self._dest
-        hand = self.hand
-        base = p * HAND_SLOTS
-        aims = 0
-        for s in range(HAND_SLOTS):
-            dest[base + s] = -1
-            if not slots >> s & 1:
-                continue
-            card = hand[base + s]
-            if card == NO_CARD:
-                continue
-            pile = self.pile_for(p, card)
-            dest[base + s] = pile
-            if pile >= 0:
-                aims |= 1 << pile
-                if self.hand_n[p] + self.draw_n[p] == 1 and _RANK_BIT[card] != _JOKER_BIT:
-                    aims |= _OUT  # (V3: a last joker is refused, it does not go out)
-        return aims
-
-    def take_tie_turn(self) -> int:
-        """The player who wins this tie; the next tie goes to the other one."""
-        winner = self.tie_next
-        self.tie_next = 1 - winner
-        self.ties += 1
-        return winner
+    def press(self, t: int, p: int, key: int, pile: int, tie: int) -> int:
+        """A press that ``aim`` answered, in its turn: V5's claim, or a slot's card onto
+        ``pile`` (-1: wherever it fits now, ``play``)."""
+        if key == KEY_L or key == KEY_R:
+            self.claim(t, p)
+            return NOT_PLAYING if self.over else PLAYED
+        return self.play(t, p, key - 1, pile, tie)
 
     def keys_lost(self) -> None:
         """The keypad dropped key events: counted against the hand in play (its log line)."""

@@ -1,15 +1,32 @@
-"""A match around its hands, for any rules core (docs/rules.md R3, R13-R15, R17).
+"""A match around its hands, for any rules core (docs/rules.md R3, R4, R8, R13-R15, R17).
 
 Countdown (R3), the hand in play, the result on screen, the next countdown,
 and R17's idle stop, all on ``now``, milliseconds since the match began; the
-score (R14, R15) and the match's end. One match for every game: ``match.Match``
-(classic Speed) and ``gamematch.GameMatch`` (the other games) only set it up
-(its rules core, its log's first line, the first tie). The rules core answers
-``deal``, ``advance``, ``next_due``, ``over``, ``winner``, ``swept``, ``end_t``,
-``abandon(t)`` and ``match_winner(wins, best_of, hands)`` (CONTINUE: play on;
-``match_why``: the log's reason); the log answers ``match_end(winner, wins,
-points, why)``.
+score (R14, R15) and the match's end; and each instant of key events, with its
+ties (``step_group``). One match for every game: ``match.Match`` (classic Speed)
+and ``gamematch.GameMatch`` (the other games) only build its rules core. The
+rules core answers ``game``, ``players``, ``deal``, ``advance``, ``next_due``,
+``over``, ``winner``, ``swept``, ``end_t``, ``abandon(t)``,
+``match_winner(wins, best_of, hands)`` (CONTINUE: play on; ``match_why``: the
+log's reason), ``photo_finish_on_tie`` and ``photo_finish(t)`` (R13), and for
+each press ``setting(p, key)``, ``aim(p, key)`` and ``press(t, p, key, pile,
+tie)`` (``step_group``); the log answers ``header(...)``, ``key(...)`` (a paired
+key record only: ``KEYS_PAIRED``) and ``match_end(winner, wins, points, why)``.
+
+One instant (``step_group(now, n)``): the first ``n`` key events of one millisecond
+(or µs) of match time in ``group_key``/``group_down`` (player p's ``L 1 2 3 4 5 R``
+are keys 7p .. 7p+6). Presses that only change a player's own setting go first
+(classic Speed's target pile); then the rules core answers, for each other press,
+the resource it aims at (``aim``: a pile, a claim, a slap, the last card, packed in
+one int by ``aim_word``) on the state every press of that instant saw; presses of
+different players aiming at one resource are a tie (R4, R8). Ties take turns
+around the table: the first goes to the log's ``tie_first``, each later one to the
+first player in the tie at or after the one after the last winner (with two
+players: they alternate). The board's arbiter (arbiter.py) fills the arrays: no
+list, no tuple, nothing allocated.
 """
+
+from array import array
 
 try:
     from typing import Any  # noqa: F401  (type comments only; the board has no typing)
@@ -19,12 +36,35 @@ except ImportError:
 from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.game.rng import Rng
-from speedduo.vocab.codes import COUNTDOWN, KEYS_PER_PLAYER, NULL_PLAYER, OVER, PLAYING, RESULT
+from speedduo.game.rules import head_starts
+from speedduo.vocab.codes import (
+    COUNTDOWN,
+    KEYS_PER_PLAYER,
+    NOT_PLAYING,
+    NULL_PLAYER,
+    OVER,
+    PLAYING,
+    RESULT,
+    TIE_LOST,
+    TIE_NONE,
+    TIE_WON,
+)
 
 CONTINUE = const(-2)  # match_winner(): the match goes on
 COUNTDOWN_MS = const(3000)  # R3
 RESULT_MS = const(3000)  # the hand's result on the screens
 _GROUP = const(64)  # key events of one instant the arbiter hands over (keybatch.BATCH)
+OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card (R13)
+_AIM_SHIFT = const(21)  # aim_word: the pile + 1 above the bits
+_BITS_MASK = const((1 << 21) - 1)
+_MAX_PLAYERS = const(4)
+_SETTING = const(-1)  # _aims: a press that only changed a setting (or a release)
+
+
+def aim_word(pile: int, bits: int) -> int:
+    """What a rules core's ``aim`` answers: the pile (or slap, or claim) aimed at and the
+    conflict bits in one int (0: nothing to aim at)."""
+    return (pile + 1) << _AIM_SHIFT | bits
 
 
 def first_tie(seed: int, players: int) -> int:
@@ -104,8 +144,15 @@ class Phases:
         self.group_key = bytearray(_GROUP)
         self.group_down = bytearray(_GROUP)
         self.group_sub = -1  # the instant's µs past its ms (the arbiter's; -1: a ms source)
+        self.tie_next = self.tie_first
+        self.ties = 0  # ties settled so far
+        self._aims = array("i", [0] * _GROUP)  # each press's aim_word (_SETTING: none)
+        self._bits = array("i", [0] * _MAX_PLAYERS)  # each player's aim bits, together
+        leads = head_starts(rules)  # H1: the key record's times are the presses' (step_group)
+        self._lead = array("i", [leads[0], leads[1], 0, 0])  # by player (V10's: none)
         self.log = log
         log.match = self
+        log.header(hand.game, players, seed, rules, best_of, self.tie_first, leads)
 
     def finish_hand(self) -> None:
         """Score the hand that just ended (R14, R15); schedule the next one or end the match
@@ -204,3 +251,105 @@ class Phases:
                 if now < self.hand_start - self.countdown_ms:
                     return
                 self.phase = COUNTDOWN
+
+    # ---- one instant of key events (the arbiter's; every game's) ----
+
+    def step_group(self, now: int, n: int) -> None:
+        """One instant: everything due before ``now``, the key record (a paired one:
+        ``KEYS_PAIRED``; classic Speed's records every event as read, keylog.py),
+        everything due at ``now``, the presses, and what they ended (R14: a hand a press
+        ended is scored at its instant)."""
+        self.advance(now - 1)
+        if self.KEYS_PAIRED:
+            log = self.log
+            keys = self.group_key
+            downs = self.group_down
+            sub = self.group_sub
+            lead = self._lead
+            for i in range(n):  # (H1: at the press's own time, its lead after the instant's)
+                log.key(now + lead[keys[i] // KEYS_PER_PLAYER], keys[i], downs[i], sub)
+        self.advance(now)
+        if n:
+            self.pressed(now)  # R17: any key event keeps the match awake
+            if self._apply(now, n):
+                self.advance(now)
+
+    def _apply(self, now: int, n: int) -> bool:
+        """The presses of one instant, ties settled by turns (R4, R8, R13); True when a
+        press reached the rules core."""
+        keys = self.group_key
+        downs = self.group_down
+        aims = self._aims
+        presses = 0
+        for i in range(n):
+            aims[i] = _SETTING
+            if downs[i]:
+                presses += 1
+        if self.phase != PLAYING or not presses:
+            return False
+        t = now - self.hand_start
+        core = self.hand
+        if t < 0 or core.over:
+            return False
+        players = self.players
+        # 1. presses that only change a player's own setting (the target of L/R)
+        rest = 0
+        for i in range(n):
+            if downs[i]:
+                p = keys[i] // KEYS_PER_PLAYER
+                if not core.setting(p, keys[i] - p * KEYS_PER_PLAYER):
+                    aims[i] = 0
+                    rest += 1
+        if not rest:
+            return False
+        # 2. what each press aims at, on the state every press of this instant saw
+        bits = self._bits
+        for p in range(players):
+            bits[p] = 0
+        for i in range(n):
+            if aims[i] != _SETTING:
+                p = keys[i] // KEYS_PER_PLAYER
+                aim = core.aim(p, keys[i] - p * KEYS_PER_PLAYER)
+                aims[i] = aim
+                bits[p] |= aim & _BITS_MASK
+        outs = 0
+        for p in range(players):
+            if bits[p] & OUT_BIT:
+                outs += 1
+        if outs > 1 and core.photo_finish_on_tie:  # R13: last cards at one instant
+            core.photo_finish(t)
+            return True
+        # 3. a tie: players aiming at one resource; the turn decides who goes first
+        contested = 0
+        for a in range(players):
+            for b in range(a + 1, players):
+                if bits[a] & bits[b]:
+                    contested |= (1 << a) | (1 << b)
+        first = 0
+        if contested:
+            first = self.tie_next
+            while not contested >> first & 1:
+                first = (first + 1) % players
+            self.tie_next = (first + 1) % players
+            self.ties += 1
+        for turn in range(players):
+            p = (first + turn) % players
+            for i in range(n):
+                aim = aims[i]
+                if aim == _SETTING or keys[i] // KEYS_PER_PLAYER != p:
+                    continue
+                tie = TIE_NONE
+                if contested >> p & 1 and _shared(aim & _BITS_MASK, p, bits, players):
+                    tie = TIE_WON if p == first else TIE_LOST
+                key = keys[i] - p * KEYS_PER_PLAYER
+                if core.press(t, p, key, (aim >> _AIM_SHIFT) - 1, tie) == NOT_PLAYING:
+                    return True
+        return True
+
+
+def _shared(aim_bits: int, p: int, bits, players: int) -> bool:
+    """Does this press aim at something another player aims at too?"""
+    for q in range(players):
+        if q != p and aim_bits & bits[q]:
+            return True
+    return False

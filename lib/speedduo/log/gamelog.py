@@ -154,9 +154,9 @@ class GameLog:
         self._count += 1
 
     def header(self, game, players, seed, rules, best_of, tie_first, head_start=(0, 0)) -> None:
-        """The ``match`` line (version 2): ``rules`` as (name, value) pairs in log order;
-        ``head_start``: H1's leads (``rules.head_starts``). Once per match, before play
-        (``header.match_into``: it may allocate)."""
+        """The ``match`` line (version 2): ``rules``' options (``as_pairs``: (name, value)
+        pairs in log order); ``head_start``: H1's leads (``rules.head_starts``). Once per
+        match, before play (``header.match_into``: it may allocate)."""
         line = self._new_line()
         match_into(
             line,
@@ -164,7 +164,7 @@ class GameLog:
             game,
             players,
             seed,
-            rules,
+            rules.as_pairs(),
             best_of,
             b"rotate",
             tie_first,

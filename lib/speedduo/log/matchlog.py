@@ -144,7 +144,7 @@ class MatchLog:
         self._count = 0  # records waiting
         self._seen = 0  # of those, how many ``observe`` has shown
         self._tail = 0  # byte offset of the next record to write
-        self.header = None  # type: Any  # (seed, rules, best_of, tie_first, head starts): the match
+        self._header = None  # type: Any  # (seed, rules, best_of, tie_first, head starts): the match
         self.match = None  # type: Any  # the Match (set by it): its hand_start times observe
         self.line = bytearray(line_room)  # the line being formatted (see drain_into)
         self._lists = 0  # card lists of a redeal line written so far (or _DECK_WRITTEN)
@@ -307,16 +307,18 @@ class MatchLog:
     # A line writer gets the record at r[i:], its t and u; it writes the line's fields
     # without the closing brace and returns True (False: card records follow).
 
-    def put_match(self) -> None:
-        """The ``match`` line: seed, rules, best_of, tie_first and H1's head starts come from
-        ``header``; H2's hand slots from its rules."""
+    def header(self, game, players, seed, rules, best_of, tie_first, head_start=(0, 0)) -> None:
+        """The ``match`` line (version 1: classic Speed, two players; ``game`` and
+        ``players`` are not its fields): seed, rules, best_of, tie_first and H1's head
+        starts; H2's hand slots from its rules. Recorded now, written at the drain."""
+        self._header = (seed, rules, best_of, tie_first, head_start)
         self._put(EV_MATCH, 0, 0, 0, 0, 0, 0, 0, 0)
 
     def _match_line(self, r, i, t, u) -> bool:
         """The ``match`` line: once per match, before play (``header.match_into``: it may
         allocate); the header's fields are let go once written."""
-        seed, rules, best_of, tie_first, head_start = self.header
-        self.header = None
+        seed, rules, best_of, tie_first, head_start = self._header
+        self._header = None
         pairs = rules.as_pairs()
         match_into(
             self.line,

@@ -11,8 +11,8 @@ player's screen, and the log's waiting lines are handed to ``send_line(line)``
 The board (``board_io.py``) and the simulator (``host_sim/runner.py``) both
 drive this same object. Classic Speed's is made here from a seed and rules;
 the other games' (V8, V9) by ``game_app.GameApp`` from a ``GameSession``, with
-their own match (``gamematch.GameMatch``: its ``step_group`` takes the arbiter's
-instants) and log (``gamelog.GameLog``): the loop and the arbiter are these.
+their own match (``gamematch.GameMatch``: the same ``Phases.step_group`` takes
+the arbiter's instants) and log (``gamelog.GameLog``): the loop and the arbiter are these.
 """
 
 from micropython import const  # on the host, Blinka provides this module

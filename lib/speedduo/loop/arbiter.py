@@ -30,8 +30,8 @@ One arbiter for every game: reading the queue, the overflow, the tick wrap, the
 instants in time order, rebounce, which keys are down, and the match's clock
 catching up are written here once. Each instant's key events that count go to
 the match in its ``group_key``/``group_down`` arrays through its one method
-``step_group(t, n)`` (classic Speed's ``match.Match``: L/R, claims and slots,
-R5, R6, V5; the other games' ``gamematch.GameMatch``: its core's ties, R4, R8).
+``step_group(t, n)`` (every game's: ``phases.Phases``, its core's settings, aims
+and presses, and the ties, R4, R8, R13).
 
 The two logs' key records differ, and each stays as it was (``KEYS_PAIRED``, a
 match's class attribute). Classic Speed's (``keylog.KeyRecorder``) holds every

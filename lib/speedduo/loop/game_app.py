@@ -7,7 +7,7 @@ runner and ``replay`` drive the same session). Its ``step()`` is ``App.step``
 overflow, the tick wrap, the instants in time order, written once) reads the
 keypad's events, or the board opponent's merge in front of them
 (``game_opponent.py``), stamped as ms since the PLAY press; each millisecond
-before the current one goes to ``GameMatch.step_group`` as one instant
+before the current one goes to ``Phases.step_group`` as one instant
 (``Arbiter._apply_group``), arbitrated there (ties rotate, R4, R8, R13), so
 the log's key record replays to the same lines (``python -m host_sim
 replay``); the match's clock moves on to the millisecond before now; the log's
