@@ -184,7 +184,9 @@ def test_the_press_that_ends_the_match_shows_its_pile_before_the_result():
     t.play_to_end()
     assert t.last("hand_end")["why"] == "out"
     over = [i for i, (phase, _) in enumerate(seen) if phase == OVER]
-    assert len(over) == 2 and seen[over[0]][1] is False and seen[over[1]][1] is True
+    # (the press's instant scores the match: Phases.step_group; its release's pass redraws)
+    assert len(over) >= 2 and seen[over[0]][1] is False
+    assert all(seen[i][1] for i in over[1:])
 
 
 def test_the_how_to_play_pages_of_each_game_fit_and_use_the_screen_words():
