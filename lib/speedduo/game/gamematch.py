@@ -20,10 +20,12 @@ from speedduo.game.phases import (  # noqa: F401  (OUT_BIT, aim_word, CONTINUE: 
     StallCountdown,
     aim_word,
 )
+from speedduo.game.rules import head_starts
 from speedduo.vocab.codes import (
     END_OUT,
     EV_HAND_END,
     EV_STALL,
+    KEYS_PER_PLAYER,
     NULL_PLAYER,
     OVER,
     TIE_LOST,
@@ -60,6 +62,19 @@ class GameMatch(Phases):
         core.log = log
         Phases.__init__(self, core, rules, seed, core.players, best_of, log)
         self.core = core
+        leads = head_starts(rules)  # H1: the key record's times are the presses' (_record)
+        self._lead = array("i", [leads[0], leads[1], 0, 0])  # by player (V10's: none)
+
+    def _record(self, now: int, n: int) -> None:
+        """The instant's key events in the log's key record (``GameLog.key``), each at its
+        press's own time: the instant's plus its player's lead (H1)."""
+        log = self.log
+        keys = self.group_key
+        downs = self.group_down
+        sub = self.group_sub
+        lead = self._lead
+        for i in range(n):
+            log.key(now + lead[keys[i] // KEYS_PER_PLAYER], keys[i], downs[i], sub)
 
 
 class GameSession:
@@ -81,7 +96,6 @@ class GameSession:
         if n > len(match.group_key):  # (the host's form may hand over more than the board)
             match.group_key = bytearray(n)
             match.group_down = bytearray(n)
-            match._aims = array("i", [0] * n)
         for i in range(n):
             key, pressed = events[i]
             match.group_key[i] = key

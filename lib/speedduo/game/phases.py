@@ -57,7 +57,6 @@ _GROUP = const(64)  # key events of one instant the arbiter hands over (keybatch
 OUT_BIT = const(1 << 20)  # aim bit of a press that would be its player's last card (R13)
 _AIM_SHIFT = const(21)  # aim_word: the pile + 1 above the bits
 _BITS_MASK = const((1 << 21) - 1)
-_MAX_PLAYERS = const(4)
 _SETTING = const(-1)  # _aims: a press that only changed a setting (or a release)
 
 
@@ -146,13 +145,12 @@ class Phases:
         self.group_sub = -1  # the instant's µs past its ms (the arbiter's; -1: a ms source)
         self.tie_next = self.tie_first
         self.ties = 0  # ties settled so far
-        self._aims = array("i", [0] * _GROUP)  # each press's aim_word (_SETTING: none)
-        self._bits = array("i", [0] * _MAX_PLAYERS)  # each player's aim bits, together
-        leads = head_starts(rules)  # H1: the key record's times are the presses' (step_group)
-        self._lead = array("i", [leads[0], leads[1], 0, 0])  # by player (V10's: none)
+        # an instant's aims: each key's aim_word (_SETTING: none; a key presses at most
+        # once in an instant, and its aims are alike), then each player's bits together
+        self._aims = array("i", bytes(4 * (KEYS_PER_PLAYER + 1) * players))
         self.log = log
         log.match = self
-        log.header(hand.game, players, seed, rules, best_of, self.tie_first, leads)
+        log.header(hand.game, players, seed, rules, best_of, self.tie_first, head_starts(rules))
 
     def finish_hand(self) -> None:
         """Score the hand that just ended (R14, R15); schedule the next one or end the match
@@ -256,23 +254,20 @@ class Phases:
 
     def step_group(self, now: int, n: int) -> None:
         """One instant: everything due before ``now``, the key record (a paired one:
-        ``KEYS_PAIRED``; classic Speed's records every event as read, keylog.py),
-        everything due at ``now``, the presses, and what they ended (R14: a hand a press
-        ended is scored at its instant)."""
+        ``KEYS_PAIRED``, ``_record``; classic Speed's records every event as read,
+        keylog.py), everything due at ``now``, the presses, and what they ended (R14: a
+        hand a press ended is scored at its instant)."""
         self.advance(now - 1)
         if self.KEYS_PAIRED:
-            log = self.log
-            keys = self.group_key
-            downs = self.group_down
-            sub = self.group_sub
-            lead = self._lead
-            for i in range(n):  # (H1: at the press's own time, its lead after the instant's)
-                log.key(now + lead[keys[i] // KEYS_PER_PLAYER], keys[i], downs[i], sub)
+            self._record(now, n)
         self.advance(now)
         if n:
             self.pressed(now)  # R17: any key event keeps the match awake
             if self._apply(now, n):
                 self.advance(now)
+
+    def _record(self, now: int, n: int) -> None:
+        """The paired key record's events of the instant (gamematch.GameMatch's)."""
 
     def _apply(self, now: int, n: int) -> bool:
         """The presses of one instant, ties settled by turns (R4, R8, R13); True when a
@@ -282,7 +277,7 @@ class Phases:
         aims = self._aims
         presses = 0
         for i in range(n):
-            aims[i] = _SETTING
+            aims[keys[i]] = _SETTING
             if downs[i]:
                 presses += 1
         if self.phase != PLAYING or not presses:
@@ -296,25 +291,27 @@ class Phases:
         rest = 0
         for i in range(n):
             if downs[i]:
-                p = keys[i] // KEYS_PER_PLAYER
-                if not core.setting(p, keys[i] - p * KEYS_PER_PLAYER):
-                    aims[i] = 0
+                k = keys[i]
+                p = k // KEYS_PER_PLAYER
+                if not core.setting(p, k - p * KEYS_PER_PLAYER):
+                    aims[k] = 0
                     rest += 1
         if not rest:
             return False
         # 2. what each press aims at, on the state every press of this instant saw
-        bits = self._bits
+        bits = players * KEYS_PER_PLAYER  # where each player's bits are, in _aims
         for p in range(players):
-            bits[p] = 0
+            aims[bits + p] = 0
         for i in range(n):
-            if aims[i] != _SETTING:
-                p = keys[i] // KEYS_PER_PLAYER
-                aim = core.aim(p, keys[i] - p * KEYS_PER_PLAYER)
-                aims[i] = aim
-                bits[p] |= aim & _BITS_MASK
+            k = keys[i]
+            if downs[i] and aims[k] != _SETTING:
+                p = k // KEYS_PER_PLAYER
+                aim = core.aim(p, k - p * KEYS_PER_PLAYER)
+                aims[k] = aim
+                aims[bits + p] |= aim & _BITS_MASK
         outs = 0
         for p in range(players):
-            if bits[p] & OUT_BIT:
+            if aims[bits + p] & OUT_BIT:
                 outs += 1
         if outs > 1 and core.photo_finish_on_tie:  # R13: last cards at one instant
             core.photo_finish(t)
@@ -323,7 +320,7 @@ class Phases:
         contested = 0
         for a in range(players):
             for b in range(a + 1, players):
-                if bits[a] & bits[b]:
+                if aims[bits + a] & aims[bits + b]:
                     contested |= (1 << a) | (1 << b)
         first = 0
         if contested:
@@ -335,21 +332,23 @@ class Phases:
         for turn in range(players):
             p = (first + turn) % players
             for i in range(n):
-                aim = aims[i]
-                if aim == _SETTING or keys[i] // KEYS_PER_PLAYER != p:
+                k = keys[i]
+                aim = aims[k]
+                if not downs[i] or aim == _SETTING or k // KEYS_PER_PLAYER != p:
                     continue
                 tie = TIE_NONE
-                if contested >> p & 1 and _shared(aim & _BITS_MASK, p, bits, players):
+                if contested >> p & 1 and _shared(aim & _BITS_MASK, p, aims, bits, players):
                     tie = TIE_WON if p == first else TIE_LOST
-                key = keys[i] - p * KEYS_PER_PLAYER
+                key = k - p * KEYS_PER_PLAYER
                 if core.press(t, p, key, (aim >> _AIM_SHIFT) - 1, tie) == NOT_PLAYING:
                     return True
         return True
 
 
-def _shared(aim_bits: int, p: int, bits, players: int) -> bool:
-    """Does this press aim at something another player aims at too?"""
+def _shared(aim_bits: int, p: int, aims, bits: int, players: int) -> bool:
+    """Does this press aim at something another player aims at too (``aims[bits + q]``:
+    player q's bits)?"""
     for q in range(players):
-        if q != p and aim_bits & bits[q]:
+        if q != p and aim_bits & aims[bits + q]:
             return True
     return False
