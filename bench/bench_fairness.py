@@ -251,7 +251,7 @@ hand = match.hand
 FILLER = bytes((32, 33, 36, 37, 34, 35, 38, 39))
 SLOTS = (bytes((%(card0)d,)) + FILLER[0:4], bytes((%(card1)d,)) + FILLER[4:8])
 DRAW = FILLER + FILLER[:7]
-print("fair-device ready", match.tie_first, supervisor.ticks_ms())
+print("fair-device ready", match.tie_next, supervisor.ticks_ms())  # (no tie yet: tie_first)
 for i in range(%(races)d):
     set_piles(hand, bytes((%(pile0)d,)), bytes((%(pile1)d,)))
     for p in range(2):

@@ -114,18 +114,18 @@ class Phases:
     0: released)."""
 
     KEYS_PAIRED = False  # the key record pairs presses and releases (arbiter.py; V8, V9)
+    countdown_ms = COUNTDOWN_MS  # R3 (class attributes: a match's dict stays small)
+    result_ms = RESULT_MS
 
     def __init__(self, hand, rules, seed: int, players: int, best_of: int, log) -> None:
         """What every game's match holds: its rules core (``hand``), rules, the deals'
         stream, the phases, the score (R14 hands or rounds won, R15 points, each player's
         quickest hand won: its end t, 0: none, for the stats), its log (``log.match``:
-        each event's match time), the first tie's player (``tie_first``) and the keys."""
+        each event's match time), whose the next tie is (``tie_next``) and the keys."""
         self.hand = hand  # the rules core in play
         self.rules = rules
         self.rng = Rng(seed)  # the deals' stream
         self.hands_played = 0
-        self.countdown_ms = COUNTDOWN_MS
-        self.result_ms = RESULT_MS
         self.phase = COUNTDOWN
         self.hand_start = COUNTDOWN_MS  # `now` of the next/current hand's R3 flip
         self.last_press = 0  # R17
@@ -137,20 +137,20 @@ class Phases:
         self.wins = [0] * players
         self.points = [0] * players
         self.fastest_ms = [0] * players
-        self.tie_first = first_tie(seed, players)  # later ties take turns (R4, R8)
         # the keys down and one instant's key events (the arbiter's and step_group's)
         self.held = bytearray(KEYS_PER_PLAYER * players)
         self.group_key = bytearray(_GROUP)
         self.group_down = bytearray(_GROUP)
         self.group_sub = -1  # the instant's µs past its ms (the arbiter's; -1: a ms source)
-        self.tie_next = self.tie_first
+        tie_first = first_tie(seed, players)  # the log's; later ties take turns (R4, R8)
+        self.tie_next = tie_first  # whose the next tie is (until the first: tie_first)
         self.ties = 0  # ties settled so far
         # an instant's aims: each key's aim_word (_SETTING: none; a key presses at most
         # once in an instant, and its aims are alike), then each player's bits together
         self._aims = array("i", bytes(4 * (KEYS_PER_PLAYER + 1) * players))
         self.log = log
         log.match = self
-        log.header(hand.game, players, seed, rules, best_of, self.tie_first, head_starts(rules))
+        log.header(hand.game, players, seed, rules, best_of, tie_first, head_starts(rules))
 
     def finish_hand(self) -> None:
         """Score the hand that just ended (R14, R15); schedule the next one or end the match
