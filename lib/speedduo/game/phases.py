@@ -37,18 +37,8 @@ from micropython import const  # on the host, Blinka provides this module
 
 from speedduo.game.rng import Rng
 from speedduo.game.rules import head_starts
-from speedduo.vocab.codes import (
-    COUNTDOWN,
-    KEYS_PER_PLAYER,
-    NOT_PLAYING,
-    NULL_PLAYER,
-    OVER,
-    PLAYING,
-    RESULT,
-    TIE_LOST,
-    TIE_NONE,
-    TIE_WON,
-)
+from speedduo.vocab import codes  # (the tie words and NOT_PLAYING: one name, not four)
+from speedduo.vocab.codes import COUNTDOWN, KEYS_PER_PLAYER, NULL_PLAYER, OVER, PLAYING, RESULT
 
 CONTINUE = const(-2)  # match_winner(): the match goes on
 COUNTDOWN_MS = const(3000)  # R3
@@ -336,19 +326,12 @@ class Phases:
                 aim = aims[k]
                 if not downs[i] or aim == _SETTING or k // KEYS_PER_PLAYER != p:
                     continue
-                tie = TIE_NONE
-                if contested >> p & 1 and _shared(aim & _BITS_MASK, p, aims, bits, players):
-                    tie = TIE_WON if p == first else TIE_LOST
+                tie = codes.TIE_NONE
+                if contested >> p & 1:  # does it aim at what another player aims at too?
+                    for q in range(players):
+                        if q != p and aim & _BITS_MASK & aims[bits + q]:
+                            tie = codes.TIE_WON if p == first else codes.TIE_LOST
                 key = k - p * KEYS_PER_PLAYER
-                if core.press(t, p, key, (aim >> _AIM_SHIFT) - 1, tie) == NOT_PLAYING:
+                if core.press(t, p, key, (aim >> _AIM_SHIFT) - 1, tie) == codes.NOT_PLAYING:
                     return True
         return True
-
-
-def _shared(aim_bits: int, p: int, aims, bits: int, players: int) -> bool:
-    """Does this press aim at something another player aims at too (``aims[bits + q]``:
-    player q's bits)?"""
-    for q in range(players):
-        if q != p and aim_bits & aims[bits + q]:
-            return True
-    return False
