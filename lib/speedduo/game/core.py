@@ -117,13 +117,12 @@ class Hand(StallCountdown):
 
     match_why = b""  # (phases.Phases: classic Speed's match end has no reason)
     game = "speed"  # (the log's header: version 1 has no game field)
-    players = 2  # V10: 3 or 4 (an instance's own only then)
+    players = 2  # V10: 3 or 4
 
     def __init__(self, rules, log, players: int = 2) -> None:
-        if players != 2:
-            if players != 3 and players != 4:
-                raise ValueError("V10 plays with 3 or 4 players")
-            self.players = players
+        if players != 2 and players != 3 and players != 4:
+            raise ValueError("V10 plays with 3 or 4 players")
+        self.players = players  # (an int in the instance's dict: a Hand is no bigger)
         self.rules = rules
         self.log = log
         # R2 layout. Slot s of player p is hand[p * 5 + s]; NO_CARD when empty.
@@ -271,6 +270,11 @@ class Hand(StallCountdown):
         cap = self.pile_cap
         piles = self.players
         pile = self.target[p]
+        if piles == 2:
+            if bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
+                return pile
+            pile = 1 - pile
+            return pile if bit & fits[centre[pile * cap + centre_n[pile] - 1]] else -1
         for _ in range(piles):
             if bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
                 return pile
@@ -311,8 +315,12 @@ class Hand(StallCountdown):
         centre = self.centre
         centre_n = self.centre_n
         cap = self.pile_cap
+        piles = self.players
+        if piles == 2:
+            self.room = fits[centre[centre_n[0] - 1]] | fits[centre[cap + centre_n[1] - 1]]
+            return
         room = 0
-        for pile in range(self.players):
+        for pile in range(piles):
             room |= fits[centre[pile * cap + centre_n[pile] - 1]]
         self.room = room
 
@@ -344,8 +352,19 @@ class Hand(StallCountdown):
         cap = self.pile_cap
         fits = self._fits_on
         bit = _RANK_BIT[card]
-        if pile < 0 or not bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
-            pile = self.pile_for(p, card)
+        two = self.players == 2
+        if two:  # pile_for, inlined for two piles: the tops are needed again below
+            top0 = centre[centre_n[0] - 1]
+            top1 = centre[cap + centre_n[1] - 1]
+            on0 = bit & fits[top0]
+            on1 = bit & fits[top1]
+            if pile < 0 or not (on1 if pile else on0):
+                if on0:
+                    pile = self.target[p] if on1 else 0
+                else:
+                    pile = 1 if on1 else -1
+        elif pile < 0 or not bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
+            pile = self.pile_for(p, card)  # V10: more piles
         if t < self.locked_until[p] and self.rules.penalty:  # R16 lock-out
             aim = pile if pile >= 0 else self.target[p]
             self.log.put_reject(t, p, slot, card, aim, LOCKED, tie)
@@ -379,14 +398,19 @@ class Hand(StallCountdown):
         if not d and self.hand_n[p] == 0 and self.rules.claim_mode == CLAIM_OFF:
             self._end(t, p, END_OUT)  # R12: hand and draw pile empty
             return PLAYED
-        self._update_room()
-        # R9 (_check_stall, inlined): can anyone play on the new tops?
-        if self.stall_due == _NO_TIME:
+        if two:
+            room = fits[card] | fits[top1 if pile == 0 else top0]
+            self.room = room
+            mask |= self.hand_mask[1 - p]
+        else:  # V10: every pile, every hand
+            self._update_room()
+            room = self.room
             held = self.hand_mask
             for q in range(self.players):
                 mask |= held[q]
-            if not mask & self.room:
-                self._declare_stall(t)
+        # R9 (_check_stall, inlined): can anyone play on the new tops?
+        if self.stall_due == _NO_TIME and not mask & room:
+            self._declare_stall(t)
         return PLAYED
 
     def _refuse(self, t: int, p: int, slot: int, card: int, tie: int) -> int:
@@ -502,9 +526,10 @@ class Hand(StallCountdown):
         """R9: when nobody can play, the stall countdown starts (the core says when it is due)."""
         if self.over or self.stall_due != _NO_TIME:
             return
-        held = 0
-        for p in range(self.players):
-            held |= self.hand_mask[p]
+        masks = self.hand_mask
+        held = masks[0] | masks[1]
+        for p in range(2, self.players):  # V10
+            held |= masks[p]
         if held & self.room:
             return
         self._declare_stall(t)

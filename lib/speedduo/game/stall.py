@@ -17,11 +17,11 @@ REDEAL_EACH = const(5)  # R10: at most 5 per side pile
 def stall_ends(hand, due: int) -> None:
     """R9-R11: a stall countdown ended at ``due``: flip, redeal, or end the hand."""
     players = hand.players
-    full = 0
-    for p in range(players):
-        if hand.side_n[p]:
-            full += 1
-    if full == players:
+    side_n = hand.side_n
+    full = side_n[0] and side_n[1]
+    for p in range(2, players):  # V10
+        full = full and side_n[p]
+    if full:
         for p in range(players):
             _flip(hand, due, p)  # R9: every side pile at the same instant
     elif hand.rules.end_on_exhaustion:  # V6
