@@ -208,3 +208,29 @@ def test_the_same_match_in_the_micropython_vm_writes_the_same_log(cli, tmp_path)
 def test_every_altered_four_player_log_is_refused_by_replay(tmp_path, seed):
     lines = bot_match("speed", seed, 4)
     assert check_altered(tmp_path, lines, seed) > 0
+
+
+@pytest.mark.parametrize("short, swept", [(4, False), (5, True)])
+def test_v10_4_a_sweep_needs_every_other_player_to_hold_sweep_cards(short, swept):
+    """R15 with more players (classic Speed's core.Hand, issue 29): the winner sweeps only
+    when every other player still holds sweep_cards (10) or more."""
+    core = dealt(3)
+    five = ["9C", "9D", "9H", "9S", "TC"]
+    set_table(
+        core,
+        [["5C"], five, five],
+        [["4S"], ["KD"], ["KH"]],
+        draw=[[], ["JC"] * 5, ["JD"] * short],
+    )
+    assert core.press(10, 0, 1, -1, 0) == PLAYED
+    end = lines_of(core)[-1]
+    assert end["ev"] == "hand_end" and end["winner"] == 0 and end["left"] == [0, 10, 5 + short]
+    assert end["sweep"] is swept
+
+
+def test_v10_is_classic_speeds_core_with_one_centre_pile_per_player():
+    core = dealt(4)
+    assert type(core) is Hand and core.players == 4
+    assert len(core.centre) == 4 * 52 and len(core.hand) == 4 * 5  # V10.2: a pile each
+    with pytest.raises(ValueError, match="3 or 4 players"):
+        Hand(GameRules("speed"), None, 5)
