@@ -116,8 +116,9 @@ def usable_mpy_cross(path, build_dir):
 MPY_OPTIONS = ("-O3",)
 
 # board modules the board never imports: V10 (Speed for 3-4 players) plays on the
-# simulator only (the board has two rows of keys), so its core is not copied
-HOST_ONLY = ("game/speed_n.py",)
+# simulator only (the board has two rows of keys), so its log (classic Speed's core
+# in version 2 lines) is not copied
+HOST_ONLY = ("log/v10log.py",)
 
 
 def board_modules(lib):

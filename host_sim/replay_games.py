@@ -259,9 +259,8 @@ def session_of(header, path="log"):
     """A fresh ``GameSession`` for the match a version 2 log's first line describes (its
     game's rules core, seed, rules and best_of); LogError naming ``path`` when its rules
     are refused."""
-    from runner import best_of_for, make_core
+    from runner import best_of_for, make_core, make_log
     from speedduo.game.gamematch import GameSession
-    from speedduo.log.gamelog import GameLog
 
     game = header["game"]
     try:
@@ -274,7 +273,7 @@ def session_of(header, path="log"):
     core = make_core(game, rules, header["players"])
     best_of = best_of_for(game, header["best_of"])
     return GameSession(
-        core, header["seed"], rules, best_of, GameLog(header.get("stamped_by") == "pio")
+        core, header["seed"], rules, best_of, make_log(core, header.get("stamped_by") == "pio")
     )
 
 

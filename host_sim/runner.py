@@ -210,11 +210,11 @@ class _BoardLoop:
             )
         else:
             from speedduo.game.gamematch import GameSession
-            from speedduo.log.gamelog import GameLog
             from speedduo.loop.game_app import GameApp
 
+            core = make_core(game, rules, 2)
             session = GameSession(
-                make_core(game, rules, 2), seed, rules, best_of_for(game, best_of), GameLog(micro)
+                core, seed, rules, best_of_for(game, best_of), make_log(core, micro)
             )
             self.app = GameApp(
                 self.keys.events, ticks_ms, session, send_line, screens, event=event()
@@ -261,11 +261,9 @@ class _Direct:
 
     def __init__(self, game, seed, rules, best_of, players):
         from speedduo.game.gamematch import GameSession
-        from speedduo.log.gamelog import GameLog
 
-        self.session = GameSession(
-            make_core(game, rules, len(players)), seed, rules, best_of, GameLog()
-        )
+        core = make_core(game, rules, len(players))
+        self.session = GameSession(core, seed, rules, best_of, make_log(core))
         self.app = None
         self.keys = self.contacts = self
         self.match = self.session.match
@@ -312,12 +310,25 @@ def _bot_stream(seed, p):
 
 
 def make_core(game, rules, players):
-    """The rules core of a game (V8, V9, V10), from the registry (lib/speedduo/games.py)."""
+    """The rules core of a game (V8, V9, V10), from the registry (lib/speedduo/games.py);
+    V10 is classic Speed's core with 3 or 4 players (its log: ``make_log``)."""
     from speedduo.games import core_class
 
     if game == "speed":
-        return core_class(game, players)(rules, players)  # V10: SpeedN
+        return core_class(game)(rules, None, players)  # V10: core.Hand
     return core_class(game)(rules)
+
+
+def make_log(core, micro=False):
+    """The version 2 log of a rules core made by ``make_core``: V10's turns classic
+    Speed's core's ``put_*`` calls into its lines (``log/v10log.py``)."""
+    if core.game == "speed":
+        from speedduo.log.v10log import V10Log
+
+        return V10Log(core, micro)
+    from speedduo.log.gamelog import GameLog
+
+    return GameLog(micro)
 
 
 def view_class(game, players):

@@ -79,10 +79,12 @@ def main(argv):
     if classic:
         modules = _CLASSIC_MODULES
     else:
-        from speedduo.games import SPEED_N, entry
+        from speedduo.games import entry
 
-        core = SPEED_N[0] if game == "speed" else entry(game).core[0]  # the registry's module
+        core = entry(game).core[0]  # the registry's module (V10: classic Speed's core)
         modules = _GAMES_MODULES + (core[len("speedduo.") :],)
+        if game == "speed":
+            modules += ("log.v10log",)
     for name in modules:
         __import__("speedduo." + name)
         gc.collect()

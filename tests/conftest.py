@@ -165,10 +165,10 @@ def run_board_program(tmp_path, script, faults="", matches=1, **settings):
 
 def deal_game(core, seed=1):
     """A rules core of the other games (V8-V10) with a fresh log, its first round dealt."""
+    from runner import make_log
     from speedduo.game.rng import Rng
-    from speedduo.log.gamelog import GameLog
 
-    core.log = GameLog()
+    core.log = make_log(core)
     core.deal(Rng(seed), 1)
     return core
 

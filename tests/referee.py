@@ -770,7 +770,7 @@ class CaliforniaReferee(LogChecker):
 # ---- V10 Speed for three or four players (docs/rules.md V10, match log version 2) ----
 
 
-class SpeedNReferee(Referee):
+class V10Referee(Referee):
     """The classic referee, with n players, n centre piles and the reserve of V10.1."""
 
     def _match(self, e):

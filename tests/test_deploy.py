@@ -190,9 +190,10 @@ def test_the_board_gets_no_simulator_code():
 
 def test_the_board_gets_no_core_it_cannot_run():
     """V10 (Speed for 3-4 players) never runs on a board with two rows of keys (issue 21:
-    deploy copied speed_n.py onto it): nothing the board program imports names it."""
+    deploy copied V10's core onto it; issue 29: its core is classic Speed's, its log the
+    simulator's v10log.py): nothing the board program imports names it."""
     rels = [rel for _, rel in dp.board_files()]
-    assert "lib/speedduo/game/speed_n.py" not in rels and "lib/speedduo/game/spit.py" in rels
+    assert "lib/speedduo/log/v10log.py" not in rels and "lib/speedduo/game/spit.py" in rels
 
 
 def fresh_clone(tmp_path):

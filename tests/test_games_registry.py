@@ -3,7 +3,7 @@
 import pytest
 from speedduo import games
 from speedduo.display.menu import GAME, Menu
-from speedduo.game.gamerules import GAMES, options_of
+from speedduo.game.gamerules import GAMES, GameRules, options_of
 from speedduo.game.rules import Rules
 from speedduo.loop.settings import Settings
 
@@ -15,10 +15,11 @@ def test_every_game_in_the_registry_has_a_core_a_view_and_options():
         assert options_of(game) and game in GAMES
 
 
-def test_speed_for_three_or_four_is_v10s_core_and_never_on_the_board():
-    assert games.core_class("speed", 4).__name__ == "SpeedN"
-    assert games.core_class("speed").__name__ == "Hand"
-    assert games.SPEED_N not in [game.core for game in games.ENTRIES]
+def test_speed_for_three_or_four_is_classic_speeds_core_with_more_players():
+    """V10 has no rules core of its own (issue 29): classic Speed's, with 3 or 4 players."""
+    hand = games.core_class("speed")
+    assert hand.__name__ == "Hand" and hand(GameRules("speed"), None, 4).players == 4
+    assert not hasattr(games, "SPEED_N")
 
 
 def test_an_unknown_game_is_refused_naming_the_games():

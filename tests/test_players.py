@@ -6,31 +6,44 @@ import pytest
 from conftest import cards, deal_game
 from conftest import game_lines as lines_of
 from games_fuzz import SOAK, bot_match, check_altered
-from referee import RefereeError, SpeedNReferee
-from runner import Simulation
+from referee import RefereeError, V10Referee
+from runner import Simulation, make_log
+from speedduo.game.core import Hand
 from speedduo.game.gamematch import GameSession
 from speedduo.game.gamerules import GameRules
-from speedduo.game.speed_n import SpeedN
-from speedduo.log.gamelog import GameLog
+from speedduo.vocab.cards import NO_CARD
 from speedduo.vocab.codes import INVALID, LATE, PLAYED
 
 LEVELS = ("bot:perfect", "bot:hard", "bot:medium", "bot:easy")
 
 
 def dealt(n, seed=1, **rules):
-    return deal_game(SpeedN(GameRules("speed", **rules), n), seed)
+    return deal_game(Hand(GameRules("speed", **rules), None, n), seed)
+
+
+def _put(pile, count, p, names):
+    """Pile p of a buffer (``pile``, ``count``: the core's) set to ``names``, bottom first."""
+    at = p * len(pile) // len(count)
+    for k, card in enumerate(cards(*names)):
+        pile[at + k] = card
+    count[p] = len(names)
 
 
 def set_table(core, hands, piles, draw=None, side=None, reserve=()):
     """Names bottom first; hands padded with empty slots."""
     n = core.players
     for p in range(n):
-        core.hand[p] = cards(*hands[p]) + [None] * (5 - len(hands[p]))
-        core.centre[p] = cards(*piles[p])
-        core.covered[p] = [0] * 52  # by place in the pile
-        core.draw[p] = cards(*(draw[p] if draw else ()))
-        core.side[p] = cards(*(side[p] if side else ()))
-    core.reserve = cards(*reserve)
+        slots = cards(*hands[p]) + [NO_CARD] * (5 - len(hands[p]))
+        core.hand[p * 5 : p * 5 + 5] = bytes(slots)
+        core.hand_n[p] = len(hands[p])
+        _put(core.centre, core.centre_n, p, piles[p])
+        _put(core.draw, core.draw_n, p, draw[p] if draw else ())
+        _put(core.side, core.side_n, p, side[p] if side else ())
+        core._update_mask(p)
+    for k in range(len(core.covered_at)):
+        core.covered_at[k] = 0
+    core.reserve[0 : len(reserve)] = bytes(cards(*reserve))
+    core.reserve_n = len(reserve)
     core.stall_due = -1
     lines_of(core)
 
@@ -60,7 +73,7 @@ def test_v10_5_a_card_goes_to_the_target_pile_and_l_r_move_the_target_round_the_
 def test_r8_late_and_invalid_with_more_piles():
     core = dealt(4)
     set_table(core, [["5C", "9C"], ["KD"], ["KH"], ["2S"]], [["4S", "JD"], ["9D"], ["9H"], ["QS"]])
-    core.covered[0] = [100, 0] + [0] * 50
+    core.covered_at[0] = 100
     assert core.press(300, 0, 1, -1, 0) == LATE
     assert lines_of(core)[0]["pile"] == 0
     assert core.press(300, 0, 2, -1, 0) == INVALID
@@ -95,7 +108,7 @@ def test_r10_with_a_side_pile_empty_the_centre_is_redealt_in_turn_onto_every_sid
     core.advance(1000)
     redeal = next(e for e in lines_of(core) if e["ev"] == "redeal")
     assert [len(s) for s in redeal["side"]] == [3, 2, 2]  # 7 gathered: in turn, player 0 first
-    assert core.reserve == [] and core.redeals == 1
+    assert core.reserve_n == 0 and core.redeals == 1
 
 
 def test_r11_dead_stall_the_fewest_cards_win_and_a_shared_fewest_replays():
@@ -113,8 +126,8 @@ def test_r11_dead_stall_the_fewest_cards_win_and_a_shared_fewest_replays():
 
 
 def _session(n, seed=3):
-    core = SpeedN(GameRules("speed"), n)
-    session = GameSession(core, seed, core.rules, 3, GameLog())
+    core = Hand(GameRules("speed"), None, n)
+    session = GameSession(core, seed, core.rules, 3, make_log(core))
     session.step(3000, [])
     session.log.drain(lambda line: None)
     return session, core
@@ -152,7 +165,7 @@ def test_bot_matches_with_more_players_pass_the_referee(n, seed):
     players = [LEVELS[(seed + k) % 4] for k in range(n)]
     rules = GameRules("speed", same_rank=seed % 2 == 0, points=seed % 3 == 0)
     match = Simulation(seed, rules, 3, players).run(lines.append)
-    SpeedNReferee().check_log(lines)
+    V10Referee().check_log(lines)
     assert match.winner in range(n)
 
 
@@ -164,7 +177,7 @@ def test_the_referee_catches_a_flip_onto_another_players_pile():
     e["pile"] = (e["pile"] + 1) % 3
     lines[at] = json.dumps(e)
     with pytest.raises(RefereeError):
-        SpeedNReferee().check_log(lines)
+        V10Referee().check_log(lines)
 
 
 def test_cli_four_player_match_replays_byte_for_byte(cli, tmp_path):
@@ -175,7 +188,7 @@ def test_cli_four_player_match_replays_byte_for_byte(cli, tmp_path):
     header = json.loads(lines[0])
     assert header["v"] == 2 and header["players"] == 4 and header["game"] == "speed"
     assert "replayed identically" in cli("replay", str(log)).stdout
-    SpeedNReferee().check_log(lines)
+    V10Referee().check_log(lines)
 
 
 def test_players_options_of_classic_speed_only_are_refused(cli):
@@ -195,3 +208,29 @@ def test_the_same_match_in_the_micropython_vm_writes_the_same_log(cli, tmp_path)
 def test_every_altered_four_player_log_is_refused_by_replay(tmp_path, seed):
     lines = bot_match("speed", seed, 4)
     assert check_altered(tmp_path, lines, seed) > 0
+
+
+@pytest.mark.parametrize("short, swept", [(4, False), (5, True)])
+def test_v10_4_a_sweep_needs_every_other_player_to_hold_sweep_cards(short, swept):
+    """R15 with more players (classic Speed's core.Hand, issue 29): the winner sweeps only
+    when every other player still holds sweep_cards (10) or more."""
+    core = dealt(3)
+    five = ["9C", "9D", "9H", "9S", "TC"]
+    set_table(
+        core,
+        [["5C"], five, five],
+        [["4S"], ["KD"], ["KH"]],
+        draw=[[], ["JC"] * 5, ["JD"] * short],
+    )
+    assert core.press(10, 0, 1, -1, 0) == PLAYED
+    end = lines_of(core)[-1]
+    assert end["ev"] == "hand_end" and end["winner"] == 0 and end["left"] == [0, 10, 5 + short]
+    assert end["sweep"] is swept
+
+
+def test_v10_is_classic_speeds_core_with_one_centre_pile_per_player():
+    core = dealt(4)
+    assert type(core) is Hand and core.players == 4
+    assert len(core.centre) == 4 * 52 and len(core.hand) == 4 * 5  # V10.2: a pile each
+    with pytest.raises(ValueError, match="3 or 4 players"):
+        Hand(GameRules("speed"), None, 5)

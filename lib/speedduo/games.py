@@ -16,8 +16,9 @@ version 1 log; every other game through ``gamematch.GameSession`` (version 2 log
 Speed for 3-4 players (V10) shares classic's id in the log (``"game":"speed"`` with
 ``players`` 3 or 4) and never runs on the board (two rows of keys).
 
-Modules are imported only when a game is played (``core_class``, ``view_class``): V10's
-core is the simulator's only, and nothing of a game is imported before it is asked for.
+Modules are imported only when a game is played (``core_class``, ``view_class``): nothing
+of a game is imported before it is asked for. V10's core is classic Speed's (``core.Hand``
+with 3 or 4 players), its log the simulator's ``log/v10log.py``.
 """
 
 from collections import namedtuple
@@ -35,7 +36,8 @@ _COMMON = (
 _HOWTO = "speedduo.display.howto"
 
 ENTRIES = [
-    Game(  # R1-R17; its options here are V10's (V1, V2, R15): two players take rules.Rules
+    Game(  # R1-R17 (V10: 3-4 players); its options here are V10's (V1, V2, R15): two players
+        # take rules.Rules
         id="speed",
         core=("speedduo.game.core", "Hand"),
         view=("speedduo.display.view", "PlayerView"),
@@ -68,7 +70,6 @@ ENTRIES = [
         howto=(_HOWTO, "CALIFORNIA_PAGES"),
     ),
 ]
-SPEED_N = ("speedduo.game.speed_n", "SpeedN")  # V10, Speed for 3-4 players: the simulator's only
 
 
 def _derived():
@@ -113,10 +114,8 @@ def load(where):
     return getattr(found, name)
 
 
-def core_class(game, players=2):
-    """The rules core's class of ``game`` (V10's for classic Speed with 3-4 players)."""
-    if game == "speed" and players > 2:
-        return load(SPEED_N)
+def core_class(game):
+    """The rules core's class of ``game`` (classic Speed's serves V10 too: 3-4 players)."""
     return load(entry(game).core)
 
 

@@ -1,4 +1,4 @@
-"""The rules core: one hand of Speed as one state object (docs/rules.md R1-R13, R16).
+"""The rules core: one hand of Speed as one state object (docs/rules.md R1-R13, R16; V10).
 
 Pure Python, no I/O, no clock: every entry point takes ``t``, milliseconds
 since the hand's start signal (R3). Cards are small ints (``cards.py``); every
@@ -7,9 +7,12 @@ play path (``play``) allocates nothing: it moves bytes and records fixed-width
 events in the match log's ring.
 
 Variants handled here: V1 (no wrap), V2 (same rank), V3 (jokers), V4 (double
-deck), V5 (claim); H2's fewer cards (a player with k hand slots: ``deal``). What a
-stall's end does (R9-R11, V6 end on exhaustion, V7 pile redeal) is in
-``stall.py``; the match around hands (R14, R15, R17) in ``match.py``.
+deck), V5 (claim); H2's fewer cards (a player with k hand slots: ``deal``); V10,
+Speed for three or four players (``Hand(rules, log, players)``: one centre pile per
+player, V10.1's deal, L/R round the table; the simulator's only, its log the version 2
+lines of ``log/v10log.py``). What a stall's end does (R9-R11, V6 end on exhaustion, V7
+pile redeal) is in ``stall.py``; the match around hands (R14, R15, R17) in ``match.py``
+(V10: ``gamematch.GameMatch``).
 """
 
 from array import array
@@ -25,15 +28,14 @@ from speedduo.game.phases import CONTINUE, OUT_BIT, StallCountdown, aim_word
 from speedduo.game.rules import CLAIM_OFF, CLAIM_RACE
 from speedduo.game.stall import stall_ends
 from speedduo.vocab.cards import (
-    DEAL_HAND,
     DEAL_SIDE,
-    DEAL_STARTER,
     DECK_SIZE,
     DRAW_CARDS,
     HAND_SLOTS,
     JOKER1,
     NO_CARD,
     RANKS,
+    SIDE_CARDS,
     deck_codes,
     deck_size,
 )
@@ -115,52 +117,63 @@ class Hand(StallCountdown):
 
     match_why = b""  # (phases.Phases: classic Speed's match end has no reason)
     game = "speed"  # (the log's header: version 1 has no game field)
-    players = 2
+    players = 2  # V10: 3 or 4
 
-    def __init__(self, rules, log) -> None:
+    def __init__(self, rules, log, players: int = 2) -> None:
+        if players != 2 and players != 3 and players != 4:
+            raise ValueError("V10 plays with 3 or 4 players")
+        self.players = players  # (an int in the instance's dict: a Hand is no bigger)
         self.rules = rules
         self.log = log
         # R2 layout. Slot s of player p is hand[p * 5 + s]; NO_CARD when empty.
-        self.hand = bytearray(2 * HAND_SLOTS)
-        self.hand_n = bytearray(2)
+        self.hand = bytearray(players * HAND_SLOTS)
+        self.hand_n = bytearray(players)
         # the deck of this match's variant (V3, V4: fixed when the match makes its Hand)
         size = deck_size(rules.jokers, rules.double_deck)
         # every pile can hold the whole deck: a pile of player (or centre pile) p is
         # [p * pile_cap ...] of its buffer (52 bytes a pile in classic Speed, 106 with V3+V4)
         self.pile_cap = size
-        self.draw = bytearray(2 * size)
-        self.draw_n = bytearray(2)
-        self.side = bytearray(2 * size)
-        self.side_n = bytearray(2)
-        self.centre = bytearray(2 * size)
-        self.centre_n = bytearray(2)
-        self.covered_at = array("i", bytes(8 * size))  # when centre card k was covered
+        self.draw = bytearray(players * size)
+        self.draw_n = bytearray(players)
+        self.side = bytearray(players * size)
+        self.side_n = bytearray(players)
+        self.centre = bytearray(players * size)  # one centre pile per player (V10.2)
+        self.centre_n = bytearray(players)
+        self.covered_at = array("i", bytes(4 * players * size))  # when centre card k was covered
         self.reserve = bytearray(size)  # R10
         self.reserve_n = 0
-        self.target = bytearray(2)  # each player's target pile (input issue)
-        self.hand_mask = [0, 0]  # ranks held in each hand, one bit each
-        self.room = 0  # ranks that fit either centre pile now, one bit each
-        self.locked_until = array("i", [0, 0])  # R16
+        self.target = bytearray(players)  # each player's target pile (input issue)
+        self.hand_mask = [0] * players  # ranks held in each hand, one bit each
+        self.room = 0  # ranks that fit any centre pile now, one bit each
+        self.locked_until = array("i", [0] * players)  # R16
         self.hand_no = 0
         self.held = None  # type: Any  # the match's keys down (V5's claim: L and R held)
         self.photo_finish_on_tie = rules.claim_mode == CLAIM_OFF  # R13 (V5: a claim instead)
         self._clear(True)
-        half = size // 2  # R2: each player's share, in cards.DEAL_* order
+        each = size // players  # R2: each player's share, in cards.DEAL_* order
+        if players == 2:
+            draw = DRAW_CARDS
+            side = each - DEAL_SIDE  # 5; 6 with jokers, 31 with two decks
+        else:  # V10.1: five side cards each, the draw piles take the rest (6 or 2 each)
+            draw = each - HAND_SLOTS - 1 - SIDE_CARDS
+            side = SIDE_CARDS
         self._fresh_deck = deck_codes(rules.jokers, rules.double_deck)
         self._deck = bytearray(size)
         self._deck_size = size
-        self._side_cards = half - DEAL_SIDE  # 5; 6 with jokers, 31 with two decks
+        self._side_cards = side
         # views of the shuffled deck, made once: a deal copies them without allocating
+        # (player p's draw pile, hand and side pile; the starters' places)
         deck = memoryview(self._deck)
-        self._deal_parts = (
-            deck[0:DRAW_CARDS],
-            deck[DEAL_HAND:DEAL_STARTER],
-            deck[DEAL_SIDE:half],
-            deck[half : half + DRAW_CARDS],
-            deck[half + DEAL_HAND : half + DEAL_STARTER],
-            deck[half + DEAL_SIDE : size],
-        )
-        self._starters = (DEAL_STARTER, half + DEAL_STARTER)
+        parts = []
+        starters = []
+        for p in range(players):
+            at = p * each
+            parts.append(deck[at : at + draw])
+            parts.append(deck[at + draw : at + draw + HAND_SLOTS])
+            parts.append(deck[at + draw + HAND_SLOTS + 1 : at + each])
+            starters.append(at + draw + HAND_SLOTS)
+        self._deal_parts = tuple(parts)
+        self._starters = tuple(starters)
         # the deck in the log's card records, 13 a record
         self._deck_chunks = tuple(deck[k : min(k + 13, size)] for k in range(0, size, 13))
         self._rng = None  # type: Any  # the match's stream, given at every deal
@@ -183,44 +196,49 @@ class Hand(StallCountdown):
         """R2: shuffle and deal half the deck each (26 cards; V3 27, V4 52);
         R3: both starters face up at t=0. H2 (``hand_slots_p1``/``_p2``): a player with k < 5
         hand slots gets the same cards, those of slots k..4 on top of the draw pile (slot
-        4's on top), those slots empty: refills (R7) then never pass k."""
+        4's on top), those slots empty: refills (R7) then never pass k. V10.1: one deck,
+        5 hand, 1 starter and 5 side cards each, the draw piles take the rest (6 each with
+        three players, the card left over starts the reserve; 2 each with four)."""
         rules = self.rules
         self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
         deck = self._deck
         deck[:] = self._fresh_deck
-        rng.shuffle(deck, 0, self._deck_size)
+        size = self._deck_size
+        rng.shuffle(deck, 0, size)
         self._rng = rng  # R10/V7 redeals shuffle from the same stream
         self.hand_no = hand_no
         parts = self._deal_parts  # cards.DEAL_*: who gets which cards of the deck
         side = self._side_cards
-        self.draw[0:DRAW_CARDS] = parts[0]
-        self.hand[0:HAND_SLOTS] = parts[1]
-        self.side[0:side] = parts[2]
-        self.centre[0] = deck[self._starters[0]]
         cap = self.pile_cap
-        self.draw[cap : cap + DRAW_CARDS] = parts[3]
-        self.hand[HAND_SLOTS : 2 * HAND_SLOTS] = parts[4]
-        self.side[cap : cap + side] = parts[5]
-        self.centre[cap] = deck[self._starters[1]]
         # H2 (rules.hand_slots, read here without a tuple: the deal allocates nothing)
         slots0 = getattr(rules, "hand_slots_p1", HAND_SLOTS)
         slots1 = getattr(rules, "hand_slots_p2", HAND_SLOTS)
-        for p in range(2):
-            k = slots1 if p else slots0
+        players = self.players
+        for p in range(players):
+            at = p * cap
+            draw = len(parts[3 * p])
+            self.draw[at : at + draw] = parts[3 * p]
+            self.hand[p * HAND_SLOTS : (p + 1) * HAND_SLOTS] = parts[3 * p + 1]
+            self.side[at : at + side] = parts[3 * p + 2]
+            self.centre[at] = deck[self._starters[p]]
+            k = slots0 if p == 0 else slots1 if p == 1 else HAND_SLOTS
             self.hand_n[p] = k
             base = p * HAND_SLOTS
             for s in range(k, HAND_SLOTS):  # H2: the slot's card onto the draw pile
-                self.draw[p * cap + DRAW_CARDS + s - k] = self.hand[base + s]
+                self.draw[at + draw + s - k] = self.hand[base + s]
                 self.hand[base + s] = NO_CARD
-            self.draw_n[p] = DRAW_CARDS + HAND_SLOTS - k
+            self.draw_n[p] = draw + HAND_SLOTS - k
             self.side_n[p] = side
             self.centre_n[p] = 1
+            self.covered_at[at] = 0
             self.target[p] = p  # each player starts aiming at their own pile
             self.locked_until[p] = 0
             self._update_mask(p)
-        self.covered_at[0] = 0
-        self.covered_at[cap] = 0
-        self.reserve_n = 0
+        n = 0
+        for k in range(size - size % players, size):  # V10.1: a card left over (R10's reserve)
+            self.reserve[n] = deck[k]
+            n += 1
+        self.reserve_n = n
         self._clear(False)
         self.log.put_deal(hand_no, self._deck_size, self._deck_chunks)
         self._check_stall(0)
@@ -228,7 +246,7 @@ class Hand(StallCountdown):
     # ---- what a player sees ----
 
     def top(self, pile: int) -> int:
-        """The face-up top card of centre pile 0 or 1."""
+        """The face-up top card of a centre pile (0 or 1; V10: 0 .. players - 1)."""
         return self.centre[pile * self.pile_cap + self.centre_n[pile] - 1]
 
     def slot_card(self, p: int, slot: int) -> int:
@@ -243,16 +261,26 @@ class Hand(StallCountdown):
         return (_RANK_BIT[card] & self._fits_on[self.top(pile)]) != 0
 
     def pile_for(self, p: int, card: int) -> int:
-        """The pile a card goes to: the one it fits, the target pile when it fits both; -1."""
+        """The pile a card goes to: the target pile when it fits there, else the first pile
+        it fits counting on from the target (two piles: the one it fits; V10.5); -1."""
         bit = _RANK_BIT[card]
-        on0 = bit & self._fits_on[self.centre[self.centre_n[0] - 1]]
-        on1 = bit & self._fits_on[self.centre[self.pile_cap + self.centre_n[1] - 1]]
-        if on0 and on1:
-            return self.target[p]
-        if on0:
-            return 0
-        if on1:
-            return 1
+        fits = self._fits_on
+        centre = self.centre
+        centre_n = self.centre_n
+        cap = self.pile_cap
+        piles = self.players
+        pile = self.target[p]
+        if piles == 2:
+            if bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
+                return pile
+            pile = 1 - pile
+            return pile if bit & fits[centre[pile * cap + centre_n[pile] - 1]] else -1
+        for _ in range(piles):
+            if bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
+                return pile
+            pile += 1
+            if pile == piles:
+                pile = 0
         return -1
 
     def playable_mask(self, p: int) -> int:
@@ -282,11 +310,19 @@ class Hand(StallCountdown):
         return -1
 
     def _update_room(self) -> None:
-        """``room``: the ranks that fit either centre pile (after any change to a top)."""
+        """``room``: the ranks that fit any centre pile (after any change to a top)."""
         fits = self._fits_on
         centre = self.centre
-        top1 = centre[self.pile_cap + self.centre_n[1] - 1]
-        self.room = fits[centre[self.centre_n[0] - 1]] | fits[top1]
+        centre_n = self.centre_n
+        cap = self.pile_cap
+        piles = self.players
+        if piles == 2:
+            self.room = fits[centre[centre_n[0] - 1]] | fits[centre[cap + centre_n[1] - 1]]
+            return
+        room = 0
+        for pile in range(piles):
+            room |= fits[centre[pile * cap + centre_n[pile] - 1]]
+        self.room = room
 
     def is_out(self, p: int) -> bool:
         """R12: hand and draw pile both empty."""
@@ -298,9 +334,10 @@ class Hand(StallCountdown):
         """Player p presses the button under hand slot ``slot`` at time t.
 
         The card goes to the pile it fits, or to the player's target pile when
-        it fits both (``pile_for``). The arbiter passes ``pile`` when it settled
-        the destination on the state all presses of one timestamp saw, and
-        ``tie`` (TIE_WON/TIE_LOST) when the press was part of a settled tie.
+        it fits both (``pile_for``; V10: counting on from the target). The
+        arbiter passes ``pile`` when it settled the destination on the state all
+        presses of one timestamp saw, and ``tie`` (TIE_WON/TIE_LOST) when the press
+        was part of a settled tie.
         Returns PLAYED, LATE (R8), INVALID, LOCKED (R16), EMPTY_SLOT or NOT_PLAYING.
         """
         if self.over:
@@ -310,22 +347,24 @@ class Hand(StallCountdown):
         card = hand[i]
         if card == NO_CARD:
             return EMPTY_SLOT
-        # pile_for, inlined: the tops are needed again below
         centre = self.centre
+        centre_n = self.centre_n
         cap = self.pile_cap
-        n0 = self.centre_n[0]
-        n1 = self.centre_n[1]
-        top0 = centre[n0 - 1]
-        top1 = centre[cap + n1 - 1]
         fits = self._fits_on
         bit = _RANK_BIT[card]
-        on0 = bit & fits[top0]
-        on1 = bit & fits[top1]
-        if pile < 0 or not (on1 if pile else on0):
-            if on0:
-                pile = self.target[p] if on1 else 0
-            else:
-                pile = 1 if on1 else -1
+        two = self.players == 2
+        if two:  # pile_for, inlined for two piles: the tops are needed again below
+            top0 = centre[centre_n[0] - 1]
+            top1 = centre[cap + centre_n[1] - 1]
+            on0 = bit & fits[top0]
+            on1 = bit & fits[top1]
+            if pile < 0 or not (on1 if pile else on0):
+                if on0:
+                    pile = self.target[p] if on1 else 0
+                else:
+                    pile = 1 if on1 else -1
+        elif pile < 0 or not bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
+            pile = self.pile_for(p, card)  # V10: more piles
         if t < self.locked_until[p] and self.rules.penalty:  # R16 lock-out
             aim = pile if pile >= 0 else self.target[p]
             self.log.put_reject(t, p, slot, card, aim, LOCKED, tie)
@@ -336,14 +375,9 @@ class Hand(StallCountdown):
         if pile < 0:
             return self._refuse(t, p, slot, card, tie)
         # R5/R6: one card onto the pile it fits.
-        if pile:
-            k = cap + n1
-            self.centre_n[1] = n1 + 1
-            other = top0
-        else:
-            k = n0
-            self.centre_n[0] = n0 + 1
-            other = top1
+        n = centre_n[pile]
+        centre_n[pile] = n + 1
+        k = pile * cap + n
         self.covered_at[k - 1] = t
         centre[k] = card
         self.plays_since_redeal += 1
@@ -364,10 +398,18 @@ class Hand(StallCountdown):
         if not d and self.hand_n[p] == 0 and self.rules.claim_mode == CLAIM_OFF:
             self._end(t, p, END_OUT)  # R12: hand and draw pile empty
             return PLAYED
-        room = fits[card] | fits[other]
-        self.room = room
+        if two:
+            room = fits[card] | fits[top1 if pile == 0 else top0]
+            self.room = room
+            mask |= self.hand_mask[1 - p]
+        else:  # V10: every pile, every hand
+            self._update_room()
+            room = self.room
+            held = self.hand_mask
+            for q in range(self.players):
+                mask |= held[q]
         # R9 (_check_stall, inlined): can anyone play on the new tops?
-        if self.stall_due == _NO_TIME and not (mask | self.hand_mask[1 - p]) & room:
+        if self.stall_due == _NO_TIME and not mask & room:
             self._declare_stall(t)
         return PLAYED
 
@@ -375,7 +417,7 @@ class Hand(StallCountdown):
         """R8: a miss right after a top changed under it is late; otherwise invalid."""
         bit = _RANK_BIT[card]
         window = self.rules.race_window_ms
-        for pile in range(2):
+        for pile in range(self.players):
             base = pile * self.pile_cap
             k = self.centre_n[pile] - 2  # the card the current top covered
             while k >= 0 and t - self.covered_at[base + k] < window:
@@ -421,9 +463,14 @@ class Hand(StallCountdown):
         """L or R alone aims the target pile (L: pile 0, R: pile 1, "the left / right pile
         on my screen": both screens draw pile 0 on the left); True when the press did
         only that. Pressed while the other is held, it is V5's claim (not a setting), or
-        nothing when V5 is off. A slot's press is no setting."""
+        nothing when V5 is off. A slot's press is no setting. V10.5 (three or four
+        players): L/R move the target one pile down/up, round the table."""
         if key != KEY_L and key != KEY_R:
             return False
+        piles = self.players
+        if piles != 2:
+            self.target[p] = (self.target[p] + (1 if key == KEY_R else piles - 1)) % piles
+            return True
         base = p * KEYS_PER_PLAYER
         if self.held[base + KEY_L] and self.held[base + KEY_R]:
             return self.rules.claim_mode == CLAIM_OFF
@@ -461,6 +508,13 @@ class Hand(StallCountdown):
             return NOT_PLAYING if self.over else PLAYED
         return self.play(t, p, key - 1, pile, tie)
 
+    def bot_mask(self, p: int) -> int:
+        """The keys that play a card for player p now, one bit each (bit k: key k; the
+        simulator's bots for V10, loop/game_opponent.py)."""
+        if self.over or self.stall_due != _NO_TIME:
+            return 0
+        return self.playable_mask(p) << 1
+
     def keys_lost(self) -> None:
         """The keypad dropped key events: counted against the hand in play (its log line)."""
         if not self.over:
@@ -472,7 +526,11 @@ class Hand(StallCountdown):
         """R9: when nobody can play, the stall countdown starts (the core says when it is due)."""
         if self.over or self.stall_due != _NO_TIME:
             return
-        if (self.hand_mask[0] | self.hand_mask[1]) & self.room:
+        masks = self.hand_mask
+        held = masks[0] | masks[1]
+        for p in range(2, self.players):  # V10
+            held |= masks[p]
+        if held & self.room:
             return
         self._declare_stall(t)
 
@@ -483,12 +541,13 @@ class Hand(StallCountdown):
         stall_ends(self, due)  # R9-R11: flip, redeal, or end the hand
 
     def photo_finish(self, t: int) -> None:
-        """R13: both played their last card with the same timestamp: replay the hand."""
+        """R13: two (or more: V10.4) played their last card with the same timestamp:
+        replay the hand."""
         self._end(t, NULL_PLAYER, END_PHOTO_FINISH)
 
     def match_winner(self, wins, best_of: int, hands: int) -> int:
         """R14: the first to win more than half of best_of hands (CONTINUE: play on)."""
-        for p in range(2):
+        for p in range(self.players):
             if wins[p] * 2 > best_of:
                 return p
         return CONTINUE
@@ -511,7 +570,12 @@ class Hand(StallCountdown):
 
     @property
     def swept(self) -> bool:
-        """R15: did the winner leave the loser with sweep_cards or more?"""
-        if self.winner == NULL_PLAYER:
+        """R15: did the winner leave the loser (V10.4: every other player) with sweep_cards
+        or more?"""
+        winner = self.winner
+        if winner == NULL_PLAYER:
             return False
-        return self.cards_left(1 - self.winner) >= self.rules.sweep_cards
+        for p in range(self.players):
+            if p != winner and self.cards_left(p) < self.rules.sweep_cards:
+                return False
+        return True

@@ -1,9 +1,10 @@
 """A match of one of the other games (V8 Spit, V9 California Speed, V10 Speed for 3-4
-players): ``phases.Phases`` with their rules core, and what those cores share.
+players: classic Speed's ``core.Hand`` with more players): ``phases.Phases`` with their
+rules core, and what those cores share.
 
 Every game's instant of key events, and its ties, is ``Phases.step_group``; a rules
-core (``spit.Spit``, ``california.California``, ``speed_n.SpeedN``, classic Speed's
-``core.Hand``) answers ``setting``, ``aim`` (``aim_word``) and ``press`` for it.
+core (``spit.Spit``, ``california.California``, classic Speed's ``core.Hand``)
+answers ``setting``, ``aim`` (``aim_word``) and ``press`` for it.
 ``GameSession`` is the host's form (the simulator's runner, the replay):
 ``step(now, [(key, pressed)])`` fills the match's arrays, so two drivers with the
 same events write the same log, line for line.
@@ -117,17 +118,8 @@ def tie_field(log, tie: int) -> None:
         log.raw(b',"tie":"lost"')
 
 
-def tie_word(tie: int):
-    """The log's ``tie`` word for a TIE_* value (None: no field; V10's host form)."""
-    if tie == TIE_WON:
-        return "won"
-    if tie == TIE_LOST:
-        return "lost"
-    return None
-
-
 class GameCore(StallCountdown):
-    """What the other games' rules cores (spit.py, california.py, speed_n.py) share: the
+    """What the other games' rules cores (spit.py, california.py) share: the
     R9 stall countdown (phases.StallCountdown, as classic Speed's core.Hand; its line
     here) and the end of a hand or round."""
 

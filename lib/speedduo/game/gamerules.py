@@ -6,9 +6,11 @@ version 2). Values are checked where ``rules.Rules`` checks them (``rules.check_
 """
 
 from speedduo.game.rules import (
+    CLAIM_OFF,
     HAND_SLOT_OPTIONS,
     HAND_SLOTS_MAX,
     HANDICAPS,
+    Rules,
     check_value,
     set_handicap,
 )
@@ -32,6 +34,10 @@ class GameRules:
             setattr(self, name, 0)
         for name in HAND_SLOT_OPTIONS:  # H2: classic Speed's only, 5 here (set refuses)
             setattr(self, name, HAND_SLOTS_MAX)
+        if game == "speed":  # V10: classic's core reads every classic option; those V10
+            for name, value in Rules().as_pairs():  # does not play stay off (V10.4)
+                setattr(self, name, value)
+            self.claim_mode = CLAIM_OFF
         for name, default in options_of(game):
             setattr(self, name, default)
         for name in options:

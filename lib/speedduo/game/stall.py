@@ -1,7 +1,7 @@
 """Stalls (docs/rules.md R9-R11, V6, V7): what happens when a stall countdown ends.
 
-Nobody could play, the countdown ran out: both side piles flip (R9); with a
-side pile empty, the centre piles are redealt (R10, or V7) unless nothing was
+Nobody could play, the countdown ran out: both side piles (V10.3: every side pile)
+flip (R9); with a side pile empty, the centre piles are redealt (R10, or V7) unless nothing was
 played since the last redeal or there is nothing to redeal (R11), or the hand
 simply ends (V6). Functions of a ``core.Hand``, apart from core.py to keep each
 module small enough to compile from source on the board.
@@ -16,9 +16,14 @@ REDEAL_EACH = const(5)  # R10: at most 5 per side pile
 
 def stall_ends(hand, due: int) -> None:
     """R9-R11: a stall countdown ended at ``due``: flip, redeal, or end the hand."""
-    if hand.side_n[0] and hand.side_n[1]:
-        _flip(hand, due, 0)  # R9: both side piles at the same instant
-        _flip(hand, due, 1)
+    players = hand.players
+    side_n = hand.side_n
+    full = side_n[0] and side_n[1]
+    for p in range(2, players):  # V10
+        full = full and side_n[p]
+    if full:
+        for p in range(players):
+            _flip(hand, due, p)  # R9: every side pile at the same instant
     elif hand.rules.end_on_exhaustion:  # V6
         _end_dead_stall(hand, due)
         return
@@ -56,17 +61,19 @@ def _redeal(hand, t: int) -> bool:
     hand.redeals += 1
     hand.plays_since_redeal = 0
     hand.log.put_redeal(t, hand.side, hand.side_n, hand.pile_cap)
-    for p in range(2):
+    for p in range(hand.players):
         if hand.side_n[p]:  # a side pile that received nothing does not flip
             _flip(hand, t, p)
     return True
 
 
 def _gather_redeal(hand) -> int:
-    """R10: centre cards under the tops + side piles + reserve, shuffled, dealt alternately."""
+    """R10: centre cards under the tops + side piles + reserve, shuffled, dealt in turn
+    (player 0 first; V10.3: round the table)."""
     deck = hand._deck
+    players = hand.players
     n = 0
-    for pile in range(2):
+    for pile in range(players):
         base = pile * hand.pile_cap
         top_index = hand.centre_n[pile] - 1
         for k in range(top_index):
@@ -85,12 +92,13 @@ def _gather_redeal(hand) -> int:
     if n == 0:
         return 0
     hand._rng.shuffle(deck, 0, n)
-    dealt = n if n < 2 * REDEAL_EACH else 2 * REDEAL_EACH
-    for k in range(dealt):  # alternately: player 0 first
-        p = k & 1
+    most = players * REDEAL_EACH
+    dealt = n if n < most else most
+    for k in range(dealt):  # in turn: player 0 first
+        p = k % players
         hand.side[p * hand.pile_cap + hand.side_n[p]] = deck[k]
         hand.side_n[p] += 1
-    for k in range(dealt, n):  # beyond ten: the reserve
+    for k in range(dealt, n):  # beyond five each: the reserve
         hand.reserve[hand.reserve_n] = deck[k]
         hand.reserve_n += 1
     return n
@@ -99,7 +107,7 @@ def _gather_redeal(hand) -> int:
 def _pile_redeal(hand) -> int:
     """V7: each centre pile minus its top, shuffled, goes under that player's side pile."""
     moved = 0
-    for pile in range(2):
+    for pile in range(hand.players):
         base = pile * hand.pile_cap
         top_index = hand.centre_n[pile] - 1
         if top_index == 0:
@@ -122,12 +130,14 @@ def _pile_redeal(hand) -> int:
 
 
 def _end_dead_stall(hand, t: int) -> None:
-    """R11: fewer cards in hand + draw wins; equal counts: replayed (winner null)."""
-    left0 = hand.cards_left(0)
-    left1 = hand.cards_left(1)
+    """R11: fewest cards in hand + draw wins; a shared fewest: replayed (winner null)."""
+    fewest = -1
     winner = NULL_PLAYER
-    if left0 < left1:
-        winner = 0
-    elif left1 < left0:
-        winner = 1
+    for p in range(hand.players):
+        left = hand.cards_left(p)
+        if fewest < 0 or left < fewest:
+            fewest = left
+            winner = p
+        elif left == fewest:
+            winner = NULL_PLAYER
     hand._end(t, winner, END_DEAD_STALL)

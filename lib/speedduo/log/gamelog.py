@@ -33,8 +33,9 @@ why), the hand's and the match's time, in preallocated arrays that the loop
 (``app.App.step``) reads after each pass through ``observe``, as classic
 Speed's records, for the screens and the sound.
 
-V10's core (speed_n.py), which never runs on the board, writes its fields as
-text (``raw``) between the same ``begin`` and ``end``.
+V10's log (``v10log.V10Log``, a GameLog: classic Speed's core with 3-4 players, which
+never runs on the board) writes its fields as text (``raw``) between the same ``begin``
+and ``end``.
 """
 
 from array import array
