@@ -28,7 +28,6 @@ from speedduo.game.phases import CONTINUE, OUT_BIT, StallCountdown, aim_word
 from speedduo.game.rules import CLAIM_OFF, CLAIM_RACE
 from speedduo.game.stall import stall_ends
 from speedduo.vocab.cards import (
-    DEAL_SIDE,
     DECK_SIZE,
     DRAW_CARDS,
     HAND_SLOTS,
@@ -55,9 +54,6 @@ from speedduo.vocab.codes import (  # noqa: F401  (the results of play(), re-exp
     NOT_PLAYING,
     NULL_PLAYER,
     PLAYED,
-    TIE_LOST,
-    TIE_NONE,
-    TIE_WON,
 )
 
 # results of play(): speedduo.vocab.codes (PLAYED, LATE, INVALID, LOCKED, EMPTY_SLOT, NOT_PLAYING)
@@ -148,32 +144,23 @@ class Hand(StallCountdown):
         self.locked_until = array("i", [0] * players)  # R16
         self.hand_no = 0
         self.held = None  # type: Any  # the match's keys down (V5's claim: L and R held)
-        self.photo_finish_on_tie = rules.claim_mode == CLAIM_OFF  # R13 (V5: a claim instead)
         self._clear(True)
         each = size // players  # R2: each player's share, in cards.DEAL_* order
-        if players == 2:
-            draw = DRAW_CARDS
-            side = each - DEAL_SIDE  # 5; 6 with jokers, 31 with two decks
-        else:  # V10.1: five side cards each, the draw piles take the rest (6 or 2 each)
+        draw = DRAW_CARDS  # the side pile: the rest of the share (5; 6 with jokers, 31 with
+        if players != 2:  # two decks); V10.1: five side cards, the rest draws (6 or 2 each)
             draw = each - HAND_SLOTS - 1 - SIDE_CARDS
-            side = SIDE_CARDS
         self._fresh_deck = deck_codes(rules.jokers, rules.double_deck)
         self._deck = bytearray(size)
-        self._deck_size = size
-        self._side_cards = side
         # views of the shuffled deck, made once: a deal copies them without allocating
         # (player p's draw pile, hand and side pile; the starters' places)
         deck = memoryview(self._deck)
         parts = []
-        starters = []
         for p in range(players):
             at = p * each
             parts.append(deck[at : at + draw])
             parts.append(deck[at + draw : at + draw + HAND_SLOTS])
             parts.append(deck[at + draw + HAND_SLOTS + 1 : at + each])
-            starters.append(at + draw + HAND_SLOTS)
         self._deal_parts = tuple(parts)
-        self._starters = tuple(starters)
         # the deck in the log's card records, 13 a record
         self._deck_chunks = tuple(deck[k : min(k + 13, size)] for k in range(0, size, 13))
         self._rng = None  # type: Any  # the match's stream, given at every deal
@@ -203,12 +190,11 @@ class Hand(StallCountdown):
         self._fits_on = _fits_table(rules.no_wrap, rules.same_rank)
         deck = self._deck
         deck[:] = self._fresh_deck
-        size = self._deck_size
+        size = len(deck)
         rng.shuffle(deck, 0, size)
         self._rng = rng  # R10/V7 redeals shuffle from the same stream
         self.hand_no = hand_no
         parts = self._deal_parts  # cards.DEAL_*: who gets which cards of the deck
-        side = self._side_cards
         cap = self.pile_cap
         # H2 (rules.hand_slots, read here without a tuple: the deal allocates nothing)
         slots0 = getattr(rules, "hand_slots_p1", HAND_SLOTS)
@@ -219,8 +205,9 @@ class Hand(StallCountdown):
             draw = len(parts[3 * p])
             self.draw[at : at + draw] = parts[3 * p]
             self.hand[p * HAND_SLOTS : (p + 1) * HAND_SLOTS] = parts[3 * p + 1]
+            side = len(parts[3 * p + 2])  # 5; 6 with jokers, 31 with two decks; V10: 5
             self.side[at : at + side] = parts[3 * p + 2]
-            self.centre[at] = deck[self._starters[p]]
+            self.centre[at] = deck[p * (size // players) + draw + HAND_SLOTS]  # the starter
             k = slots0 if p == 0 else slots1 if p == 1 else HAND_SLOTS
             self.hand_n[p] = k
             base = p * HAND_SLOTS
@@ -240,7 +227,7 @@ class Hand(StallCountdown):
             n += 1
         self.reserve_n = n
         self._clear(False)
-        self.log.put_deal(hand_no, self._deck_size, self._deck_chunks)
+        self.log.put_deal(hand_no, size, self._deck_chunks)
         self._check_stall(0)
 
     # ---- what a player sees ----
@@ -458,6 +445,12 @@ class Hand(StallCountdown):
         return False
 
     # ---- one instant's presses (phases.Phases.step_group: R8 ties, R13, V5) ----
+
+    @property
+    def photo_finish_on_tie(self) -> bool:
+        """R13: both players' last cards at one instant replay the hand (V5: a claim
+        instead)."""
+        return self.rules.claim_mode == CLAIM_OFF
 
     def setting(self, p: int, key: int) -> bool:
         """L or R alone aims the target pile (L: pile 0, R: pile 1, "the left / right pile
