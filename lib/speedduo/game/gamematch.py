@@ -26,7 +26,6 @@ from speedduo.vocab.codes import (
     END_OUT,
     EV_HAND_END,
     EV_STALL,
-    KEYS_PER_PLAYER,
     NULL_PLAYER,
     OVER,
     TIE_LOST,
@@ -63,19 +62,8 @@ class GameMatch(Phases):
         core.log = log
         Phases.__init__(self, core, rules, seed, core.players, best_of, log)
         self.core = core
-        leads = head_starts(rules)  # H1: the key record's times are the presses' (_record)
+        leads = head_starts(rules)  # H1: the key record's times are the presses' (step_group)
         self._lead = array("i", [leads[0], leads[1], 0, 0])  # by player (V10's: none)
-
-    def _record(self, now: int, n: int) -> None:
-        """The instant's key events in the log's key record (``GameLog.key``), each at its
-        press's own time: the instant's plus its player's lead (H1)."""
-        log = self.log
-        keys = self.group_key
-        downs = self.group_down
-        sub = self.group_sub
-        lead = self._lead
-        for i in range(n):
-            log.key(now + lead[keys[i] // KEYS_PER_PLAYER], keys[i], downs[i], sub)
 
 
 class GameSession:

@@ -243,21 +243,25 @@ class Phases:
     # ---- one instant of key events (the arbiter's; every game's) ----
 
     def step_group(self, now: int, n: int) -> None:
-        """One instant: everything due before ``now``, the key record (a paired one:
-        ``KEYS_PAIRED``, ``_record``; classic Speed's records every event as read,
+        """One instant: everything due before ``now``, the key record (a paired one,
+        ``KEYS_PAIRED``: each event at its press's own time, the instant's plus its
+        player's H1 lead, ``_lead``; classic Speed's records every event as read,
         keylog.py), everything due at ``now``, the presses, and what they ended (R14: a
         hand a press ended is scored at its instant)."""
         self.advance(now - 1)
         if self.KEYS_PAIRED:
-            self._record(now, n)
+            log = self.log
+            keys = self.group_key
+            downs = self.group_down
+            lead = self._lead  # type: ignore[attr-defined]  # (gamematch.GameMatch's)
+            for i in range(n):
+                p = keys[i] // KEYS_PER_PLAYER
+                log.key(now + lead[p], keys[i], downs[i], self.group_sub)
         self.advance(now)
         if n:
             self.pressed(now)  # R17: any key event keeps the match awake
             if self._apply(now, n):
                 self.advance(now)
-
-    def _record(self, now: int, n: int) -> None:
-        """The paired key record's events of the instant (gamematch.GameMatch's)."""
 
     def _apply(self, now: int, n: int) -> bool:
         """The presses of one instant, ties settled by turns (R4, R8, R13); True when a
