@@ -11,7 +11,7 @@ from speedduo.game.rules import Rules
 from speedduo.game.seat import Seat
 from speedduo.log.matchlog import MatchLog
 from speedduo.vocab.cards import NO_CARD, card_from_name, card_name
-from speedduo.vocab.codes import NULL_PLAYER
+from speedduo.vocab.codes import END_CLAIM, NULL_PLAYER
 
 FILLER0 = ["9S", "9H", "9D", "9C"]  # fit nothing on the piles used below
 FILLER1 = ["TS", "TH", "TD", "TC"]
@@ -600,3 +600,35 @@ def test_r17_idle_time_counts_from_the_hands_start_signal_not_the_countdown():
     assert kinds == ["match", "deal", "hand_end", "match_end"]
     end = next(e for e in events if e["ev"] == "hand_end")
     assert end["why"] == "abandoned" and end["t"] == 2000
+
+
+def _instant(match, now, keys):
+    """One instant of key presses (codes: player p's L 1-5 R are keys 7p .. 7p+6), as the
+    arbiter hands it to every game's match (phases.Phases.step_group)."""
+    for i, key in enumerate(keys):
+        match.group_key[i] = key
+        match.group_down[i] = 1
+        match.held[key] = 1
+    match.step_group(now, len(keys))
+
+
+def test_v5_a_claim_is_judged_on_the_state_its_instant_saw():
+    """Race claim (V5): Player 1 claims in the millisecond Player 0's last card goes: on the
+    table both saw nobody was out, so the claim wins nothing; Player 0 is out, and claims."""
+    match, hand, _ = new_hand(claim="race")
+    lay_out(hand, [["4S"], ["JD"] + FILLER1[:2]], [["5H"], ["2C"]])
+    now = match.hand_start + 100
+    _instant(match, now, [0 * 7 + 1, 1 * 7 + 0, 1 * 7 + 6])  # P0's slot 1; P1's L and R
+    assert hand.is_out(0) and not hand.over
+    match.held[7] = match.held[13] = 0  # P1 lets go
+    _instant(match, now + 50, [0, 6])  # P0's L and R: "Speed!"
+    assert hand.over and hand.winner == 0 and hand.end_why == END_CLAIM
+
+
+def test_v5_two_claims_at_one_instant_are_a_tie_settled_by_turns():
+    match, hand, _ = new_hand(claim="race")
+    lay_out(hand, [["4S"], ["JD"] + FILLER1[:2]], [["5H"], ["2C"]])
+    hand.play(100, 0, 0)  # Player 0 is out: in the race form anyone may claim
+    first = match.tie_next
+    _instant(match, match.hand_start + 150, [0, 6, 7, 13])
+    assert hand.over and hand.winner == first and match.ties == 1

@@ -436,13 +436,17 @@ class Hand(StallCountdown):
 
     def claim(self, t: int, p: int) -> bool:
         """V5 "Speed!": the player who is out claims (race form: anyone, once one is out)."""
-        mode = self.rules.claim_mode
-        if self.over or mode == CLAIM_OFF:
-            return False
-        if self.is_out(p) or (mode == CLAIM_RACE and (self.is_out(0) or self.is_out(1))):
+        if self.may_claim(p):
             self._end(t, p, END_CLAIM)
             return True
         return False
+
+    def may_claim(self, p: int) -> bool:
+        """V5: would player p's claim win the hand now?"""
+        mode = self.rules.claim_mode
+        if self.over or mode == CLAIM_OFF:
+            return False
+        return self.is_out(p) or (mode == CLAIM_RACE and (self.is_out(0) or self.is_out(1)))
 
     # ---- one instant's presses (phases.Phases.step_group: R8 ties, R13, V5) ----
 
@@ -472,12 +476,13 @@ class Hand(StallCountdown):
 
     def aim(self, p: int, key: int) -> int:
         """What a press aims at (phases.aim_word), on the state every press of the instant
-        saw: V5's claim (both players' claims at one instant are a tie); a slot's card,
+        saw: V5's claim, when it would win on that state (both players' at one instant are
+        a tie; a play of the same instant that empties a hand does not make it); a slot's card,
         the pile it goes to (``pile_for``: the target when it fits both), with OUT_BIT
         when it would be p's legal last card (R13: only when V5 is off); 0: it fits
         nowhere now (``play`` looks again, after the instant's earlier plays)."""
         if key == KEY_L or key == KEY_R:
-            return aim_word(0, _CLAIM_BIT)
+            return aim_word(0, _CLAIM_BIT) if self.may_claim(p) else 0
         card = self.hand[p * HAND_SLOTS + key - 1]
         if card == NO_CARD:
             return 0
@@ -494,10 +499,12 @@ class Hand(StallCountdown):
         return aim_word(pile, bits)
 
     def press(self, t: int, p: int, key: int, pile: int, tie: int) -> int:
-        """A press that ``aim`` answered, in its turn: V5's claim, or a slot's card onto
-        ``pile`` (-1: wherever it fits now, ``play``)."""
+        """A press that ``aim`` answered, in its turn: V5's claim (``pile`` -1: it would not
+        win on the state the instant saw, nothing happens), or a slot's card onto ``pile``
+        (-1: wherever it fits now, ``play``)."""
         if key == KEY_L or key == KEY_R:
-            self.claim(t, p)
+            if pile >= 0:
+                self.claim(t, p)
             return NOT_PLAYING if self.over else PLAYED
         return self.play(t, p, key - 1, pile, tie)
 
