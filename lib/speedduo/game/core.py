@@ -435,18 +435,12 @@ class Hand(StallCountdown):
     # ---- V5: claim ----
 
     def claim(self, t: int, p: int) -> bool:
-        """V5 "Speed!": the player who is out claims (race form: anyone, once one is out)."""
-        if self.may_claim(p):
+        """V5 "Speed!": the player who is out claims (race form: anyone, once one is out;
+        ``aim`` says whether it would win now)."""
+        if self.aim(p, KEY_L):
             self._end(t, p, END_CLAIM)
             return True
         return False
-
-    def may_claim(self, p: int) -> bool:
-        """V5: would player p's claim win the hand now?"""
-        mode = self.rules.claim_mode
-        if self.over or mode == CLAIM_OFF:
-            return False
-        return self.is_out(p) or (mode == CLAIM_RACE and (self.is_out(0) or self.is_out(1)))
 
     # ---- one instant's presses (phases.Phases.step_group: R8 ties, R13, V5) ----
 
@@ -481,8 +475,13 @@ class Hand(StallCountdown):
         the pile it goes to (``pile_for``: the target when it fits both), with OUT_BIT
         when it would be p's legal last card (R13: only when V5 is off); 0: it fits
         nowhere now (``play`` looks again, after the instant's earlier plays)."""
-        if key == KEY_L or key == KEY_R:
-            return aim_word(0, _CLAIM_BIT) if self.may_claim(p) else 0
+        if key == KEY_L or key == KEY_R:  # V5: a claim, when it would win now
+            mode = self.rules.claim_mode
+            if self.over or mode == CLAIM_OFF:
+                return 0
+            if self.is_out(p) or (mode == CLAIM_RACE and (self.is_out(0) or self.is_out(1))):
+                return aim_word(0, _CLAIM_BIT)
+            return 0
         card = self.hand[p * HAND_SLOTS + key - 1]
         if card == NO_CARD:
             return 0
