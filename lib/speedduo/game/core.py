@@ -113,12 +113,11 @@ class Hand(StallCountdown):
 
     match_why = b""  # (phases.Phases: classic Speed's match end has no reason)
     game = "speed"  # (the log's header: version 1 has no game field)
-    players = 2  # V10: 3 or 4
 
     def __init__(self, rules, log, players: int = 2) -> None:
         if players != 2 and players != 3 and players != 4:
             raise ValueError("V10 plays with 3 or 4 players")
-        self.players = players  # (an int in the instance's dict: a Hand is no bigger)
+        self.players = players  # 2; V10: 3 or 4
         self.rules = rules
         self.log = log
         # R2 layout. Slot s of player p is hand[p * 5 + s]; NO_CARD when empty.
@@ -257,11 +256,6 @@ class Hand(StallCountdown):
         cap = self.pile_cap
         piles = self.players
         pile = self.target[p]
-        if piles == 2:
-            if bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
-                return pile
-            pile = 1 - pile
-            return pile if bit & fits[centre[pile * cap + centre_n[pile] - 1]] else -1
         for _ in range(piles):
             if bit & fits[centre[pile * cap + centre_n[pile] - 1]]:
                 return pile
@@ -302,12 +296,8 @@ class Hand(StallCountdown):
         centre = self.centre
         centre_n = self.centre_n
         cap = self.pile_cap
-        piles = self.players
-        if piles == 2:
-            self.room = fits[centre[centre_n[0] - 1]] | fits[centre[cap + centre_n[1] - 1]]
-            return
         room = 0
-        for pile in range(piles):
+        for pile in range(self.players):
             room |= fits[centre[pile * cap + centre_n[pile] - 1]]
         self.room = room
 

@@ -17,10 +17,10 @@ REDEAL_EACH = const(5)  # R10: at most 5 per side pile
 def stall_ends(hand, due: int) -> None:
     """R9-R11: a stall countdown ended at ``due``: flip, redeal, or end the hand."""
     players = hand.players
-    side_n = hand.side_n
-    full = side_n[0] and side_n[1]
-    for p in range(2, players):  # V10
-        full = full and side_n[p]
+    full = True  # R9 (V10.3): every side pile has a card to flip
+    for p in range(players):
+        if not hand.side_n[p]:
+            full = False
     if full:
         for p in range(players):
             _flip(hand, due, p)  # R9: every side pile at the same instant

@@ -11,6 +11,7 @@ never imports it (firmware/deploy.py: ``HOST_ONLY``).
 """
 
 from speedduo.log.gamelog import GameLog
+from speedduo.log.matchlog import END_WHY  # the hand_end line's why, by codes.END_*
 from speedduo.vocab.cards import HAND_SLOTS, NO_CARD, card_name
 from speedduo.vocab.codes import (
     END_OUT,
@@ -27,9 +28,6 @@ from speedduo.vocab.codes import (
     TIE_LOST,
     TIE_WON,
 )
-
-# the hand_end line's why, by codes.END_* (as version 1's matchlog.END_WHY)
-END_WHY = ("", "out", "dead_stall", "photo_finish", "claim", "abandoned")
 
 
 class V10Log(GameLog):
@@ -94,7 +92,7 @@ class V10Log(GameLog):
         left = [core.cards_left(p) for p in range(core.players)]
         self.begin(EV_HAND_END, t, winner, END_OUT if why == END_OUT else 0)
         self.player(b',"winner":', winner)
-        self.word(b',"why":', END_WHY[why].encode())
+        self.word(b',"why":', END_WHY[why])
         self.numbers(b',"left":', left, len(left))
         self.flag(b',"sweep":', bool(sweep))
         self.end()
